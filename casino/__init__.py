@@ -1,0 +1,1 @@
+"""The casino project package: settings, URLs, ASGI and the shared core."""

@@ -1,0 +1,133 @@
+"""Shared core records: capabilities, the audit log and player links."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from datetime import UTC
+
+from django.conf import settings
+from django.contrib.contenttypes.fields import GenericForeignKey
+from django.contrib.contenttypes.models import ContentType
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class Capability(models.Model):
+    """No table: only the home of the role permissions (see casino.roles)."""
+
+    class Meta:
+        managed = False
+        default_permissions = ()
+        permissions = [
+            ("deal_table", "Deal at an assigned table"),
+            ("supervise_pit", "Supervise the tables of a pit"),
+            ("approve_payout", "Approve payouts that need a second person"),
+            ("direct_games", "Direct the games of the casino"),
+            ("direct_tournaments", "Direct tournaments"),
+            ("issue_player_link", "Issue and revoke player links"),
+            ("view_audit", "Read the audit log"),
+        ]
+
+    def __str__(self) -> str:  # pragma: no cover - never instantiated
+        return "capability"
+
+
+GENESIS_HASH = "0" * 64
+
+
+class AuditEvent(models.Model):
+    """One recorded action: append-only and hash-chained per stream.
+
+    Each stream (one per table, tournament, or ``casino`` for the rest) is a
+    chain: ``seq`` runs 1, 2, 3... without gaps and every event carries the
+    hash of the one before. On PostgreSQL a trigger refuses UPDATE and DELETE
+    (migration 0002); ``manage.py verify_audit`` walks every chain. Streams
+    keep tables independent: one busy table never waits for another's lock.
+    """
+
+    stream = models.CharField(max_length=80, db_index=True)
+    seq = models.PositiveBigIntegerField()
+    at = models.DateTimeField(default=timezone.now)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT)
+    actor_label = models.CharField(max_length=150, blank=True)
+    role = models.CharField(max_length=40, blank=True)
+    action = models.CharField(max_length=80)
+    object_type = models.CharField(max_length=80, blank=True)
+    object_id = models.CharField(max_length=64, blank=True)
+    details = models.JSONField(default=dict, blank=True)
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64, unique=True)
+
+    class Meta:
+        ordering = ["stream", "seq"]
+        constraints = [models.UniqueConstraint(fields=["stream", "seq"], name="audit_stream_seq_unique")]
+        verbose_name = _("audit event")
+
+    def __str__(self) -> str:
+        return f"{self.stream}#{self.seq} {self.action}"
+
+    def canonical(self) -> str:
+        """The exact text the hash covers: every field but the hash itself."""
+        at = self.at.astimezone(UTC) if self.at.tzinfo else self.at
+        return json.dumps(
+            {
+                "stream": self.stream,
+                "seq": self.seq,
+                "at": at.isoformat(timespec="microseconds"),
+                "actor": self.actor_id,
+                "actor_label": self.actor_label,
+                "role": self.role,
+                "action": self.action,
+                "object_type": self.object_type,
+                "object_id": self.object_id,
+                "details": self.details,
+                "prev_hash": self.prev_hash,
+            },
+            sort_keys=True,
+            separators=(",", ":"),
+            ensure_ascii=False,
+            default=str,
+        )
+
+    def compute_hash(self) -> str:
+        return hashlib.sha256(self.canonical().encode()).hexdigest()
+
+
+class PlayerLink(models.Model):
+    """A player's passwordless way in: bound to one seat or tournament entry.
+
+    The URL carries a signature of the id (casino.player_links), so it cannot
+    be forged or guessed; the row decides whether it still works, so revoking
+    takes effect at the next request or websocket message.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    seat_type = models.ForeignKey(ContentType, on_delete=models.PROTECT)
+    seat_id = models.PositiveBigIntegerField()
+    seat = GenericForeignKey("seat_type", "seat_id")
+    label = models.CharField(max_length=120, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        indexes = [models.Index(fields=["seat_type", "seat_id"])]
+        verbose_name = _("player link")
+
+    def __str__(self) -> str:
+        return self.label or str(self.id)
+
+    def is_usable(self, now=None) -> bool:
+        now = now or timezone.now()
+        return self.revoked_at is None and now < self.expires_at
+
+    @property
+    def group_name(self) -> str:
+        return f"casino.playerlink.{self.id.hex}"

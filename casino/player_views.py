@@ -1,0 +1,25 @@
+"""What a player link shows, per kind of seat.
+
+Each seat model (tables.Box, tournaments.Entry) provides
+``player_groups()`` and ``render_player_fragment(link)``; this module only
+dispatches, so the casino core does not depend on the games' internals.
+"""
+
+from __future__ import annotations
+
+from casino.models import PlayerLink
+
+
+def _seat(link: PlayerLink):
+    seat = link.seat
+    if seat is None:
+        raise LookupError(f"player link {link.pk} points to a seat that no longer exists")
+    return seat
+
+
+def seat_groups(link: PlayerLink) -> list[str]:
+    return list(_seat(link).player_groups())
+
+
+def render_player_fragment(link: PlayerLink) -> str:
+    return _seat(link).render_player_fragment(link)

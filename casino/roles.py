@@ -1,0 +1,83 @@
+"""Staff roles as Django groups with permissions, and the object checks.
+
+A role is a group; what a role may do is a permission on ``Capability``, so a
+casino can adjust a group in the admin without touching code. Object checks
+(which table, which pit) live here too, so that views and websocket consumers
+ask the same questions the same way.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import Group, Permission
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Role(models.TextChoices):
+    DEALER = "dealer", _("Dealer")
+    PIT_BOSS = "pit_boss", _("Pit boss")
+    GAMES_DIRECTOR = "games_director", _("Games director")
+    TOURNAMENT_DIRECTOR = "tournament_director", _("Tournament director")
+    ADMINISTRATOR = "administrator", _("Administrator")
+
+
+# Capability codenames (casino.Capability permissions), granted per role.
+DEAL = "deal_table"
+SUPERVISE_PIT = "supervise_pit"
+APPROVE_PAYOUT = "approve_payout"
+DIRECT_GAMES = "direct_games"
+DIRECT_TOURNAMENTS = "direct_tournaments"
+ISSUE_PLAYER_LINK = "issue_player_link"
+VIEW_AUDIT = "view_audit"
+
+ROLE_CAPABILITIES: dict[str, tuple[str, ...]] = {
+    Role.DEALER: (DEAL, ISSUE_PLAYER_LINK),
+    Role.PIT_BOSS: (SUPERVISE_PIT, APPROVE_PAYOUT, ISSUE_PLAYER_LINK, VIEW_AUDIT),
+    Role.GAMES_DIRECTOR: (SUPERVISE_PIT, APPROVE_PAYOUT, DIRECT_GAMES, ISSUE_PLAYER_LINK, VIEW_AUDIT),
+    Role.TOURNAMENT_DIRECTOR: (DIRECT_TOURNAMENTS, ISSUE_PLAYER_LINK, VIEW_AUDIT),
+    Role.ADMINISTRATOR: (DIRECT_GAMES, DIRECT_TOURNAMENTS, SUPERVISE_PIT, VIEW_AUDIT),
+}
+
+# Where each role lands after login; the first role a user holds in this order wins.
+HOME_ORDER = (Role.ADMINISTRATOR, Role.GAMES_DIRECTOR, Role.PIT_BOSS, Role.TOURNAMENT_DIRECTOR, Role.DEALER)
+
+
+def ensure_role_groups(**kwargs) -> None:
+    """Create the role groups with their capabilities (idempotent; runs after migrate)."""
+    from django.contrib.contenttypes.models import ContentType
+
+    from casino.models import Capability
+
+    ct = ContentType.objects.get_for_model(Capability, for_concrete_model=False)
+    perms = {}
+    for codename, name in Capability._meta.permissions:
+        perms[codename], _created = Permission.objects.get_or_create(
+            codename=codename, content_type=ct, defaults={"name": name}
+        )
+    for role, capabilities in ROLE_CAPABILITIES.items():
+        group, _created = Group.objects.get_or_create(name=role)
+        group.permissions.add(*(perms[c] for c in capabilities))
+
+
+def roles_of(user) -> set[str]:
+    """The role names a user holds (cached on the user object for the request)."""
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return set()
+    cached = getattr(user, "_casino_roles", None)
+    if cached is None:
+        cached = set(user.groups.values_list("name", flat=True)) & set(Role.values)
+        user._casino_roles = cached
+    return cached
+
+
+def has_role(user, *roles: str) -> bool:
+    return bool(roles_of(user) & set(roles))
+
+
+def primary_role(user) -> str | None:
+    held = roles_of(user)
+    return next((r for r in HOME_ORDER if r in held), None)
+
+
+def can(user, capability: str) -> bool:
+    return bool(getattr(user, "is_active", False)) and user.has_perm(f"casino.{capability}")

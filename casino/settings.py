@@ -1,0 +1,217 @@
+"""Settings, read from the environment (django-environ).
+
+Two ways to run:
+- Embedded (``DATABASE_URL`` unset): SQLite under ``var/`` and the in-memory
+  channel layer, DEBUG on by default, a development SECRET_KEY generated once
+  and kept in ``var/``. For ``make run`` on a laptop only: one process.
+- Deployed (``DATABASE_URL`` set): PostgreSQL and, with ``REDIS_URL``, the
+  Redis channel layer, so several daphne processes serve one casino. DEBUG
+  defaults to off there, and without a ``SECRET_KEY`` the app refuses to start.
+
+Every variable is listed in README.md.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+
+env = environ.Env()
+
+EMBEDDED = not env.str("DATABASE_URL", default="")
+# A deployment that forgets DEBUG=0 must not show tracebacks: only the embedded
+# laptop mode defaults to DEBUG on.
+DEBUG = env.bool("DEBUG", default=EMBEDDED)
+
+
+def _secret_key() -> str:
+    key = env.str("SECRET_KEY", default="")
+    if key:
+        return key
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set. Production (DEBUG=0) refuses to start without one: "
+            "set SECRET_KEY to a long random string, e.g. the output of "
+            "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`."
+        )
+    # Development: generate one and keep it so that sessions survive a restart.
+    VAR_DIR.mkdir(exist_ok=True)
+    path = VAR_DIR / "dev-secret-key"
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(50))
+    return path.read_text().strip()
+
+
+SECRET_KEY = _secret_key()
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
+    "django_htmx",
+    "axes",
+    "casino",
+    "tables",
+    "tournaments",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a lockout into its own response.
+    "axes.middleware.AxesMiddleware",
+]
+
+ROOT_URLCONF = "casino.urls"
+ASGI_APPLICATION = "casino.asgi.application"
+WSGI_APPLICATION = None
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "casino.context_processors.roles",
+            ],
+        },
+    }
+]
+
+# --- Database: PostgreSQL is the record; SQLite only for the embedded default.
+DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'casino.sqlite3'}")}
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=0)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    VAR_DIR.mkdir(exist_ok=True)
+    # A file, not memory, so that daphne processes started by the tests see the test data.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
+    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Channel layer and cache: Redis when REDIS_URL is set, in-process otherwise.
+REDIS_URL = env.str("REDIS_URL", default="")
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                # A push is only a hint (docs/realtime.md): keep it short-lived, and
+                # give busy table groups room before channels-redis drops silently.
+                "expiry": 10,
+                "capacity": 500,
+                "prefix": env.str("CHANNEL_PREFIX", default="casino"),
+            },
+        }
+    }
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# --- People.
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "login"
+
+# Staff login throttling (django-axes): 5 failures for one username from one
+# address lock that pair for 15 minutes, with a clear page (templates/axes/).
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = env.float("LOGIN_COOLOFF_MINUTES", default=15) / 60
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
+AXES_IPWARE_PROXY_COUNT = env.int("PROXY_COUNT", default=0)
+
+# How long a player's QR link stays valid, in hours (a casino session rarely
+# lasts longer; the dealer can issue a new one, and revoking works at once).
+PLAYER_LINK_HOURS = env.int("PLAYER_LINK_HOURS", default=12)
+
+# --- Languages: Spanish by default, English selectable.
+LANGUAGE_CODE = env.str("LANGUAGE_CODE", default="es")
+LANGUAGES = [("es", _("Spanish")), ("en", _("English"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = env.str("TIME_ZONE", default="Europe/Madrid")
+USE_TZ = True
+
+# --- Static files, served by whitenoise (no CDN: htmx is vendored in static/vendor).
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if env.bool("STATIC_MANIFEST", default=not DEBUG)
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
+
+# --- Security. Production defaults are the strict ones; a TLS-terminating proxy
+# in front sets BEHIND_TLS_PROXY=1 so that Django trusts its X-Forwarded-Proto.
+if env.bool("BEHIND_TLS_PROXY", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+# Load balancers probe health over plain HTTP behind the TLS proxy.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SESSION_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=not DEBUG)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SESSION_COOKIE_HTTPONLY = True
+# htmx reads the CSRF token from the page (base.html), never from the cookie.
+CSRF_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_AGE = env.int("SESSION_COOKIE_AGE", default=12 * 3600)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "loggers": {"daphne": {"level": "WARNING"}, "django.channels.server": {"level": "WARNING"}},
+}

@@ -1,0 +1,18 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from casino import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("p/", views.player_home, name="player_home"),
+    path("p/<str:token>/", views.player_enter, name="player_enter"),
+    path("tables/", include("tables.urls")),
+    path("tournaments/", include("tournaments.urls")),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,110 @@
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.auth.decorators import login_required
+from django.db import connection
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from casino import player_links
+from casino.player_views import render_player_fragment
+from casino.roles import Role, primary_role
+
+log = logging.getLogger(__name__)
+
+
+def _database_answers() -> bool:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            return cursor.fetchone()[0] == 1
+    except Exception:  # noqa: BLE001 - health is the answer, not an error page
+        log.warning("healthz: database did not answer", exc_info=True)
+        return False
+
+
+async def _layer_round_trip(layer) -> bool:
+    channel = await layer.new_channel("healthz.")
+    await layer.send(channel, {"type": "healthz.ping"})
+    message = await asyncio.wait_for(layer.receive(channel), timeout=2)
+    return message.get("type") == "healthz.ping"
+
+
+def _channel_layer_answers() -> bool:
+    layer = get_channel_layer()
+    if layer is None:
+        return False
+    try:
+        return async_to_sync(_layer_round_trip)(layer)
+    except Exception:  # noqa: BLE001
+        log.warning("healthz: channel layer did not answer", exc_info=True)
+        return False
+
+
+@never_cache
+@require_GET
+def healthz(request):
+    """200 when the database and the channel layer both answer, else 503 (for load balancers)."""
+    database, channel_layer = _database_answers(), _channel_layer_answers()
+    ok = database and channel_layer
+    return JsonResponse(
+        {"status": "ok" if ok else "unavailable", "database": database, "channel_layer": channel_layer},
+        status=200 if ok else 503,
+    )
+
+
+ROLE_HOMES = {
+    Role.DEALER: "tables:dealer_home",
+    Role.PIT_BOSS: "tables:pit_home",
+    Role.GAMES_DIRECTOR: "tables:floor",
+    Role.ADMINISTRATOR: "tables:floor",
+    Role.TOURNAMENT_DIRECTOR: "tournaments:director_home",
+}
+
+
+@login_required
+def home(request):
+    """Each role lands on its own screen; staff with no role get a clear page, not a 403."""
+    role = primary_role(request.user)
+    if role is None:
+        return render(request, "casino/no_role.html", status=403)
+    return redirect(ROLE_HOMES[role])
+
+
+@never_cache
+def player_enter(request, token: str):
+    """Open a player link (from its QR code): remember it in this browser's session."""
+    link = player_links.link_from_token(token)
+    if link is None:
+        return render(
+            request,
+            "casino/player_link_invalid.html",
+            {"message": _("This link is not valid any more. Ask the dealer for a new one.")},
+            status=404,
+        )
+    request.session.cycle_key()
+    request.session[player_links.SESSION_KEY] = str(link.pk)
+    return redirect("player_home")
+
+
+@never_cache
+def player_home(request):
+    link = player_links.current_link(request.session)
+    if link is None:
+        return render(
+            request,
+            "casino/player_link_invalid.html",
+            {"message": _("Open your seat's link again: scan the QR code at your place.")},
+            status=403,
+        )
+    fragment = render_player_fragment(link)
+    if request.htmx:
+        return HttpResponse(fragment)
+    return render(request, "casino/player.html", {"link": link, "fragment": fragment, "ws_url": "/ws/player/"})

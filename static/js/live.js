@@ -1,0 +1,54 @@
+// Live screens: versions, reconnection and expired sessions (docs/realtime.md).
+// Every pushed fragment carries data-version. A fragment older than what the
+// screen shows is dropped; a jump of more than one version means a push was
+// lost, so the screen asks for the current state instead of trusting a guess.
+(function () {
+  "use strict";
+
+  function statusBar(text) {
+    var bar = document.getElementById("connection-status");
+    if (!bar) return;
+    bar.textContent = text || "";
+    bar.hidden = !text;
+  }
+
+  document.addEventListener("htmx:wsBeforeMessage", function (evt) {
+    var tpl = document.createElement("template");
+    tpl.innerHTML = evt.detail.message;
+    var incoming = tpl.content.querySelectorAll("[id][data-version]");
+    for (var i = 0; i < incoming.length; i++) {
+      var current = document.getElementById(incoming[i].id);
+      if (!current) continue;
+      var had = parseInt(current.dataset.version || "0", 10);
+      var got = parseInt(incoming[i].dataset.version || "0", 10);
+      if (got < had) { evt.preventDefault(); return; }            // stale: a newer one is already shown
+      if (got > had + 1 && had > 0) { evt.detail.socketWrapper.send(JSON.stringify({ refresh: true })); }
+    }
+  });
+
+  var wasClosed = false;
+  document.addEventListener("htmx:wsClose", function () {
+    wasClosed = true;
+    statusBar(document.body.dataset.offline);
+  });
+  document.addEventListener("htmx:wsOpen", function (evt) {
+    statusBar("");
+    // The server sends the current state on every connect; asking again after a
+    // drop costs one render and covers a push lost while we were away.
+    if (wasClosed) { evt.detail.socketWrapper.send(JSON.stringify({ refresh: true })); }
+    wasClosed = false;
+  });
+
+  // A 403 after a logout in another tab: say so and go to the login page.
+  document.addEventListener("htmx:responseError", function (evt) {
+    var xhr = evt.detail.xhr;
+    if (xhr && xhr.status === 403 && !xhr.getResponseHeader("X-Rule-Refusal")) {
+      statusBar(document.body.dataset.sessionEnded);
+      setTimeout(function () { window.location.href = document.body.dataset.loginUrl; }, 1500);
+    }
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    if (window.htmx) { htmx.config.wsReconnectDelay = "full-jitter"; }
+  });
+})();

@@ -1,0 +1,33 @@
+"""Who may see or act at which table: the object checks every view and socket uses."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from casino.roles import Role, has_role
+from tables.models import Table
+
+
+def is_dealer_at(user, table: Table) -> bool:
+    """A dealer acts only at the table they are on duty at."""
+    return has_role(user, Role.DEALER) and table.dealer_id == user.pk
+
+
+def supervises(user, table: Table) -> bool:
+    """A pit boss sees the tables of their own pit; directors and administrators see all."""
+    if has_role(user, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR):
+        return True
+    return has_role(user, Role.PIT_BOSS) and table.pit.pit_boss_id == user.pk
+
+
+def may_view(user, table: Table) -> bool:
+    return is_dealer_at(user, table) or supervises(user, table)
+
+
+def supervised_tables(user) -> QuerySet[Table]:
+    tables = Table.objects.select_related("pit", "dealer")
+    if has_role(user, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR):
+        return tables
+    if has_role(user, Role.PIT_BOSS):
+        return tables.filter(pit__pit_boss=user)
+    return tables.none()

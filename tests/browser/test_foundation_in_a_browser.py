@@ -1,0 +1,57 @@
+"""A dealer's tablet and a player's phone, in Debian's chromium driven by Playwright."""
+
+import os
+
+import pytest
+
+from casino import player_links
+from tests.browser.conftest import PHONE, TABLET, off_the_browser_thread
+from tests.http import LiveSession
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def _no_horizontal_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_a_dealer_logs_in_on_a_tablet_and_sees_their_table_list(
+    daphne_servers, table_one, dealer_dana, screenshots, browser
+):
+    (server,) = daphne_servers(1)
+    page = browser.new_page(viewport=TABLET, locale="es-ES")
+    page.goto(f"{server.url}/login/")
+    assert page.locator("h1").inner_text() == "Acceso del personal"
+    page.fill("input[name=username]", "dana")
+    page.fill("input[name=password]", dealer_dana.raw_password)
+    page.click("button[type=submit].btn-primary")
+    page.wait_for_url("**/tables/")
+    assert page.locator(f"#table-{table_one.pk} h2").inner_text().startswith("THB-1")
+    assert page.locator(f"#table-{table_one.pk} .btn-box").count() == 7
+    assert _no_horizontal_scroll(page)
+    page.screenshot(path=os.path.join(screenshots, "dealer-tablet-tables.png"), full_page=True)
+
+
+def test_a_phone_opens_a_player_link_and_sees_it_end_live_when_revoked(
+    daphne_servers, table_one, dealer_dana, screenshots, browser
+):
+    (server,) = daphne_servers(1)
+    link = off_the_browser_thread(
+        lambda: player_links.issue_player_link(seat=table_one.boxes.get(number=3), by=dealer_dana)
+    )
+    page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True, locale="es-ES")
+    page.goto(server.url + player_links.url_for(link))
+    view = page.locator("#player-view")
+    assert "Casilla 3" in view.inner_text()
+    assert _no_horizontal_scroll(page)
+    page.screenshot(path=os.path.join(screenshots, "player-phone.png"), full_page=True)
+    # The socket is open once the server has pushed its first fragment; then revoke from the pit.
+    page.wait_for_function("document.querySelector('[ws-connect]') && window.htmx")
+    page.wait_for_timeout(500)
+    # The dealer revokes from their tablet: through the server, as in the casino.
+    dealer = LiveSession(server.url)
+    dealer.login("dana", dealer_dana.raw_password)
+    status, _ = dealer.post(f"/tables/links/{link.pk}/revoke", {}, token_from=f"/tables/links/{link.pk}/")
+    assert status == 200
+    page.wait_for_function("document.querySelector('#player-view').innerText.includes('ya no funciona')", timeout=10000)
+    assert "ya no funciona" in view.inner_text()

@@ -1,0 +1,134 @@
+"""Announcements after commit, player sockets, origin checks, and two daphne processes on one Redis."""
+
+import asyncio
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
+from django.contrib.sessions.backends.db import SessionStore
+from django.db import transaction
+
+from casino import player_links
+from casino.asgi import application
+from casino.consumers import CLOSE_REVOKED
+from casino.realtime import announce_change
+
+
+@pytest.mark.django_db
+def test_a_change_is_announced_only_after_its_transaction_commits(django_capture_on_commit_callbacks):
+    layer = get_channel_layer()
+
+    async def listen():
+        channel = await layer.new_channel()
+        await layer.group_add("tables.table.77", channel)
+        return channel
+
+    from asgiref.sync import async_to_sync
+
+    channel = async_to_sync(listen)()
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        with transaction.atomic():
+            announce_change("tables.table.77", version=12, table=77)
+            assert callbacks == []  # nothing leaves before commit
+    message = async_to_sync(layer.receive)(channel)
+    # Ids and a version only: never state, never cards.
+    assert message == {
+        "type": "state.changed",
+        "group": "tables.table.77",
+        "version": 12,
+        "event": "changed",
+        "table": 77,
+    }
+
+
+@pytest.mark.django_db
+def test_nothing_is_announced_when_the_change_rolls_back(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        with pytest.raises(ValueError), transaction.atomic():
+            announce_change("tables.table.77", version=13)
+            raise ValueError
+    assert callbacks == []
+
+
+def _player_session(link) -> str:
+    session = SessionStore()
+    session[player_links.SESSION_KEY] = str(link.pk)
+    session.create()
+    return session.session_key
+
+
+def _socket(session_key=None, origin=b"http://localhost"):
+    headers = [(b"origin", origin), (b"host", b"localhost")]
+    if session_key:
+        headers.append((b"cookie", f"sessionid={session_key}".encode()))
+    return WebsocketCommunicator(application, "/ws/player/", headers=headers)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_player_socket_gets_its_box_at_once_and_is_closed_when_the_link_is_revoked(table_one, dealer_dana):
+    box = await database_sync_to_async(table_one.boxes.get)(number=2)
+    link = await database_sync_to_async(player_links.issue_player_link)(seat=box, by=dealer_dana)
+    key = await database_sync_to_async(_player_session)(link)
+    socket = _socket(key)
+    connected, _ = await socket.connect()
+    assert connected
+    first = await socket.receive_from(timeout=5)
+    assert 'id="player-view"' in first and "THB-1" in first
+    await database_sync_to_async(player_links.revoke_player_link)(link, by=dealer_dana)
+    goodbye = await socket.receive_from(timeout=5)
+    assert 'id="player-view"' in goodbye and "THB-1" not in goodbye
+    assert (await socket.receive_output(timeout=5)) == {"type": "websocket.close", "code": CLOSE_REVOKED}
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_without_a_player_link_is_refused():
+    socket = _socket(None)
+    connected, _ = await socket.connect()
+    assert not connected
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_from_a_foreign_origin_is_refused_even_with_a_valid_link(table_one, dealer_dana):
+    box = await database_sync_to_async(table_one.boxes.get)(number=2)
+    link = await database_sync_to_async(player_links.issue_player_link)(seat=box, by=dealer_dana)
+    key = await database_sync_to_async(_player_session)(link)
+    socket = _socket(key, origin=b"https://evil.example.com")
+    connected, _ = await socket.connect()
+    assert not connected
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_a_change_made_through_one_daphne_reaches_a_socket_on_another(daphne_servers, table_one, dealer_dana):
+    """Two daphne processes share the Redis layer: revoke through A, the socket on B hears it."""
+    from websockets.asyncio.client import connect
+
+    from tests.http import LiveSession
+
+    server_a, server_b = daphne_servers(2)
+    link = player_links.issue_player_link(seat=table_one.boxes.get(number=4), by=dealer_dana)
+    player_key = _player_session(link)
+
+    dealer = LiveSession(server_a.url)
+    dealer.login("dana", dealer_dana.raw_password)
+
+    async def scenario():
+        async with connect(
+            f"{server_b.ws_url}/ws/player/",
+            origin=f"http://127.0.0.1:{server_b.port}",
+            additional_headers={"Cookie": f"sessionid={player_key}"},
+        ) as socket:
+            first = await asyncio.wait_for(socket.recv(), 10)
+            status, _page = await asyncio.to_thread(
+                dealer.post, f"/tables/links/{link.pk}/revoke", {}, token_from=f"/tables/links/{link.pk}/"
+            )
+            assert status == 200
+            second = await asyncio.wait_for(socket.recv(), 10)
+            return first, second
+
+    first, second = asyncio.run(scenario())
+    assert "THB-1" in first
+    assert "THB-1" not in second and 'id="player-view"' in second
+    link.refresh_from_db()
+    assert link.revoked_at is not None

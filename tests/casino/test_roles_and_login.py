@@ -1,0 +1,88 @@
+"""Roles, role homes, object checks and throttled staff login."""
+
+import pytest
+from django.contrib.auth.models import Group
+from django.urls import reverse
+
+from casino.roles import ROLE_CAPABILITIES
+
+pytestmark = pytest.mark.django_db
+
+
+def test_every_role_exists_as_a_group_with_its_capabilities():
+    for role, capabilities in ROLE_CAPABILITIES.items():
+        group = Group.objects.get(name=role)
+        assert set(group.permissions.values_list("codename", flat=True)) == set(capabilities)
+
+
+@pytest.mark.parametrize(
+    ("person", "home"),
+    [
+        ("dealer_dana", "tables:dealer_home"),
+        ("pit_boss_pat", "tables:pit_home"),
+        ("games_director_gloria", "tables:floor"),
+        ("tournament_director_teo", "tournaments:director_home"),
+    ],
+)
+def test_each_role_lands_on_its_own_home_after_login(client, request, person, home):
+    user = request.getfixturevalue(person)
+    response = client.post(reverse("login"), {"username": user.username, "password": user.raw_password}, follow=True)
+    assert response.redirect_chain[-1][0] == reverse(home)
+    assert response.status_code == 200
+
+
+def test_a_dealer_sees_only_the_tables_they_are_on_duty_at(client, table_one, table_two, dealer_dana):
+    client.force_login(dealer_dana)
+    page = client.get(reverse("tables:dealer_home")).content.decode()
+    assert "THB-1" in page
+    assert "THB-2" not in page
+
+
+def test_a_dealer_cannot_open_the_pit_console(client, dealer_dana):
+    client.force_login(dealer_dana)
+    assert client.get(reverse("tables:pit_home")).status_code == 403
+
+
+def test_a_pit_boss_sees_only_the_tables_of_their_own_pit(client, table_one, pit_boss_paula):
+    from tables.models import Pit, Table
+
+    other = Pit.objects.create(name="Pit B", pit_boss=pit_boss_paula)
+    Table.objects.create(pit=other, name="THB-9", min_ante=20, max_ante=400)
+    client.force_login(pit_boss_paula)
+    page = client.get(reverse("tables:pit_home")).content.decode()
+    assert "THB-9" in page
+    assert "THB-1" not in page
+
+
+def test_an_anonymous_visitor_is_sent_to_log_in(client):
+    response = client.get(reverse("tables:dealer_home"))
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("login"))
+
+
+def test_staff_with_no_role_get_a_clear_page(client, django_user_model):
+    nobody = django_user_model.objects.create_user("nobody", password="x-long-password-1")
+    client.force_login(nobody)
+    response = client.get(reverse("home"))
+    assert response.status_code == 403
+    assert "rol" in response.content.decode().lower()
+
+
+def test_staff_login_is_throttled_after_repeated_failures(client, dealer_dana, settings):
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        response = client.post(reverse("login"), {"username": "dana", "password": "wrong"})
+        assert response.status_code == 200
+    # The fifth failure locks the username on this device.
+    assert client.post(reverse("login"), {"username": "dana", "password": "wrong"}).status_code == 429
+    # Even the right password is refused while locked out, with a clear message.
+    response = client.post(reverse("login"), {"username": "dana", "password": dealer_dana.raw_password})
+    assert response.status_code == 429
+    assert "bloque" in response.content.decode().lower()  # Spanish by default: "bloqueados"
+
+
+def test_logout_needs_a_post_with_csrf(dealer_dana):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(dealer_dana)
+    assert client.post(reverse("logout")).status_code == 403

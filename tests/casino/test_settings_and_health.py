@@ -1,0 +1,85 @@
+"""Settings from the environment, the production check and /healthz."""
+
+import json
+import os
+import subprocess
+import sys
+from unittest import mock
+
+import pytest
+
+from tests.conftest import ROOT
+
+PRODUCTION_ENV = {
+    "DEBUG": "0",
+    "SECRET_KEY": "a-production-secret-key-that-is-long-and-random-0123456789-abcdefghij",
+    "ALLOWED_HOSTS": "casino.example.org",
+    "DATABASE_URL": "postgres://casino@127.0.0.1:5432/casino",
+    "REDIS_URL": "redis://127.0.0.1:6379/0",
+}
+
+
+def _manage(*args, env):
+    clean = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY", "DATABASE_URL", "REDIS_URL")}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env={**clean, **env}, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_check_deploy_is_clean_with_production_settings():
+    result = _manage("check", "--deploy", "--fail-level", "WARNING", env=PRODUCTION_ENV)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    env = {k: v for k, v in PRODUCTION_ENV.items() if k != "SECRET_KEY"}
+    result = _manage("check", env=env)
+    assert result.returncode != 0
+    assert "SECRET_KEY is not set" in result.stderr
+    assert "Traceback" not in result.stderr.split("ImproperlyConfigured")[-1]
+
+
+def test_the_embedded_default_is_sqlite_and_the_in_memory_layer():
+    code = (
+        "from django.conf import settings as s; import json;"
+        "print(json.dumps([s.DATABASES['default']['ENGINE'], s.CHANNEL_LAYERS['default']['BACKEND'], s.DEBUG,"
+        " s.LANGUAGE_CODE, s.TIME_ZONE]))"
+    )
+    result = _manage("shell", "-c", code, env={})
+    assert result.returncode == 0, result.stderr
+    engine, layer, debug, language, tz = json.loads(result.stdout.strip().splitlines()[-1])
+    assert engine == "django.db.backends.sqlite3"
+    assert layer == "channels.layers.InMemoryChannelLayer"
+    assert debug is True
+    assert (language, tz) == ("es", "Europe/Madrid")
+
+
+def test_redis_url_selects_the_redis_channel_layer():
+    code = "from django.conf import settings as s; print(s.CHANNEL_LAYERS['default']['BACKEND'])"
+    result = _manage("shell", "-c", code, env={"REDIS_URL": "redis://127.0.0.1:6379/3"})
+    assert result.stdout.strip().splitlines()[-1] == "channels_redis.core.RedisChannelLayer"
+
+
+@pytest.mark.django_db
+def test_healthz_says_both_the_database_and_the_channel_layer_answer(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "database": True, "channel_layer": True}
+
+
+@pytest.mark.django_db
+def test_healthz_answers_503_when_the_channel_layer_does_not(client):
+    with mock.patch("casino.views.get_channel_layer", return_value=None):
+        response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["channel_layer"] is False
+    assert response.json()["database"] is True
+
+
+@pytest.mark.django_db
+def test_healthz_answers_503_when_the_database_does_not(client):
+    with mock.patch("casino.views.connection.cursor", side_effect=OSError("down")):
+        response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["database"] is False

@@ -1,0 +1,215 @@
+"""Shared fixtures: the casino's people, its pit, and real daphne servers.
+
+Named people read better in tests than user1/user2: dealer_dana deals at
+table THB-1, pit_boss_pat runs Pit A, and so on, as in seed_demo.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+
+ON_POSTGRES = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+ON_REDIS = bool(settings.REDIS_URL)
+HAS_CHROMIUM = Path(CHROMIUM).exists()
+
+_skip_reasons: dict[str, str] = {}
+
+
+def pytest_collection_modifyitems(config, items):
+    needs = {
+        "postgres": (ON_POSTGRES, "needs PostgreSQL: set DATABASE_URL (.ci/run does)"),
+        "redis": (ON_REDIS, "needs Redis: set REDIS_URL (.ci/run does)"),
+        "browser": (HAS_CHROMIUM, f"needs Debian's chromium at {CHROMIUM} (apt-get install chromium)"),
+    }
+    for item in items:
+        for marker, (available, reason) in needs.items():
+            if item.get_closest_marker(marker) and not available:
+                item.add_marker(pytest.mark.skip(reason=reason))
+                _skip_reasons[reason] = reason
+
+
+def pytest_terminal_summary(terminalreporter):
+    skipped = terminalreporter.stats.get("skipped", [])
+    if _skip_reasons and skipped:
+        tr = terminalreporter
+        tr.write_sep("!", "NOT EVERYTHING WAS TESTED", red=True, bold=True)
+        for reason in sorted(_skip_reasons):
+            tr.write_line(f"  skipped: {reason}", red=True, bold=True)
+        tr.write_line("  Run .ci/run (or set DATABASE_URL, REDIS_URL and install chromium) to test it all.", bold=True)
+
+
+# --- People -------------------------------------------------------------------
+
+
+def _staff(django_user_model, username, role, first_name):
+    from django.contrib.auth.models import Group
+
+    from casino.roles import ensure_role_groups
+
+    ensure_role_groups()
+    user = django_user_model.objects.create_user(
+        username=username, password=f"pw-{username}-2026", first_name=first_name
+    )
+    user.groups.add(Group.objects.get(name=role))
+    user.raw_password = f"pw-{username}-2026"
+    return user
+
+
+@pytest.fixture
+def dealer_dana(django_user_model):
+    return _staff(django_user_model, "dana", "dealer", "Dana")
+
+
+@pytest.fixture
+def dealer_diego(django_user_model):
+    return _staff(django_user_model, "diego", "dealer", "Diego")
+
+
+@pytest.fixture
+def pit_boss_pat(django_user_model):
+    return _staff(django_user_model, "pat", "pit_boss", "Pat")
+
+
+@pytest.fixture
+def pit_boss_paula(django_user_model):
+    return _staff(django_user_model, "paula", "pit_boss", "Paula")
+
+
+@pytest.fixture
+def games_director_gloria(django_user_model):
+    return _staff(django_user_model, "gloria", "games_director", "Gloria")
+
+
+@pytest.fixture
+def tournament_director_teo(django_user_model):
+    return _staff(django_user_model, "teo", "tournament_director", "Teo")
+
+
+@pytest.fixture
+def pit_a(pit_boss_pat):
+    from tables.models import Pit
+
+    return Pit.objects.create(name="Pit A", pit_boss=pit_boss_pat)
+
+
+@pytest.fixture
+def table_one(pit_a, dealer_dana):
+    """THB-1 at the lowest tier (THB-19: 5/100), Dana on duty."""
+    from tables.models import Table
+
+    table = Table.objects.create(pit=pit_a, name="THB-1", min_ante=5, max_ante=100, dealer=dealer_dana)
+    table.ensure_boxes()
+    return table
+
+
+@pytest.fixture
+def table_two(pit_a, dealer_diego):
+    from tables.models import Table
+
+    table = Table.objects.create(pit=pit_a, name="THB-2", min_ante=10, max_ante=200, dealer=dealer_diego)
+    table.ensure_boxes()
+    return table
+
+
+# --- Real servers ---------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def database_url_for_servers() -> str:
+    """The URL of the database the tests are using, for server subprocesses."""
+    db = settings.DATABASES["default"]
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    user = db.get("USER") or ""
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    auth = f"{user}{password}@" if user else ""
+    return f"postgres://{auth}{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
+
+
+class DaphneServer:
+    def __init__(self, port: int, proc: subprocess.Popen, log: Path):
+        self.port, self.proc, self.log = port, proc, log
+        self.url = f"http://127.0.0.1:{port}"
+        self.ws_url = f"ws://127.0.0.1:{port}"
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+@pytest.fixture
+def daphne_servers(tmp_path):
+    """Start real daphne processes on the test database; call with how many you want.
+
+    Tests using it must be ``django_db(transaction=True)`` so that the servers see committed data.
+    """
+    started: list[DaphneServer] = []
+
+    def start(count: int = 1, **extra_env) -> list[DaphneServer]:
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url_for_servers(),
+            "DEBUG": "1",
+            "SECRET_KEY": settings.SECRET_KEY,
+            "STATIC_MANIFEST": "0",
+            **extra_env,
+        }
+        if settings.REDIS_URL:
+            env["REDIS_URL"] = settings.REDIS_URL
+            env["CHANNEL_PREFIX"] = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
+        servers = []
+        for _ in range(count):
+            port = free_port()
+            log = tmp_path / f"daphne-{port}.log"
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "casino.asgi:application"],
+                cwd=ROOT,
+                env=env,
+                stdout=log.open("w"),
+                stderr=subprocess.STDOUT,
+            )
+            server = DaphneServer(port, proc, log)
+            started.append(server)
+            servers.append(server)
+        for server in servers:
+            _wait_healthy(server)
+        return servers
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+def _wait_healthy(server: DaphneServer, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.proc.poll() is not None:
+            raise RuntimeError(f"daphne exited: {server.log.read_text()[-2000:]}")
+        try:
+            with urllib.request.urlopen(f"{server.url}/healthz", timeout=2) as response:  # noqa: S310 - loopback
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"daphne on {server.port} did not become healthy: {server.log.read_text()[-2000:]}")
