@@ -1,0 +1,1017 @@
+"""The Texas Hold'em Bonus hand as a state machine (THB-01..76).
+
+``HandState`` is a frozen value. Every action is a trio of methods:
+
+* ``check_<action>(...)`` raises ``RuleViolation`` with a sentence a dealer
+  can read, naming the clause, when the action is not allowed now;
+* ``can_<action>(...)`` says the same as a bool;
+* ``<action>(...)`` returns the next state, with the action's record
+  appended to ``actions``.
+
+The generic forms take a record: ``check(action)``, ``can(action)``,
+``apply(action)``; ``replay(rules, records)`` rebuilds a state from stored
+records (dicts or ``Action`` objects), in order.
+
+Phases follow the manual; each is the last stage the hand has entered:
+
+=================== ==================================================================
+``bets-open``       "Hagan sus apuestas": antes and Bonus bets (THB-26, THB-30, THB-52)
+``no-more-bets``    "No va más": bets locked, the cards are dealt next (THB-31)
+``initial-deal``    two cards to each box and two to the dealer, face down (THB-40)
+``flop-decisions``  boxes decide in turn: flop bet (2 x ante) or fold (THB-41)
+``flop``            three community cards dealt after a burn (THB-42)
+``turn-decisions``  boxes that played bet the ante or check (THB-43)
+``turn``            the fourth card (THB-44)
+``river-decisions`` bet the ante or check (THB-44)
+``river``           the fifth card (THB-45)
+``showdown``        dealer first, then boxes 7 down to 1 (THB-15, THB-46, THB-62)
+``settled``         every bet settled; some Bonus awards may wait for approval (THB-54)
+``void``            "mano nula": every stake returned (THB-24, THB-73, THB-74, THB-76)
+=================== ==================================================================
+
+Cards arrive in one of two ways, same engine. Recorded mode (the default):
+the dealer enters the physical cards as they are seen: the flop, turn and
+river as dealt, the dealer's and each box's two cards at the showdown (or a
+folded box's as it is fanned, THB-56). Dealt mode: a ``load-shoe`` record
+holds a shuffled deck (``casino.rules.shuffle``) and the engine deals from
+it in the manual's order; cards given with a dealt-mode action must match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import Any
+
+from casino.rules.cards import Card
+from casino.rules.errors import RuleViolation
+from casino.rules.evaluator import HandValue, evaluate
+from casino.rules.holdem_bonus import actions as act
+from casino.rules.holdem_bonus.settlement import (
+    Approval,
+    HandSettlement,
+    settle_hand,
+    void_hand_settlement,
+)
+from casino.rules.holdem_bonus.table_rules import TableRules
+from casino.rules.shuffle import Shoe
+
+
+class Phase(Enum):
+    BETS_OPEN = "bets-open"
+    NO_MORE_BETS = "no-more-bets"
+    INITIAL_DEAL = "initial-deal"
+    FLOP_DECISIONS = "flop-decisions"
+    FLOP = "flop"
+    TURN_DECISIONS = "turn-decisions"
+    TURN = "turn"
+    RIVER_DECISIONS = "river-decisions"
+    RIVER = "river"
+    SHOWDOWN = "showdown"
+    SETTLED = "settled"
+    VOID = "void"
+
+
+class Mode(Enum):
+    RECORDED = "recorded"
+    DEALT = "dealt"
+
+
+class Decision(Enum):
+    BET = "bet"
+    FOLD = "fold"
+    CHECK = "check"
+
+
+STREETS = ("flop", "turn", "river")
+# The phases in which each street's decisions are taken: from the deal before it until the next deal.
+_DECISION_PHASES = {
+    "flop": (Phase.INITIAL_DEAL, Phase.FLOP_DECISIONS),
+    "turn": (Phase.FLOP, Phase.TURN_DECISIONS),
+    "river": (Phase.TURN, Phase.RIVER_DECISIONS),
+}
+_STREET_OF_PHASE = {phase: street for street, phases in _DECISION_PHASES.items() for phase in phases}
+# While any of these, cards are still being dealt (THB-74 "durante el reparto").
+_DEALING_PHASES = frozenset({
+    Phase.NO_MORE_BETS, Phase.INITIAL_DEAL, Phase.FLOP_DECISIONS, Phase.FLOP,
+    Phase.TURN_DECISIONS, Phase.TURN, Phase.RIVER_DECISIONS,
+})
+_CARDS_OUT_PHASES = frozenset(Phase) - {Phase.BETS_OPEN, Phase.NO_MORE_BETS, Phase.SETTLED, Phase.VOID}
+_OVER = frozenset({Phase.SETTLED, Phase.VOID})
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    """One player's box and its bets (THB-05). Money in whole units."""
+
+    number: int
+    ante: int
+    bonus: int = 0
+    flop: int = 0
+    turn: int = 0
+    river: int = 0
+    decisions: tuple[Decision | None, Decision | None, Decision | None] = (None, None, None)
+    cards: tuple[Card, ...] | None = None
+    revealed: bool = False
+    void: bool = False
+
+    def decision(self, street: str) -> Decision | None:
+        return self.decisions[STREETS.index(street)]
+
+    @property
+    def live(self) -> bool:
+        return not self.void
+
+    @property
+    def folded(self) -> bool:
+        return not self.void and self.decisions[0] is Decision.FOLD
+
+    @property
+    def plays(self) -> bool:
+        """The box made its flop bet ("va") and plays against the dealer."""
+        return not self.void and self.decisions[0] is Decision.BET
+
+    @property
+    def staked(self) -> int:
+        return self.ante + self.bonus + self.flop + self.turn + self.river
+
+    def must_decide(self, street: str) -> bool:
+        return (self.live if street == "flop" else self.plays) and self.decision(street) is None
+
+    def with_decision(self, street: str, decision: Decision, **bets: int) -> Box:
+        decisions = list(self.decisions)
+        decisions[STREETS.index(street)] = decision
+        return replace(self, decisions=tuple(decisions), **bets)
+
+
+class ReplayError(RuleViolation):
+    """A stored record that the rules refuse, with its position in the hand."""
+
+    def __init__(self, index: int, action: act.Action | Mapping | None, violation: RuleViolation) -> None:
+        self.index = index
+        self.action = action
+        self.violation = violation
+        super().__init__(f"record {index + 1}: {violation.message}", violation.clause)
+
+
+def _cards_text(cards: Iterable[Card]) -> str:
+    return " ".join(str(c) for c in cards)
+
+
+@dataclass(frozen=True, slots=True)
+class HandState:
+    """One Texas Hold'em Bonus hand. Build it with ``new_hand`` or ``replay``; never mutate it."""
+
+    rules: TableRules
+    phase: Phase = Phase.BETS_OPEN
+    mode: Mode = Mode.RECORDED
+    boxes: tuple[Box, ...] = ()
+    dealer_cards: tuple[Card, ...] | None = None
+    dealer_revealed: bool = False
+    board: tuple[Card, ...] = ()
+    shoe: Shoe | None = None
+    discards: tuple[Card, ...] = ()
+    irregularities: tuple[str, ...] = ()
+    void_reason: str | None = None
+    void_clause: str | None = None
+    needs_reshuffle: bool = False
+    approvals: tuple[tuple[int, Approval, str], ...] = ()
+    settlement: HandSettlement | None = None
+    actions: tuple[act.Action, ...] = ()
+
+    # ------------------------------------------------------------------ reading the state
+
+    def box(self, number: int) -> Box | None:
+        return next((b for b in self.boxes if b.number == number), None)
+
+    @property
+    def street(self) -> str | None:
+        """The street whose decisions are being taken now, if any."""
+        return _STREET_OF_PHASE.get(self.phase)
+
+    def deciders(self, street: str) -> tuple[Box, ...]:
+        """Boxes that still have to decide on a street, in turn order (box 1 first, THB-41)."""
+        return tuple(b for b in self.boxes if b.must_decide(street))
+
+    @property
+    def to_act(self) -> int | None:
+        """The box whose decision the dealer asks for next, clockwise from his left (THB-41, THB-43)."""
+        street = self.street
+        if street is None:
+            return None
+        waiting = self.deciders(street)
+        return waiting[0].number if waiting else None
+
+    @property
+    def decisions_remain(self) -> bool:
+        """True while any player still has a flop, turn or river decision to make (THB-73)."""
+        return any(b.must_decide(s) for b in self.boxes for s in STREETS)
+
+    @property
+    def is_finished(self) -> bool:
+        """Void, or settled with no Bonus award waiting for approval."""
+        if self.phase is Phase.VOID:
+            return True
+        return self.phase is Phase.SETTLED and not self.settlement.pending_approvals
+
+    @property
+    def awaiting(self) -> str:
+        """What the hand waits for next, in the dealer's words (for screens and error messages)."""
+        if self.phase is Phase.BETS_OPEN:
+            return "bets, then 'no va más'"
+        if self.phase is Phase.NO_MORE_BETS:
+            return "the initial deal"
+        if self.phase is Phase.VOID:
+            return "nothing: the hand is void"
+        if self.phase is Phase.SETTLED:
+            pending = self.settlement.pending_approvals
+            if pending:
+                return "approval of the Bonus award of box " + ", ".join(map(str, pending))
+            return "nothing: the hand is settled"
+        street = self.street
+        if street is not None and self.to_act is not None:
+            return f"box {self.to_act}'s {street} decision"
+        if self.phase in (Phase.INITIAL_DEAL, Phase.FLOP_DECISIONS):
+            return "the flop"
+        if self.phase in (Phase.FLOP, Phase.TURN_DECISIONS):
+            return "the turn"
+        if self.phase in (Phase.TURN, Phase.RIVER_DECISIONS):
+            return "the river"
+        missing = self._missing_for_settlement()
+        return missing[0] if missing else "settlement"
+
+    def hand_value(self, number: int) -> HandValue | None:
+        """A box's best five cards and category, once its cards and the board are known (THB-46, THB-60)."""
+        box = self.box(number)
+        if box is None or box.cards is None or len(self.board) < 3:
+            return None
+        return evaluate(box.cards + self.board)
+
+    def dealer_hand_value(self) -> HandValue | None:
+        """The dealer's best five cards, once shown (THB-46, THB-61)."""
+        if not self.dealer_revealed or len(self.board) < 3:
+            return None
+        return evaluate(self.dealer_cards + self.board)
+
+    # ------------------------------------------------------------------ generic trio
+
+    def check(self, action: act.Action) -> None:
+        """Raise ``RuleViolation`` if the action is not allowed now."""
+        getattr(self, "check_" + action.method)(**action.arguments())
+
+    def can(self, action: act.Action) -> bool:
+        try:
+            self.check(action)
+        except RuleViolation:
+            return False
+        return True
+
+    def apply(self, action: act.Action | Mapping[str, Any]) -> HandState:
+        """Check an action, then return the state after it (with its record appended)."""
+        if not isinstance(action, act.Action):
+            action = act.action_from_dict(action)
+        self.check(action)
+        after = getattr(self, "_do_" + action.method)(**action.arguments())
+        return replace(after._settle_if_ready(), actions=self.actions + (action,))
+
+    def _can_do(self, kind: type[act.Action], *args: Any) -> bool:
+        """``can_<action>``: builds the record too, so that a bad card name answers False as well."""
+        try:
+            self.check(kind(*args))
+        except RuleViolation:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ shared checks
+
+    def _fail(self, message: str, clause: str) -> None:
+        raise RuleViolation(message, clause)
+
+    def _check_not_over(self) -> None:
+        if self.phase is Phase.VOID:
+            self._fail("The hand is void: nothing more can happen in it", "THB-24")
+        if self.phase is Phase.SETTLED:
+            self._fail("The hand is settled: nothing more can happen in it", "THB-64")
+
+    def _check_box_number(self, number: object) -> int:
+        if isinstance(number, bool) or not isinstance(number, int):
+            self._fail(f"{number!r} is not a box: boxes are numbered 1 to {self.rules.boxes}", "C-28")
+        if not 1 <= number <= self.rules.boxes:
+            self._fail(f"There is no box {number}: boxes are numbered 1 to {self.rules.boxes}", "C-28")
+        return number
+
+    def _check_amount(self, what: str, amount: object, clause: str) -> int:
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            self._fail(f"{what} must be a whole amount, not {amount!r}", clause)
+        if amount <= 0:
+            self._fail(f"{what} must be more than zero, not {amount}", clause)
+        return amount
+
+    def _box_in_hand(self, number: object) -> Box:
+        number = self._check_box_number(number)
+        box = self.box(number)
+        if box is None:
+            self._fail(f"Box {number} has no ante in this hand", "THB-26")
+        return box
+
+    def _live_box(self, number: object) -> Box:
+        box = self._box_in_hand(number)
+        if box.void:
+            self._fail(f"Box {box.number}'s hand is void: its bets were returned", "THB-76")
+        return box
+
+    def _check_decision(self, number: object, street: str) -> Box:
+        """Common checks for a flop, turn or river decision (THB-41, THB-43, THB-44, THB-55)."""
+        self._check_not_over()
+        box = self._live_box(number)
+        phases = _DECISION_PHASES[street]
+        if self.phase not in phases:
+            order = list(Phase)
+            if order.index(self.phase) < order.index(phases[0]):
+                after = {"flop": "the initial deal", "turn": "the flop", "river": "the turn"}[street]
+                clause = {"flop": "THB-41", "turn": "THB-43", "river": "THB-44"}[street]
+                self._fail(f"Box {box.number} cannot make its {street} decision yet: it comes after {after}", clause)
+            clause = {"flop": "THB-42", "turn": "THB-44", "river": "THB-45"}[street]
+            self._fail(f"The {street} decisions are over", clause)
+        if street != "flop" and box.folded:
+            self._fail(f"Box {box.number} folded (no va) and has no more decisions", "THB-55")
+        if box.decision(street) is not None:
+            self._fail(f"Box {box.number} has already decided on the {street}", "THB-41")
+        to_act = self.to_act
+        if to_act != box.number:
+            self._fail(f"It is box {to_act}'s turn to decide, not box {box.number}'s: the dealer asks each box "
+                       f"in turn from his left", "THB-41")
+        return box
+
+    def _known_cards(self) -> dict[Card, str]:
+        """Every card already seen or recorded, and where (to refuse a card seen twice, THB-03)."""
+        known: dict[Card, str] = {}
+        for box in self.boxes:
+            for card in box.cards or ():
+                known[card] = f"box {box.number}'s cards"
+        if self.dealer_cards and (self.mode is Mode.RECORDED or self.dealer_revealed):
+            for card in self.dealer_cards:
+                known[card] = "the dealer's cards"
+        for card in self.board:
+            known[card] = "the board"
+        for card in self.discards:
+            known[card] = "the discards"
+        return known
+
+    def _check_new_cards(self, cards: tuple[Card, ...] | None, count: int, what: str, clause: str) -> None:
+        """Recorded mode: the dealer's entry must be ``count`` cards not already seen (THB-03)."""
+        if cards is None:
+            self._fail(f"Enter {what}: this hand's cards are recorded by the dealer", clause)
+        if len(cards) != count:
+            self._fail(f"{what.capitalize()} must be {count} card{'s' if count > 1 else ''}, not {len(cards)}",
+                       clause)
+        seen_here: set[Card] = set()
+        known = self._known_cards()
+        for card in cards:
+            if card in seen_here:
+                self._fail(f"{card} is entered twice in {what}: a single deck has one of each card", "THB-03")
+            if card in known:
+                self._fail(f"{card} in {what} is already in {known[card]}: a single deck has one of each card",
+                           "THB-03")
+            seen_here.add(card)
+
+    def _check_matches(self, given: tuple[Card, ...] | None, actual: tuple[Card, ...], what: str, clause: str) -> None:
+        """Dealt mode: cards the dealer enters must be the ones the engine dealt."""
+        if given is not None and sorted(given) != sorted(actual):
+            self._fail(f"{what.capitalize()} dealt from the shoe are {_cards_text(actual)}, not {_cards_text(given)}",
+                       clause)
+
+    def _peek_street(self, count: int) -> tuple[Card, ...]:
+        """Dealt mode: the cards a street would get after its burn."""
+        if self.shoe is None or len(self.shoe) < count + 1:
+            self._fail("The shoe has run out of cards", "THB-03")
+        return self.shoe.cards[1 : count + 1]
+
+    # ------------------------------------------------------------------ bets
+
+    def check_place_ante(self, box: int, amount: int) -> None:
+        """The ante: within the table's limits, before the cards, one per box (THB-12, THB-18, THB-19, THB-26)."""
+        if self.phase is not Phase.BETS_OPEN:
+            self._check_not_over()
+            self._fail("Bets are closed ('no va más'): the ante is placed before the cards are dealt", "THB-31")
+        number = self._check_box_number(box)
+        amount = self._check_amount(f"Box {number}'s ante", amount, "THB-26")
+        existing = self.box(number)
+        if existing is not None:
+            self._fail(f"Box {number} already has an ante of {existing.ante}: withdraw it to change it", "THB-12")
+        if amount < self.rules.min_ante:
+            self._fail(f"Box {number}'s ante of {amount} is below the table minimum of {self.rules.min_ante}",
+                       "THB-26")
+        if amount > self.rules.max_ante:
+            self._fail(f"Box {number}'s ante of {amount} is above the table maximum of {self.rules.max_ante}",
+                       "THB-18")
+
+    def can_place_ante(self, box: int, amount: int) -> bool:
+        return self._can_do(act.PlaceAnte, box, amount)
+
+    def place_ante(self, box: int, amount: int) -> HandState:
+        return self.apply(act.PlaceAnte(box, amount))
+
+    def _do_place_ante(self, box: int, amount: int) -> HandState:
+        boxes = tuple(sorted(self.boxes + (Box(number=box, ante=amount),), key=lambda b: b.number))
+        return replace(self, boxes=boxes)
+
+    def check_place_bonus(self, box: int, amount: int) -> None:
+        """The Bonus: only with an ante and before the cards, within its own limits (THB-20, THB-52)."""
+        if self.phase is not Phase.BETS_OPEN:
+            self._check_not_over()
+            self._fail("Bets are closed ('no va más'): the Bonus is placed only before the cards are dealt",
+                       "THB-52")
+        number = self._check_box_number(box)
+        amount = self._check_amount(f"Box {number}'s Bonus", amount, "THB-20")
+        existing = self.box(number)
+        if existing is None:
+            self._fail(f"Box {number} has no ante: the Bonus is only for a player who has placed the ante",
+                       "THB-52")
+        if existing.bonus:
+            self._fail(f"Box {number} already has a Bonus of {existing.bonus}: withdraw the bets to change it",
+                       "THB-52")
+        if amount < self.rules.min_bonus:
+            self._fail(f"Box {number}'s Bonus of {amount} is below the Bonus minimum of {self.rules.min_bonus}",
+                       "THB-20")
+        if amount > self.rules.max_bonus:
+            self._fail(f"Box {number}'s Bonus of {amount} is above the Bonus maximum of {self.rules.max_bonus}",
+                       "THB-20")
+
+    def can_place_bonus(self, box: int, amount: int) -> bool:
+        return self._can_do(act.PlaceBonus, box, amount)
+
+    def place_bonus(self, box: int, amount: int) -> HandState:
+        return self.apply(act.PlaceBonus(box, amount))
+
+    def _do_place_bonus(self, box: int, amount: int) -> HandState:
+        return self._with_box(replace(self.box(box), bonus=amount))
+
+    def check_withdraw_bets(self, box: int) -> None:
+        """A box's ante and Bonus can be taken back only while bets are open (THB-30, THB-31)."""
+        if self.phase is not Phase.BETS_OPEN:
+            self._check_not_over()
+            self._fail("Bets are closed ('no va más'): they can no longer be withdrawn", "THB-31")
+        self._box_in_hand(box)
+
+    def can_withdraw_bets(self, box: int) -> bool:
+        return self._can_do(act.WithdrawBets, box)
+
+    def withdraw_bets(self, box: int) -> HandState:
+        return self.apply(act.WithdrawBets(box))
+
+    def _do_withdraw_bets(self, box: int) -> HandState:
+        return replace(self, boxes=tuple(b for b in self.boxes if b.number != box))
+
+    def check_close_bets(self) -> None:
+        """'No va más' closes betting; a hand needs at least one box with an ante (THB-12, THB-31)."""
+        if self.phase is not Phase.BETS_OPEN:
+            self._check_not_over()
+            self._fail("Bets are already closed", "THB-31")
+        if not self.boxes:
+            self._fail("No box has an ante: a hand needs at least one player", "THB-12")
+
+    def can_close_bets(self) -> bool:
+        return self._can_do(act.CloseBets)
+
+    def close_bets(self) -> HandState:
+        return self.apply(act.CloseBets())
+
+    def _do_close_bets(self) -> HandState:
+        return replace(self, phase=Phase.NO_MORE_BETS)
+
+    # ------------------------------------------------------------------ cards
+
+    def check_load_shoe(self, cards: tuple[Card, ...]) -> None:
+        """Dealt mode: a complete, shuffled deck, loaded once before the initial deal (THB-03, THB-32)."""
+        if self.phase not in (Phase.BETS_OPEN, Phase.NO_MORE_BETS):
+            self._check_not_over()
+            self._fail("The shoe is loaded before the cards are dealt", "THB-32")
+        if self.shoe is not None:
+            self._fail("This hand's shoe is already loaded", "THB-32")
+        if self.discards:
+            self._fail("Cards were already recorded in this hand: it is a recorded hand, not a dealt one", "THB-32")
+        Shoe.from_cards(cards)
+
+    def can_load_shoe(self, cards: tuple[Card, ...]) -> bool:
+        return self._can_do(act.LoadShoe, cards)
+
+    def load_shoe(self, cards: Iterable[Card | str] | Shoe) -> HandState:
+        if isinstance(cards, Shoe):
+            cards = cards.cards
+        return self.apply(act.LoadShoe(tuple(cards)))
+
+    def _do_load_shoe(self, cards: tuple[Card, ...]) -> HandState:
+        return replace(self, shoe=Shoe(cards), mode=Mode.DEALT)
+
+    def check_deal_initial(self) -> None:
+        """The initial deal comes after 'no va más' (THB-31, THB-40)."""
+        if self.phase is not Phase.NO_MORE_BETS:
+            self._check_not_over()
+            if self.phase is Phase.BETS_OPEN:
+                self._fail("Announce 'no va más' before dealing", "THB-31")
+            self._fail("The initial deal is already done", "THB-40")
+        if self.mode is Mode.DEALT and len(self.shoe) < 2 * len(self.boxes) + 2:
+            self._fail("The shoe has run out of cards", "THB-03")
+
+    def can_deal_initial(self) -> bool:
+        return self._can_do(act.DealInitial)
+
+    def deal_initial(self) -> HandState:
+        return self.apply(act.DealInitial())
+
+    def _do_deal_initial(self) -> HandState:
+        if self.mode is Mode.RECORDED:
+            return replace(self, phase=Phase.INITIAL_DEAL)
+        # One card at a time clockwise from the dealer's left: P1..Pn, dealer, P1..Pn, dealer (THB-40).
+        n = len(self.boxes)
+        order, shoe = self.shoe.deal(2 * n + 2)
+        first, dealer_first, second, dealer_second = order[:n], order[n], order[n + 1 : 2 * n + 1], order[2 * n + 1]
+        boxes = tuple(replace(b, cards=(a, c)) for b, a, c in zip(self.boxes, first, second))
+        return replace(self, phase=Phase.INITIAL_DEAL, boxes=boxes, dealer_cards=(dealer_first, dealer_second),
+                       shoe=shoe)
+
+    def _check_street_deal(self, street: str, clause: str) -> None:
+        """Common checks for dealing the flop, turn or river: in order, after every decision (THB-42..45)."""
+        self._check_not_over()
+        phases = _DECISION_PHASES[street]
+        if self.phase not in phases:
+            order = list(Phase)
+            if order.index(self.phase) < order.index(phases[0]):
+                self._fail(f"The {street} cannot be dealt yet", clause)
+            if not any(b.plays for b in self.boxes):
+                self._fail("Nobody plays against the dealer: no community cards are dealt", "THB-69")
+            self._fail(f"The {street} is already dealt", clause)
+        to_act = self.to_act
+        if to_act is not None:
+            self._fail(f"Box {to_act} has still to make its {self.street} decision: every player decides "
+                       f"before the {street} is dealt", clause)
+
+    def check_deal_flop(self, cards: tuple[Card, ...] | None = None) -> None:
+        """Once every box has decided: burn one, then three cards face up (THB-42)."""
+        self._check_street_deal("flop", "THB-42")
+        if self.mode is Mode.RECORDED:
+            self._check_new_cards(cards, 3, "the flop", "THB-42")
+        else:
+            self._check_matches(cards, self._peek_street(3), "the flop", "THB-42")
+
+    def can_deal_flop(self, cards: Iterable[Card | str] | None = None) -> bool:
+        return self._can_do(act.DealFlop, cards)
+
+    def deal_flop(self, cards: Iterable[Card | str] | None = None) -> HandState:
+        return self.apply(act.DealFlop(cards))
+
+    def _do_deal_flop(self, cards: tuple[Card, ...] | None = None) -> HandState:
+        return self._deal_street(cards, 3, Phase.FLOP)
+
+    def check_deal_turn(self, card: Card | None = None) -> None:
+        """Once every player has bet or checked: burn one, then the turn card (THB-44)."""
+        self._check_street_deal("turn", "THB-44")
+        cards = (card,) if card is not None else None
+        if self.mode is Mode.RECORDED:
+            self._check_new_cards(cards, 1, "the turn", "THB-44")
+        else:
+            self._check_matches(cards, self._peek_street(1), "the turn", "THB-44")
+
+    def can_deal_turn(self, card: Card | str | None = None) -> bool:
+        return self._can_do(act.DealTurn, card)
+
+    def deal_turn(self, card: Card | str | None = None) -> HandState:
+        return self.apply(act.DealTurn(card))
+
+    def _do_deal_turn(self, card: Card | None = None) -> HandState:
+        return self._deal_street((card,) if card is not None else None, 1, Phase.TURN)
+
+    def check_deal_river(self, card: Card | None = None) -> None:
+        """Once every player has bet or checked: burn one, then the river card (THB-45)."""
+        self._check_street_deal("river", "THB-45")
+        cards = (card,) if card is not None else None
+        if self.mode is Mode.RECORDED:
+            self._check_new_cards(cards, 1, "the river", "THB-45")
+        else:
+            self._check_matches(cards, self._peek_street(1), "the river", "THB-45")
+
+    def can_deal_river(self, card: Card | str | None = None) -> bool:
+        return self._can_do(act.DealRiver, card)
+
+    def deal_river(self, card: Card | str | None = None) -> HandState:
+        return self.apply(act.DealRiver(card))
+
+    def _do_deal_river(self, card: Card | None = None) -> HandState:
+        return self._deal_street((card,) if card is not None else None, 1, Phase.RIVER)
+
+    def _deal_street(self, cards: tuple[Card, ...] | None, count: int, phase: Phase) -> HandState:
+        if self.mode is Mode.RECORDED:
+            return replace(self, board=self.board + cards, phase=phase)
+        burn, shoe = self.shoe.burn()  # THB-42, THB-44, THB-45: burn one face down first
+        dealt, shoe = shoe.deal(count)
+        return replace(self, board=self.board + dealt, shoe=shoe, discards=self.discards + (burn,), phase=phase)
+
+    # ------------------------------------------------------------------ decisions
+
+    def check_bet_flop(self, box: int, amount: int) -> None:
+        """'Va': exactly twice the ante in the FLOP spot, in turn (THB-27, THB-41, THB-57)."""
+        found = self._check_decision(box, "flop")
+        amount = self._check_amount(f"Box {found.number}'s flop bet", amount, "THB-57")
+        if amount != 2 * found.ante:
+            self._fail(f"The flop bet must be exactly twice the ante: box {found.number} bets {2 * found.ante}, "
+                       f"not {amount}", "THB-57")
+
+    def can_bet_flop(self, box: int, amount: int) -> bool:
+        return self._can_do(act.BetFlop, box, amount)
+
+    def bet_flop(self, box: int, amount: int | None = None) -> HandState:
+        """The flop bet; ``amount`` defaults to twice the box's ante."""
+        if amount is None:
+            found = self.box(box)
+            amount = 2 * found.ante if found else 0
+        return self.apply(act.BetFlop(box, amount))
+
+    def _do_bet_flop(self, box: int, amount: int) -> HandState:
+        return self._with_box(self.box(box).with_decision("flop", Decision.BET, flop=amount), Phase.FLOP_DECISIONS)
+
+    def check_fold(self, box: int, cards: tuple[Card, ...] | None = None) -> None:
+        """'No va': the player gives up the ante; only instead of the flop bet (THB-41, THB-43, THB-55, THB-56)."""
+        self._check_not_over()
+        found = self._live_box(box)
+        if self.phase not in _DECISION_PHASES["flop"] and found.plays:
+            self._fail(f"Box {found.number} made its flop bet: after the flop a player bets or checks, "
+                       f"and cannot fold", "THB-43")
+        self._check_decision(box, "flop")
+        if cards is not None:
+            if self.mode is Mode.RECORDED:
+                self._check_new_cards(cards, 2, f"box {found.number}'s cards", "THB-56")
+            else:
+                self._check_matches(cards, found.cards, f"box {found.number}'s cards", "THB-56")
+
+    def can_fold(self, box: int, cards: Iterable[Card | str] | None = None) -> bool:
+        return self._can_do(act.Fold, box, cards)
+
+    def fold(self, box: int, cards: Iterable[Card | str] | None = None) -> HandState:
+        return self.apply(act.Fold(box, cards))
+
+    def _do_fold(self, box: int, cards: tuple[Card, ...] | None = None) -> HandState:
+        found = self.box(box).with_decision("flop", Decision.FOLD)
+        if cards is not None:
+            found = replace(found, cards=found.cards or cards, revealed=True)
+        return self._with_box(found, Phase.FLOP_DECISIONS)
+
+    def check_bet_turn(self, box: int, amount: int) -> None:
+        """The optional turn bet: exactly the ante, before the turn card (THB-28, THB-43, THB-58)."""
+        found = self._check_decision(box, "turn")
+        amount = self._check_amount(f"Box {found.number}'s turn bet", amount, "THB-28")
+        if amount != found.ante:
+            self._fail(f"The turn bet must equal the ante: box {found.number} bets {found.ante}, not {amount}",
+                       "THB-28")
+
+    def can_bet_turn(self, box: int, amount: int) -> bool:
+        return self._can_do(act.BetTurn, box, amount)
+
+    def bet_turn(self, box: int, amount: int | None = None) -> HandState:
+        """The turn bet; ``amount`` defaults to the box's ante."""
+        if amount is None:
+            found = self.box(box)
+            amount = found.ante if found else 0
+        return self.apply(act.BetTurn(box, amount))
+
+    def _do_bet_turn(self, box: int, amount: int) -> HandState:
+        return self._with_box(self.box(box).with_decision("turn", Decision.BET, turn=amount), Phase.TURN_DECISIONS)
+
+    def check_pass_turn(self, box: int) -> None:
+        """Checking ('pasar') on the turn keeps the player in without a turn bet (THB-43)."""
+        self._check_decision(box, "turn")
+
+    def can_pass_turn(self, box: int) -> bool:
+        return self._can_do(act.PassTurn, box)
+
+    def pass_turn(self, box: int) -> HandState:
+        return self.apply(act.PassTurn(box))
+
+    def _do_pass_turn(self, box: int) -> HandState:
+        return self._with_box(self.box(box).with_decision("turn", Decision.CHECK), Phase.TURN_DECISIONS)
+
+    def check_bet_river(self, box: int, amount: int) -> None:
+        """The optional river bet: exactly the ante, allowed after a turn check (THB-29, THB-44, THB-59)."""
+        found = self._check_decision(box, "river")
+        amount = self._check_amount(f"Box {found.number}'s river bet", amount, "THB-29")
+        if amount != found.ante:
+            self._fail(f"The river bet must equal the ante: box {found.number} bets {found.ante}, not {amount}",
+                       "THB-29")
+
+    def can_bet_river(self, box: int, amount: int) -> bool:
+        return self._can_do(act.BetRiver, box, amount)
+
+    def bet_river(self, box: int, amount: int | None = None) -> HandState:
+        """The river bet; ``amount`` defaults to the box's ante."""
+        if amount is None:
+            found = self.box(box)
+            amount = found.ante if found else 0
+        return self.apply(act.BetRiver(box, amount))
+
+    def _do_bet_river(self, box: int, amount: int) -> HandState:
+        return self._with_box(self.box(box).with_decision("river", Decision.BET, river=amount),
+                              Phase.RIVER_DECISIONS)
+
+    def check_pass_river(self, box: int) -> None:
+        """Checking on the river keeps the player in without a river bet (THB-44)."""
+        self._check_decision(box, "river")
+
+    def can_pass_river(self, box: int) -> bool:
+        return self._can_do(act.PassRiver, box)
+
+    def pass_river(self, box: int) -> HandState:
+        return self.apply(act.PassRiver(box))
+
+    def _do_pass_river(self, box: int) -> HandState:
+        return self._with_box(self.box(box).with_decision("river", Decision.CHECK), Phase.RIVER_DECISIONS)
+
+    # ------------------------------------------------------------------ showdown
+
+    def check_reveal_dealer(self, cards: tuple[Card, ...] | None = None) -> None:
+        """The dealer shows his two cards after the river, before any box (THB-15, THB-46, THB-61)."""
+        self._check_not_over()
+        if self.dealer_revealed:
+            self._fail("The dealer's cards are already shown", "THB-61")
+        if self.phase not in (Phase.RIVER, Phase.SHOWDOWN):
+            if self.phase in (Phase.BETS_OPEN, Phase.NO_MORE_BETS):
+                self._fail("The dealer has no cards yet", "THB-40")
+            self._fail("The dealer shows his cards only once the river is dealt and every player has decided",
+                       "THB-73")
+        if self.mode is Mode.RECORDED:
+            self._check_new_cards(cards, 2, "the dealer's cards", "THB-61")
+        else:
+            self._check_matches(cards, self.dealer_cards, "the dealer's cards", "THB-61")
+
+    def can_reveal_dealer(self, cards: Iterable[Card | str] | None = None) -> bool:
+        return self._can_do(act.RevealDealer, cards)
+
+    def reveal_dealer(self, cards: Iterable[Card | str] | None = None) -> HandState:
+        return self.apply(act.RevealDealer(cards))
+
+    def _do_reveal_dealer(self, cards: tuple[Card, ...] | None = None) -> HandState:
+        return replace(self, dealer_cards=self.dealer_cards or cards, dealer_revealed=True, phase=Phase.SHOWDOWN)
+
+    def check_reveal_box(self, box: int, cards: tuple[Card, ...] | None = None) -> None:
+        """A box's cards are shown: boxes that play after the dealer, 7 down to 1 (THB-15, THB-62);
+        a folded box's whenever they are recorded, for its Bonus (C-31)."""
+        self._check_not_over()
+        found = self._live_box(box)
+        if found.revealed:
+            self._fail(f"Box {found.number}'s cards are already shown", "THB-62")
+        if found.plays:
+            if self.phase is not Phase.SHOWDOWN:
+                if self.phase is Phase.RIVER:
+                    self._fail("The dealer's hand is shown first, then boxes 7 to 1", "THB-15")
+                self._fail(f"Box {found.number}'s cards are shown at the showdown, after the river", "THB-46")
+            earlier = [b.number for b in self.boxes if b.plays and not b.revealed and b.number > found.number]
+            if earlier:
+                self._fail(f"Box {max(earlier)} is shown before box {found.number}: boxes are shown from 7 down to 1",
+                           "THB-15")
+        elif not found.folded:
+            self._fail(f"Box {found.number}'s cards are shown after its decision", "THB-62")
+        what = f"box {found.number}'s cards"
+        if self.mode is Mode.RECORDED:
+            self._check_new_cards(cards, 2, what, "THB-62")
+        else:
+            self._check_matches(cards, found.cards, what, "THB-62")
+
+    def can_reveal_box(self, box: int, cards: Iterable[Card | str] | None = None) -> bool:
+        return self._can_do(act.RevealBox, box, cards)
+
+    def reveal_box(self, box: int, cards: Iterable[Card | str] | None = None) -> HandState:
+        return self.apply(act.RevealBox(box, cards))
+
+    def _do_reveal_box(self, box: int, cards: tuple[Card, ...] | None = None) -> HandState:
+        found = self.box(box)
+        return self._with_box(replace(found, cards=found.cards or cards, revealed=True))
+
+    # ------------------------------------------------------------------ approval (THB-54, C-30)
+
+    def _check_pending(self, box: int) -> None:
+        if self.phase is not Phase.SETTLED:
+            self._fail("Bonus awards are approved once the hand is settled", "THB-54")
+        number = self._check_box_number(box)
+        if number not in self.settlement.pending_approvals:
+            self._fail(f"Box {number} has no Bonus award waiting for approval", "THB-54")
+
+    def check_approve_bonus(self, box: int, approver: str = "") -> None:
+        """An award that needs approval is paid only once approved (THB-54; approver per C-30)."""
+        self._check_pending(box)
+
+    def can_approve_bonus(self, box: int, approver: str = "") -> bool:
+        return self._can_do(act.ApproveBonus, box, approver)
+
+    def approve_bonus(self, box: int, approver: str = "") -> HandState:
+        return self.apply(act.ApproveBonus(box, approver))
+
+    def _do_approve_bonus(self, box: int, approver: str = "") -> HandState:
+        return self._with_approval(box, Approval.APPROVED, approver)
+
+    def check_deny_bonus(self, box: int, approver: str = "", reason: str = "") -> None:
+        """The approver may refuse the award: it is not paid and the Bonus stake is returned (THB-54)."""
+        self._check_pending(box)
+
+    def can_deny_bonus(self, box: int, approver: str = "", reason: str = "") -> bool:
+        return self._can_do(act.DenyBonus, box, approver, reason)
+
+    def deny_bonus(self, box: int, approver: str = "", reason: str = "") -> HandState:
+        return self.apply(act.DenyBonus(box, approver, reason))
+
+    def _do_deny_bonus(self, box: int, approver: str = "", reason: str = "") -> HandState:
+        return self._with_approval(box, Approval.DENIED, approver)
+
+    def _with_approval(self, box: int, status: Approval, approver: str) -> HandState:
+        approvals = self.approvals + ((box, status, approver),)
+        state = replace(self, approvals=approvals)
+        return replace(state, settlement=state._settle())
+
+    # ------------------------------------------------------------------ irregularities
+
+    def check_report_dealer_card_exposed(self) -> None:
+        """A dealer's card shown before every player decided voids the round (THB-73)."""
+        self._check_not_over()
+        if self.phase is Phase.BETS_OPEN:
+            self._fail("No card is dealt yet", "THB-73")
+        if self.dealer_revealed:
+            self._fail("The dealer's cards are already shown", "THB-73")
+
+    def can_report_dealer_card_exposed(self) -> bool:
+        return self._can_do(act.ReportDealerCardExposed)
+
+    def report_dealer_card_exposed(self) -> HandState:
+        return self.apply(act.ReportDealerCardExposed())
+
+    def _do_report_dealer_card_exposed(self) -> HandState:
+        if self.decisions_remain:
+            return self._voided("A dealer's card was shown before every player had decided", "THB-73")
+        return self._noted("A dealer's card was shown after every player had decided: no effect (THB-73)")
+
+    def check_report_face_up_card(self, count: int = 1, card: Card | None = None) -> None:
+        """Face-up cards in the deck during the deal: one is burned, more void the round (THB-74)."""
+        self._check_not_over()
+        if self.phase not in _DEALING_PHASES:
+            if self.phase is Phase.BETS_OPEN:
+                self._fail("No card is being dealt yet", "THB-74")
+            self._fail("Every card of the hand is dealt", "THB-74")
+        count = self._check_amount("The number of face-up cards", count, "THB-74")
+        if count == 1 and card is not None:
+            if self.mode is Mode.RECORDED:
+                self._check_new_cards((card,), 1, "the face-up card", "THB-74")
+            elif card not in self.shoe.cards:
+                self._fail(f"{card} is not among the undealt cards", "THB-74")
+        if count == 1 and self.mode is Mode.DEALT and not len(self.shoe):
+            self._fail("The shoe has run out of cards", "THB-03")
+
+    def can_report_face_up_card(self, count: int = 1, card: Card | str | None = None) -> bool:
+        return self._can_do(act.ReportFaceUpCard, count, card)
+
+    def report_face_up_card(self, count: int = 1, card: Card | str | None = None) -> HandState:
+        return self.apply(act.ReportFaceUpCard(count, card))
+
+    def _do_report_face_up_card(self, count: int = 1, card: Card | None = None) -> HandState:
+        if count > 1:
+            state = self._voided(f"{count} cards were found face up in the deck during the deal", "THB-74")
+            return replace(state, needs_reshuffle=True)
+        shoe = self.shoe
+        if self.mode is Mode.DEALT:
+            if card is None:
+                card, shoe = shoe.burn()
+            else:
+                shoe = shoe.remove(card)
+        discards = self.discards + ((card,) if card is not None else ())
+        noted = self._noted(f"A card{' (' + str(card) + ')' if card else ''} found face up in the deck is "
+                            f"not used this hand (THB-74)")
+        return replace(noted, shoe=shoe, discards=discards)
+
+    def check_report_box_wrong_card_count(self, box: int, cards_dealt: int) -> None:
+        """A box dealt other than two cards: that box's hand is void (THB-76)."""
+        self._check_not_over()
+        if self.phase not in _CARDS_OUT_PHASES:
+            self._fail("The boxes have no cards yet", "THB-76")
+        found = self._live_box(box)
+        if isinstance(cards_dealt, bool) or not isinstance(cards_dealt, int) or cards_dealt < 0:
+            self._fail(f"{cards_dealt!r} is not a number of cards", "THB-76")
+        if cards_dealt == 2:
+            self._fail("Two cards is the right number for a box", "THB-76")
+        if found.revealed:
+            self._fail(f"Box {found.number}'s two cards are already shown", "THB-76")
+
+    def can_report_box_wrong_card_count(self, box: int, cards_dealt: int) -> bool:
+        return self._can_do(act.ReportBoxWrongCardCount, box, cards_dealt)
+
+    def report_box_wrong_card_count(self, box: int, cards_dealt: int) -> HandState:
+        return self.apply(act.ReportBoxWrongCardCount(box, cards_dealt))
+
+    def _do_report_box_wrong_card_count(self, box: int, cards_dealt: int) -> HandState:
+        noted = self._noted(f"Box {box} was dealt {cards_dealt} cards: its hand is void and its bets returned "
+                            f"(THB-76)")
+        return noted._with_box(replace(noted.box(box), void=True))
+
+    def check_report_dealer_wrong_card_count(self, cards_dealt: int, correctable: bool = False) -> None:
+        """The dealer dealt other than two cards: void unless correctable in sequence, face down (THB-76)."""
+        self._check_not_over()
+        if self.phase not in _CARDS_OUT_PHASES:
+            self._fail("The dealer has no cards yet", "THB-76")
+        if self.dealer_revealed:
+            self._fail("The dealer's two cards are already shown", "THB-76")
+        if isinstance(cards_dealt, bool) or not isinstance(cards_dealt, int) or cards_dealt < 0:
+            self._fail(f"{cards_dealt!r} is not a number of cards", "THB-76")
+        if cards_dealt == 2:
+            self._fail("Two cards is the right number for the dealer", "THB-76")
+        if not isinstance(correctable, bool):
+            self._fail(f"correctable must be true or false, not {correctable!r}", "THB-76")
+
+    def can_report_dealer_wrong_card_count(self, cards_dealt: int, correctable: bool = False) -> bool:
+        return self._can_do(act.ReportDealerWrongCardCount, cards_dealt, correctable)
+
+    def report_dealer_wrong_card_count(self, cards_dealt: int, correctable: bool = False) -> HandState:
+        return self.apply(act.ReportDealerWrongCardCount(cards_dealt, correctable))
+
+    def _do_report_dealer_wrong_card_count(self, cards_dealt: int, correctable: bool = False) -> HandState:
+        if correctable:
+            return self._noted(f"The dealer was dealt {cards_dealt} cards and it was corrected in sequence, "
+                               f"face down (THB-76)")
+        return self._voided(f"The dealer was dealt {cards_dealt} cards", "THB-76")
+
+    def check_void_hand(self, reason: str, clause: str = "THB-24") -> None:
+        """The pit boss voids the round for a dealing error (THB-24) or a defective deck (C-35)."""
+        self._check_not_over()
+        if not isinstance(reason, str) or not reason.strip():
+            self._fail("Say why the hand is void", "THB-24")
+
+    def can_void_hand(self, reason: str, clause: str = "THB-24") -> bool:
+        return self._can_do(act.VoidHand, reason, clause)
+
+    def void_hand(self, reason: str, clause: str = "THB-24") -> HandState:
+        return self.apply(act.VoidHand(reason, clause))
+
+    def _do_void_hand(self, reason: str, clause: str = "THB-24") -> HandState:
+        return self._voided(reason, clause)
+
+    # ------------------------------------------------------------------ transitions
+
+    def _with_box(self, box: Box, phase: Phase | None = None) -> HandState:
+        boxes = tuple(box if b.number == box.number else b for b in self.boxes)
+        return replace(self, boxes=boxes, phase=phase or self.phase)
+
+    def _noted(self, text: str) -> HandState:
+        return replace(self, irregularities=self.irregularities + (text,))
+
+    def _voided(self, reason: str, clause: str) -> HandState:
+        noted = self._noted(f"Hand void: {reason} ({clause})")
+        return replace(noted, phase=Phase.VOID, void_reason=reason, void_clause=clause,
+                       settlement=void_hand_settlement(self.boxes))
+
+    def _missing_for_settlement(self) -> list[str]:
+        """What the hand still needs before it can be settled, in the order the dealer gets it."""
+        missing: list[str] = []
+        playing = [b for b in self.boxes if b.plays]
+        if playing:
+            if len(self.board) < 5:
+                missing.append("the rest of the board")
+            if not self.dealer_revealed:
+                missing.append("the dealer's cards (shown first, THB-15)")
+            missing += [f"box {b.number}'s cards (THB-15)" for b in reversed(playing) if not b.revealed]
+        for b in self.boxes:
+            if b.live and b.bonus and b.cards is None and not b.plays:
+                missing.append(f"box {b.number}'s cards, for its Bonus (C-31)")
+        if self.dealer_cards is None:
+            if any(b.live and b.bonus and b.cards and self.rules.paytable.needs_dealer_cards(b.cards)
+                   for b in self.boxes):
+                missing.append("the dealer's cards, for the A-A Bonus (C-31)")
+        return missing
+
+    def _settle(self) -> HandSettlement:
+        approvals = {box: status for box, status, _ in self.approvals}
+        return settle_hand(self.rules, self.boxes, self.dealer_cards, self.board, approvals)
+
+    def _settle_if_ready(self) -> HandState:
+        """Move on by itself where the manual does: no live box, nobody playing, everything known."""
+        if self.phase in _OVER or self.phase in (Phase.BETS_OPEN, Phase.NO_MORE_BETS):
+            return self
+        if not any(b.live for b in self.boxes):
+            return self._voided("Every box's hand is void", "THB-76")
+        state = self
+        if not self.deciders("flop") and not any(b.plays for b in self.boxes) and self.phase is not Phase.SHOWDOWN:
+            # Nobody plays against the dealer: no more cards; only Bonus bets remain (THB-69, C-31).
+            state = replace(state, phase=Phase.SHOWDOWN)
+        if state.phase is Phase.SHOWDOWN and not state._missing_for_settlement():
+            return replace(state, phase=Phase.SETTLED, settlement=state._settle())
+        return state
+
+
+def new_hand(rules: TableRules | None = None) -> HandState:
+    """A hand with bets open ('hagan sus apuestas', THB-30)."""
+    return HandState(rules=rules or TableRules())
+
+
+def replay(rules: TableRules | None, records: Iterable[act.Action | Mapping[str, Any]]) -> HandState:
+    """Rebuild a hand from its records, in order; a refused record raises ``ReplayError`` naming it."""
+    state = new_hand(rules)
+    for index, record in enumerate(records):
+        try:
+            state = state.apply(record)
+        except RuleViolation as violation:
+            raise ReplayError(index, record, violation) from violation
+    return state

@@ -1,0 +1,126 @@
+"""A Texas Hold'em Bonus table's configuration: limits, paytable and house options.
+
+Defaults follow the manual and the checklist's house-option defaults:
+
+* ante limits: ``max_ante`` defaults to 20 x ``min_ante`` (THB-18, THB-19);
+  the flop bet (2 x ante) and turn/river bets (1 x ante) follow from them;
+* the Bonus has its own limits and may be below the table minimum (THB-20);
+  the manual states no Bonus maximum, so it defaults to the table maximum;
+* the ante pays 1 to 1 from a straight up (THB-50) or, as a house option,
+  from a flush up; below that it pushes (C-29b);
+* the 1000 to 1 ``aa-vs-dealer-aa`` needs approval (THB-54, C-30), and a
+  house may also require approval for any Bonus payout above an amount;
+* boxes 1 to 7, one box per player (THB-12, C-28).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from casino.rules.errors import RuleViolation
+from casino.rules.evaluator import Category
+from casino.rules.holdem_bonus.paytable import (
+    AA_VS_DEALER_AA,
+    AWARD_KEYS,
+    DEFAULT_PAYTABLE,
+    Paytable,
+    get_paytable,
+)
+
+MAX_BOXES = 7
+#: The two hands a house may choose for paying the ante (THB-50; house option C-29b).
+ANTE_PAYS_FROM_CHOICES = (Category.STRAIGHT, Category.FLUSH)
+
+
+def _whole(name: str, value: object, clause: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleViolation(f"The {name} must be a whole amount, not {value!r}", clause)
+    if value <= 0:
+        raise RuleViolation(f"The {name} must be more than zero, not {value}", clause)
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class TableRules:
+    """Everything the engine needs to know about one table. Money is in whole units (integers)."""
+
+    min_ante: int = 5
+    max_ante: int | None = None
+    min_bonus: int = 1
+    max_bonus: int | None = None
+    paytable: Paytable = field(default_factory=lambda: get_paytable(DEFAULT_PAYTABLE))
+    ante_pays_from: Category = Category.STRAIGHT
+    approval_awards: frozenset[str] = frozenset({AA_VS_DEALER_AA})
+    approval_above: int | None = None
+    boxes: int = MAX_BOXES
+
+    def __post_init__(self) -> None:
+        _whole("table minimum", self.min_ante, "THB-19")
+        if self.max_ante is None:
+            object.__setattr__(self, "max_ante", 20 * self.min_ante)  # THB-18
+        _whole("table maximum", self.max_ante, "THB-19")
+        if self.max_ante < self.min_ante:
+            raise RuleViolation(
+                f"The table maximum {self.max_ante} is below the minimum {self.min_ante}", "THB-18"
+            )
+        _whole("Bonus minimum", self.min_bonus, "THB-20")
+        if self.max_bonus is None:
+            object.__setattr__(self, "max_bonus", self.max_ante)
+        _whole("Bonus maximum", self.max_bonus, "THB-20")
+        if self.max_bonus < self.min_bonus:
+            raise RuleViolation(
+                f"The Bonus maximum {self.max_bonus} is below the Bonus minimum {self.min_bonus}", "THB-20"
+            )
+        if not isinstance(self.paytable, Paytable):
+            object.__setattr__(self, "paytable", get_paytable(self.paytable))
+        if isinstance(self.ante_pays_from, str):
+            try:
+                object.__setattr__(self, "ante_pays_from", Category(self.ante_pays_from))
+            except ValueError:
+                pass
+        if self.ante_pays_from not in ANTE_PAYS_FROM_CHOICES:
+            raise RuleViolation(
+                f"The ante pays from a straight or from a flush, not from {self.ante_pays_from!r}", "THB-50"
+            )
+        awards = frozenset(self.approval_awards)
+        unknown = sorted(awards - set(AWARD_KEYS))
+        if unknown:
+            raise RuleViolation(f"{', '.join(unknown)} is not a Bonus award", "THB-54")
+        object.__setattr__(self, "approval_awards", awards)
+        if self.approval_above is not None:
+            _whole("approval threshold", self.approval_above, "THB-54")
+        if self.boxes != MAX_BOXES and not (isinstance(self.boxes, int) and 1 <= self.boxes <= MAX_BOXES):
+            raise RuleViolation(f"A table has 1 to {MAX_BOXES} boxes, not {self.boxes!r}", "C-28")
+
+    def award_needs_approval(self, award: str | None, payout: int) -> bool:
+        """True when a Bonus payout must wait for approval (THB-54; house option: above an amount)."""
+        if award is None:
+            return False
+        if award in self.approval_awards:
+            return True
+        return self.approval_above is not None and payout > self.approval_above
+
+    def to_dict(self) -> dict:
+        """The configuration as JSON-safe data (the paytable by name)."""
+        return {
+            "min_ante": self.min_ante,
+            "max_ante": self.max_ante,
+            "min_bonus": self.min_bonus,
+            "max_bonus": self.max_bonus,
+            "paytable": self.paytable.name,
+            "ante_pays_from": self.ante_pays_from.value,
+            "approval_awards": sorted(self.approval_awards, key=AWARD_KEYS.index),
+            "approval_above": self.approval_above,
+            "boxes": self.boxes,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> TableRules:
+        known = set(cls.__dataclass_fields__)
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RuleViolation(f"Unknown table setting {', '.join(unknown)}; settings are {', '.join(sorted(known))}")
+        values = dict(data)
+        if "approval_awards" in values:
+            values["approval_awards"] = frozenset(values["approval_awards"])
+        return cls(**values)
