@@ -44,7 +44,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
-from casino.rules.cards import Card
+from casino.rules.cards import Card, parse_card
 from casino.rules.errors import RuleViolation
 from casino.rules.evaluator import HandValue, evaluate
 from casino.rules.holdem_bonus import actions as act
@@ -153,6 +153,15 @@ class ReplayError(RuleViolation):
         self.action = action
         self.violation = violation
         super().__init__(f"record {index + 1}: {violation.message}", violation.clause)
+
+
+def _as_cards(cards: Iterable[Card | str] | str | None) -> tuple[Card, ...] | None:
+    """Cards given to a ``check_`` method as text or ``Card`` (``None`` stays ``None``)."""
+    return None if cards is None else act.RevealDealer(cards).cards
+
+
+def _as_card(card: Card | str | None) -> Card | None:
+    return None if card is None else parse_card(card)
 
 
 def _cards_text(cards: Iterable[Card]) -> str:
@@ -550,6 +559,7 @@ class HandState:
 
     def check_deal_flop(self, cards: tuple[Card, ...] | None = None) -> None:
         """Once every box has decided: burn one, then three cards face up (THB-42)."""
+        cards = _as_cards(cards)
         self._check_street_deal("flop", "THB-42")
         if self.mode is Mode.RECORDED:
             self._check_new_cards(cards, 3, "the flop", "THB-42")
@@ -567,6 +577,7 @@ class HandState:
 
     def check_deal_turn(self, card: Card | None = None) -> None:
         """Once every player has bet or checked: burn one, then the turn card (THB-44)."""
+        card = _as_card(card)
         self._check_street_deal("turn", "THB-44")
         cards = (card,) if card is not None else None
         if self.mode is Mode.RECORDED:
@@ -585,6 +596,7 @@ class HandState:
 
     def check_deal_river(self, card: Card | None = None) -> None:
         """Once every player has bet or checked: burn one, then the river card (THB-45)."""
+        card = _as_card(card)
         self._check_street_deal("river", "THB-45")
         cards = (card,) if card is not None else None
         if self.mode is Mode.RECORDED:
@@ -633,6 +645,7 @@ class HandState:
 
     def check_fold(self, box: int, cards: tuple[Card, ...] | None = None) -> None:
         """'No va': the player gives up the ante; only instead of the flop bet (THB-41, THB-43, THB-55, THB-56)."""
+        cards = _as_cards(cards)
         self._check_not_over()
         found = self._live_box(box)
         if self.phase not in _DECISION_PHASES["flop"] and found.plays:
@@ -730,6 +743,7 @@ class HandState:
 
     def check_reveal_dealer(self, cards: tuple[Card, ...] | None = None) -> None:
         """The dealer shows his two cards after the river, before any box (THB-15, THB-46, THB-61)."""
+        cards = _as_cards(cards)
         self._check_not_over()
         if self.dealer_revealed:
             self._fail("The dealer's cards are already shown", "THB-61")
@@ -755,6 +769,7 @@ class HandState:
     def check_reveal_box(self, box: int, cards: tuple[Card, ...] | None = None) -> None:
         """A box's cards are shown: boxes that play after the dealer, 7 down to 1 (THB-15, THB-62);
         a folded box's whenever they are recorded, for its Bonus (C-31)."""
+        cards = _as_cards(cards)
         self._check_not_over()
         found = self._live_box(box)
         if found.revealed:
@@ -849,6 +864,7 @@ class HandState:
 
     def check_report_face_up_card(self, count: int = 1, card: Card | None = None) -> None:
         """Face-up cards in the deck during the deal: one is burned, more void the round (THB-74)."""
+        card = _as_card(card)
         self._check_not_over()
         if self.phase not in _DEALING_PHASES:
             if self.phase is Phase.BETS_OPEN:
