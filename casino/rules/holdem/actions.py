@@ -1,0 +1,273 @@
+"""The records of a Hold'em hand: one frozen record per thing the dealer entered.
+
+A hand is its ``TableSetup`` plus these records replayed in order
+(``HoldemHand.replay``). Each record is JSON-safe through ``to_dict()`` and
+``action_from_dict()``; the ``"act"`` key names the kind, and the betting
+acts are written exactly as in a hand line's ``actions`` list
+(``docs/hand-history.md``)::
+
+    {"act": "post-blinds"}
+    {"act": "raise", "seat": 4, "to": 1000}
+    {"act": "chips", "seat": 3, "chips": [1000, 500]}
+    {"act": "deal-flop", "cards": ["2c", "7d", "9h"]}
+
+Each kind names the ``HoldemHand`` trio it drives: ``check_<method>``
+(raises ``RuleViolation``), ``can_<method>`` (bool) and ``<method>``
+(applies it), e.g. ``Raise`` -> ``check_raise_to``, ``can_raise_to``,
+``raise_to``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from casino.rules.cards import Card, parse_cards
+from casino.rules.errors import RuleViolation
+from casino.rules.holdem.config import FORMAT
+
+if TYPE_CHECKING:
+    from casino.rules.holdem.hand import HoldemHand
+
+_REGISTRY: dict[str, type[Action]] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base of every record. Subclasses set ``kind`` (the ``"act"`` value) and ``method``."""
+
+    kind: ClassVar[str] = ""
+    method: ClassVar[str] = ""
+    puts_chips: ClassVar[bool] = False
+
+    def arguments(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def apply_to(self, hand: HoldemHand) -> None:
+        getattr(hand, self.method)(**self.arguments())
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"act": self.kind}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is None:
+                continue
+            data[f.name] = _json_value(value)
+        return data
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, tuple):
+        return [_json_value(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _json_value(v) for k, v in value.items()}
+    return value
+
+
+# -- betting acts, by the player in turn ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Fold(Action):
+    kind: ClassVar[str] = "fold"
+    method: ClassVar[str] = "fold"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Check(Action):
+    kind: ClassVar[str] = "check"
+    method: ClassVar[str] = "check"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Action):
+    kind: ClassVar[str] = "call"
+    method: ClassVar[str] = "call"
+    puts_chips: ClassVar[bool] = True
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bet(Action):
+    """A bet to ``to``, the player's total for the round."""
+
+    kind: ClassVar[str] = "bet"
+    method: ClassVar[str] = "bet"
+    puts_chips: ClassVar[bool] = True
+    seat: int
+    to: int
+
+
+@dataclass(frozen=True, slots=True)
+class Raise(Action):
+    """A raise to ``to``, the player's total for the round (TDA-43-B)."""
+
+    kind: ClassVar[str] = "raise"
+    method: ClassVar[str] = "raise_to"
+    puts_chips: ClassVar[bool] = True
+    seat: int
+    to: int
+
+
+@dataclass(frozen=True, slots=True)
+class AllIn(Action):
+    kind: ClassVar[str] = "all-in"
+    method: ClassVar[str] = "all_in"
+    puts_chips: ClassVar[bool] = True
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PushChips(Action):
+    """Chips put in without a word, by value (TDA-43, TDA-44, TDA-45)."""
+
+    kind: ClassVar[str] = "chips"
+    method: ClassVar[str] = "push_chips"
+    puts_chips: ClassVar[bool] = True
+    seat: int
+    chips: tuple[int, ...]
+
+
+# -- the dealer's steps -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PostAntes(Action):
+    kind: ClassVar[str] = "post-antes"
+    method: ClassVar[str] = "post_antes"
+
+
+@dataclass(frozen=True, slots=True)
+class PostBlinds(Action):
+    kind: ClassVar[str] = "post-blinds"
+    method: ClassVar[str] = "post_blinds"
+
+
+@dataclass(frozen=True, slots=True)
+class DealHoleCards(Action):
+    """Two cards to every player; ``cards`` holds those the dealer recorded (maybe none)."""
+
+    kind: ClassVar[str] = "deal-hole-cards"
+    method: ClassVar[str] = "deal_hole_cards"
+    cards: Mapping[int, tuple[Card, ...]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DealFlop(Action):
+    kind: ClassVar[str] = "deal-flop"
+    method: ClassVar[str] = "deal_flop"
+    cards: tuple[Card, ...] | None = None
+    burn: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DealTurn(Action):
+    kind: ClassVar[str] = "deal-turn"
+    method: ClassVar[str] = "deal_turn"
+    card: Card | None = None
+    burn: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DealRiver(Action):
+    kind: ClassVar[str] = "deal-river"
+    method: ClassVar[str] = "deal_river"
+    card: Card | None = None
+    burn: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ShowHand(Action):
+    kind: ClassVar[str] = "show"
+    method: ClassVar[str] = "show_hand"
+    seat: int
+    cards: tuple[Card, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MuckHand(Action):
+    kind: ClassVar[str] = "muck"
+    method: ClassVar[str] = "muck_hand"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class AwardPots(Action):
+    kind: ClassVar[str] = "award-pots"
+    method: ClassVar[str] = "award_pots"
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareMisdeal(Action):
+    kind: ClassVar[str] = "misdeal"
+    method: ClassVar[str] = "declare_misdeal"
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareDefectiveDeck(Action):
+    kind: ClassVar[str] = "defective-deck"
+    method: ClassVar[str] = "declare_defective_deck"
+
+
+for _cls in (Fold, Check, Call, Bet, Raise, AllIn, PushChips, PostAntes, PostBlinds, DealHoleCards, DealFlop,
+             DealTurn, DealRiver, ShowHand, MuckHand, AwardPots, DeclareMisdeal, DeclareDefectiveDeck):
+    _REGISTRY[_cls.kind] = _cls
+
+BETTING_KINDS = frozenset({"fold", "check", "call", "bet", "raise", "all-in", "chips"})
+
+
+def _int(kind: str, name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleViolation(f"In a {kind} action, {name} must be a whole number, not {value!r}", FORMAT)
+    return value
+
+
+def _cards(kind: str, name: str, value: object) -> tuple[Card, ...]:
+    if isinstance(value, str) or not isinstance(value, list | tuple):
+        raise RuleViolation(f"In a {kind} action, {name} must be a list of cards such as [\"Ah\", \"Kd\"]", FORMAT)
+    return parse_cards(value)
+
+
+def action_from_dict(data: Mapping[str, Any]) -> Action:
+    """Read one record; refuse unknown kinds, unknown or missing keys and wrong types."""
+    if not isinstance(data, Mapping):
+        raise RuleViolation(f"An action must be an object such as {{\"seat\": 3, \"act\": \"call\"}}, not {data!r}",
+                            FORMAT)
+    kind = data.get("act")
+    cls = _REGISTRY.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        known = ", ".join(sorted(_REGISTRY))
+        raise RuleViolation(f"{kind!r} is not an act: use one of {known}", FORMAT)
+    names = {f.name for f in fields(cls)}
+    extra = set(data) - names - {"act"}
+    if extra:
+        raise RuleViolation(f"A {kind} action has no {', '.join(sorted(extra))}", FORMAT)
+    values: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.name not in data or data[f.name] is None:
+            if f.default is not None or f.name in ("seat", "to", "chips"):
+                raise RuleViolation(f"A {kind} action needs {f.name!r}", FORMAT)
+            continue
+        raw = data[f.name]
+        if f.name in ("seat", "to"):
+            values[f.name] = _int(kind, f.name, raw)
+        elif f.name == "chips":
+            if isinstance(raw, str) or not isinstance(raw, list | tuple) or not raw:
+                raise RuleViolation(f"A {kind} action needs the chips' values as a list, such as [1000, 500]",
+                                    FORMAT)
+            values[f.name] = tuple(_int(kind, "each chip", v) for v in raw)
+        elif f.name == "cards" and cls is DealHoleCards:
+            if not isinstance(raw, Mapping):
+                raise RuleViolation("deal-hole-cards takes cards as {\"3\": [\"As\", \"Kd\"], ...}", FORMAT)
+            values[f.name] = {_int(kind, "seat", int(k) if str(k).isdigit() else k): _cards(kind, "cards", v)
+                              for k, v in raw.items()}
+        elif f.name == "cards":
+            values[f.name] = _cards(kind, f.name, raw)
+        elif f.name in ("card", "burn"):
+            values[f.name] = _cards(kind, f.name, [raw])[0]
+    return cls(**values)

@@ -1,0 +1,1124 @@
+"""A dealer-driven Hold'em hand under the TDA betting rules.
+
+``HoldemHand`` follows the dealing procedure step by step. The dealer posts
+the antes and blinds, deals, enters each player's act in turn, deals the
+flop, turn and river, shows the hands and awards the pots::
+
+    hand = HoldemHand(TableSetup(stacks={1: 20_000, 2: 20_000, 3: 20_000}, button=3,
+                                 small_blind=100, big_blind=200))
+    hand.post_blinds()
+    hand.deal_hole_cards({1: parse_cards("AsKd"), 2: parse_cards("QhQc")})
+    hand.legal()                # what the player in turn may do
+    hand.raise_to(3, 600)       # or fold / check / call / bet / all_in / push_chips
+    ...
+    hand.deal_flop(parse_cards("2c7d9h"))
+
+Every step is a trio: ``check_X`` raises a ``RuleViolation`` that a dealer
+can read and that names its clause, ``can_X`` says whether it is allowed and
+``X`` does it and records it. The records (``hand.actions``) rebuild the hand
+with ``HoldemHand.replay``.
+
+The state is mutable, like a table; ``copy()`` gives an independent one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from casino.rules.cards import Card, parse_cards
+from casino.rules.errors import RuleViolation
+from casino.rules.evaluator import rank_cards
+from casino.rules.holdem import actions as A
+from casino.rules.holdem.config import (
+    DEFAULT_RULES,
+    AnteKind,
+    Betting,
+    CapLift,
+    HouseRules,
+    MisdealCutoff,
+    TableSetup,
+)
+from casino.rules.holdem.pots import Pot, build_pots, split_pot
+
+
+class Street(Enum):
+    PREFLOP = "preflop"
+    FLOP = "flop"
+    TURN = "turn"
+    RIVER = "river"
+
+
+STREETS = (Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER)
+
+
+class Phase(Enum):
+    """What the dealer has to do next."""
+
+    ANTES = "post-antes"
+    BLINDS = "post-blinds"
+    DEAL = "deal-hole-cards"
+    BETTING = "betting"
+    BOARD = "deal-board"  # the next street's burn and cards
+    SHOWDOWN = "showdown"  # hands to be shown (or mucked)
+    AWARD = "award-pots"
+    COMPLETE = "complete"
+    MISDEAL = "misdeal"  # void: every bet returned (CC-97)
+    VOID = "void"  # defective deck: every bet returned (TDA-35-E)
+
+
+ENDED = (Phase.COMPLETE, Phase.MISDEAL, Phase.VOID)
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    """What the player in turn may do.
+
+    ``call`` is what he must add now (0 when he may check; his whole stack
+    when it is short). ``min_to`` / ``max_to`` bound a bet or raise as his
+    total for the round; both ``None`` when he may not bet or raise. When
+    only a short all-in is possible they are both his all-in total.
+    """
+
+    seat: int
+    fold: bool
+    check: bool
+    call: int
+    min_to: int | None
+    max_to: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"fold": self.fold, "check": self.check, "call": self.call,
+                "min_to": self.min_to, "max_to": self.max_to}
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsReading:
+    """How chips put in without a word are read (TDA-43, TDA-44, TDA-45, TDA-51, TDA-52).
+
+    ``act`` is ``"check"``, ``"call"`` or ``"raise"`` (a bet when there was
+    none); ``to`` is the player's resulting total for the round; ``returned``
+    the chips given back as change; ``clause`` and ``reason`` explain it.
+    """
+
+    act: str
+    to: int
+    returned: int
+    clause: str
+    reason: str
+
+
+def _money(amount: int) -> str:
+    return f"{amount:,}"
+
+
+def _seats(seats: Iterable[int]) -> str:
+    listed = [str(s) for s in seats]
+    if len(listed) <= 1:
+        return "".join(listed)
+    return ", ".join(listed[:-1]) + " and " + listed[-1]
+
+
+class HoldemHand:
+    """One hand of Texas Hold'em at a dealt table. See the module docstring."""
+
+    def __init__(self, setup: TableSetup, rules: HouseRules = DEFAULT_RULES) -> None:
+        self.setup = setup
+        self.rules = rules
+        seats = setup.order
+        n = len(seats)
+        self.seats: tuple[int, ...] = seats
+        self._pos = {seat: i for i, seat in enumerate(seats)}
+        self._sb = None if setup.sb_seat is None else self._pos[setup.sb_seat]
+        self._bb = self._pos[setup.bb_seat]
+        self.starting_stacks = tuple(setup.stacks[s] for s in seats)
+        self.stack = list(self.starting_stacks)
+        self.bets = [0] * n  # this round, in front of the player
+        self.total = [0] * n  # the whole hand, live money and every-player antes
+        self.dead = [0] * n  # big-blind and button antes: dead money (RP-11, CC-50)
+        self.folded = [False] * n
+        self.hole: list[tuple[Card, ...] | None] = [None] * n
+        self.board: list[Card | None] = []
+        self.burns: list[Card | None] = []
+        self._cards_seen: set[Card] = set()
+        self.actions: list[A.Action] = []
+        self.phase = Phase.ANTES if setup.ante.kind is not AnteKind.NONE else Phase.BLINDS
+        self.street = Street.PREFLOP
+        # The betting round.
+        self.current_bet = 0  # the bet to match (preflop at least the full big blind)
+        self.last_full = 0  # the largest full bet or raise of the round (TDA-43)
+        self.full_level = 0  # fixed limit: the last full bet level (TDA-47-B)
+        self.raise_count = 0  # fixed limit: bets and raises toward the cap (TDA-48)
+        self.aggressions = 0  # bets and raises of the round, full or not (TDA-51-B opening bet)
+        self.acted: set[int] = set()  # acted since the last full bet or raise (TDA-47)
+        self.pending: set[int] = set()  # still to act this round
+        self.to_act_pos: int | None = None
+        self.last_aggressor: int | None = None  # this street's (TDA-17)
+        self.cards_up = False  # TDA-16
+        self.shown = [False] * n
+        self.mucked = [False] * n
+        self.payouts: dict[int, int] | None = None
+        self.awarded_pots: tuple[Pot, ...] = ()
+        self.players_acted: set[int] = set()  # for the misdeal cutoff (C-06)
+        self.voluntary_actions = 0
+        self.chip_actions = 0
+
+    # -- reading the table ---------------------------------------------------------------------------------
+
+    @classmethod
+    def replay(cls, setup: TableSetup, actions: Iterable[A.Action | Mapping[str, Any]],
+               rules: HouseRules = DEFAULT_RULES) -> HoldemHand:
+        """Rebuild a hand from its records (or their dicts)."""
+        hand = cls(setup, rules)
+        for action in actions:
+            hand.apply(action if isinstance(action, A.Action) else A.action_from_dict(action))
+        return hand
+
+    def apply(self, action: A.Action) -> None:
+        action.apply_to(self)
+
+    def copy(self) -> HoldemHand:
+        return HoldemHand.replay(self.setup, self.actions, self.rules)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase in ENDED
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose turn it is, or ``None`` outside a betting round."""
+        if self.phase is not Phase.BETTING or self.to_act_pos is None:
+            return None
+        return self.seats[self.to_act_pos]
+
+    @property
+    def stacks(self) -> dict[int, int]:
+        """Chips behind, by seat (bets in front of the players not included)."""
+        return {seat: self.stack[i] for i, seat in enumerate(self.seats)}
+
+    @property
+    def pot_total(self) -> int:
+        """All chips in the middle, the bets in front of the players included."""
+        if self.phase in ENDED:
+            return sum(p.amount for p in self.awarded_pots)
+        return sum(self.total) + sum(self.dead)
+
+    def pots(self) -> list[Pot]:
+        """Main pot then side pots, as they stand (the awarded ones once the hand is over)."""
+        if self.phase in ENDED:
+            return list(self.awarded_pots)
+        return build_pots(self.seats, self.total, [not f for f in self.folded],
+                          [s == 0 for s in self.stack], sum(self.dead))
+
+    @property
+    def in_hand(self) -> list[int]:
+        """Seats that have not folded."""
+        return [s for i, s in enumerate(self.seats) if not self.folded[i]]
+
+    @property
+    def substantial_action(self) -> bool:
+        """TDA-36: two acts in turn with at least one putting chips in, or any three (blinds do not count)."""
+        return self.voluntary_actions >= 3 or (self.voluntary_actions >= 2 and self.chip_actions >= 1)
+
+    def showdown_order(self) -> list[int]:
+        """Who shows first at the showdown (TDA-17-A, CC-143).
+
+        The last player to bet or raise on the final street shows first; with
+        no bet on it, the first player left of the button; then clockwise.
+        """
+        live = [i for i in range(len(self.seats)) if not self.folded[i]]
+        if not live:
+            return []
+        first = 0
+        if self.last_aggressor is not None and not self.folded[self.last_aggressor]:
+            first = self.last_aggressor
+        n = len(self.seats)
+        return [self.seats[(first + k) % n] for k in range(n) if not self.folded[(first + k) % n]]
+
+    # -- betting figures --------------------------------------------------------------------------------
+
+    @property
+    def _street_bet(self) -> int:
+        # Fixed limit: small bet before the flop and on it, big bet (twice it) on turn and river.
+        bb = self.setup.big_blind
+        return bb if self.street in (Street.PREFLOP, Street.FLOP) else 2 * bb
+
+    def _min_increment(self) -> int:
+        # TDA-43: at least the largest full bet or raise of the round; the big blind is the least bet (CC-136).
+        bb = self.setup.big_blind
+        return self.last_full if self.last_full > bb else bb
+
+    def _cap_applies(self) -> bool:
+        lift = self.rules.cap_lift
+        if lift is CapLift.HEADS_UP_IN_HAND:
+            return sum(1 for f in self.folded if not f) > 2
+        if lift is CapLift.HEADS_UP_IN_TOURNAMENT:
+            return not self.setup.heads_up_in_tournament
+        return True
+
+    def _raise_refusal(self, p: int) -> tuple[str, str] | None:
+        """Why the player at ``p`` may not bet or raise, or ``None`` when he may."""
+        to_call = self.current_bet - self.bets[p]
+        if to_call < 0:
+            to_call = 0
+        if self.stack[p] <= to_call:
+            return (f"Seat {self.seats[p]} has only {_money(self.stack[p])} behind, not more than the"
+                    f" {_money(to_call)} to call: he can only call all-in or fold", "DEAL-16")
+        if self.setup.betting is Betting.FIXED_LIMIT:
+            if p in self.acted:
+                return (f"Seat {self.seats[p]} already acted and no bet or raise of at least half a bet has"
+                        " followed: he may only call or fold", "TDA-47-B")
+            if self.raise_count >= self.rules.limit_raise_cap and self._cap_applies():
+                return (f"The betting is capped at {self.rules.limit_raise_cap} bets and raises this round:"
+                        " call or fold", "TDA-48")
+            return None
+        if p in self.acted and to_call < self._min_increment():
+            return (f"Seat {self.seats[p]} already acted and now faces {_money(to_call)} more, less than a full"
+                    f" raise of {_money(self._min_increment())}: the betting is not reopened for him, he may"
+                    " only call or fold", "TDA-47")
+        return None
+
+    def _pot_limit_pot(self, p: int) -> int:
+        """The pot a pot-limit raise is measured on, after calling (TDA-54)."""
+        pot = sum(self.total) + sum(self.dead)
+        if self.street is Street.PREFLOP:
+            # TDA-54-B: before the flop an incomplete all-in blind counts as the full blind.
+            for pos, nominal in ((self._sb, self.setup.small_blind), (self._bb, self.setup.big_blind)):
+                if pos is not None and self.stack[pos] == 0 and self.bets[pos] < nominal:
+                    pot += nominal - self.bets[pos]
+        return pot + max(0, self.current_bet - self.bets[p])
+
+    def _raise_bounds(self, p: int) -> tuple[int, int]:
+        """Least and most a bet or raise may go to, as the round total (short all-in: both the all-in)."""
+        all_in = self.bets[p] + self.stack[p]
+        betting = self.setup.betting
+        if betting is Betting.FIXED_LIMIT:
+            target = self.full_level + self._street_bet
+            low = high = target if target < all_in else all_in
+            return low, high
+        low = self.current_bet + self._min_increment()
+        if betting is Betting.POT_LIMIT:
+            high = self.current_bet + self._pot_limit_pot(p)
+            high = max(high, low)
+        else:
+            high = all_in
+        if high > all_in:
+            high = all_in
+        if low > all_in:
+            low = all_in
+        return low, high
+
+    def legal(self) -> Legal | None:
+        """What the player in turn may do, or ``None`` when nobody is to act."""
+        p = self.to_act_pos
+        if self.phase is not Phase.BETTING or p is None:
+            return None
+        to_call = self.current_bet - self.bets[p]
+        if to_call < 0:
+            to_call = 0
+        call = to_call if to_call < self.stack[p] else self.stack[p]
+        low = high = None
+        if self._raise_refusal(p) is None:
+            low, high = self._raise_bounds(p)
+        # TDA-58: folding is always allowed in turn, even when a check is possible (and binding).
+        return Legal(self.seats[p], True, to_call == 0, call, low, high)
+
+    # -- common checks ----------------------------------------------------------------------------------
+
+    def _pos_of(self, seat: object) -> int:
+        pos = self._pos.get(seat) if isinstance(seat, int) and not isinstance(seat, bool) else None
+        if pos is None:
+            raise RuleViolation(f"Seat {seat!r} is not dealt in this hand", "TDA-30")
+        return pos
+
+    def _in_turn(self, seat: int) -> int:
+        if self.phase is not Phase.BETTING:
+            raise RuleViolation(f"No betting now: the dealer must {self._next_step()}", "DEAL-09")
+        p = self._pos_of(seat)
+        if p != self.to_act_pos:
+            if self.folded[p]:
+                raise RuleViolation(f"Seat {seat} has folded", "DEAL-10")
+            if self.stack[p] == 0:
+                raise RuleViolation(f"Seat {seat} is all-in and has no more action", "DEAL-16")
+            raise RuleViolation(f"It is seat {self.to_act}'s turn, not seat {seat}'s", "TDA-53")
+        return p
+
+    def _next_step(self) -> str:
+        return {
+            Phase.ANTES: "post the antes",
+            Phase.BLINDS: "post the blinds",
+            Phase.DEAL: "deal the hole cards",
+            Phase.BETTING: "take the action",
+            Phase.BOARD: f"burn and deal the {STREETS[STREETS.index(self.street) + 1].value}",
+            Phase.SHOWDOWN: "have the hands shown",
+            Phase.AWARD: "award the pots",
+            Phase.COMPLETE: "start a new hand: this one is over",
+            Phase.MISDEAL: "redeal: this hand was a misdeal",
+            Phase.VOID: "start a new hand: this one was stopped for a defective deck",
+        }[self.phase]
+
+    def _step(self, phase: Phase, what: str) -> None:
+        if self.phase is not phase:
+            raise RuleViolation(f"Cannot {what} now: the dealer must {self._next_step()}", "DEAL-07")
+
+    # -- forced bets ------------------------------------------------------------------------------------
+
+    def check_post_antes(self) -> None:
+        self._step(Phase.ANTES, "post the antes")
+
+    def can_post_antes(self) -> bool:
+        return self.phase is Phase.ANTES
+
+    def post_antes(self) -> None:
+        """Take the antes before the blinds (RP-11: the ante has priority over a short big blind)."""
+        self.check_post_antes()
+        ante = self.setup.ante
+        kind, amount = ante.kind, ante.amount
+        if kind is AnteKind.BIG_BLIND:
+            self._post_dead(self._bb, amount)
+        elif kind is AnteKind.BUTTON:
+            # CC-50: the button pays it; CC-51 halves it with six or fewer at the table (C-02).
+            # A dead button (an empty seat) pays no ante, as CC-52 plays that hand without one.
+            halve_at = self.rules.button_ante_halved_at_or_below
+            if halve_at is not None and len(self.seats) <= halve_at:
+                unit = self.setup.chip_unit
+                amount = (amount // 2) // unit * unit
+            button = self._pos.get(self.setup.button)
+            if button is not None:
+                self._post_dead(button, amount)
+        elif kind is AnteKind.EVERY_PLAYER:
+            for p in range(len(self.seats)):
+                paid = min(amount, self.stack[p])
+                self.stack[p] -= paid
+                self.total[p] += paid
+        self.phase = Phase.BLINDS
+        self.actions.append(A.PostAntes())
+
+    def _post_dead(self, p: int, amount: int) -> None:
+        paid = min(amount, self.stack[p])
+        self.stack[p] -= paid
+        self.dead[p] += paid
+
+    def check_post_blinds(self) -> None:
+        self._step(Phase.BLINDS, "post the blinds")
+
+    def can_post_blinds(self) -> bool:
+        return self.phase is Phase.BLINDS
+
+    def post_blinds(self) -> None:
+        """Small blind (unless dead, CC-80) and big blind; a short stack posts what it has."""
+        self.check_post_blinds()
+        for pos, amount in ((self._sb, self.setup.small_blind), (self._bb, self.setup.big_blind)):
+            if pos is None:
+                continue
+            paid = min(amount, self.stack[pos])
+            self.stack[pos] -= paid
+            self.bets[pos] += paid
+            self.total[pos] += paid
+        self.phase = Phase.DEAL
+        self.actions.append(A.PostBlinds())
+
+    # -- dealing ----------------------------------------------------------------------------------------
+
+    def _check_new_cards(self, cards: Iterable[Card | None]) -> None:
+        fresh: set[Card] = set()
+        for card in cards:
+            if card is None:
+                continue
+            if card in self._cards_seen or card in fresh:
+                raise RuleViolation(f"{card} is already in play: two identical cards mean a defective deck;"
+                                    " stop the hand and return all bets", "TDA-35-E")
+            fresh.add(card)
+
+    def check_deal_hole_cards(self, cards: Mapping[int, Sequence[Card | str]] | None = None) -> None:
+        self._step(Phase.DEAL, "deal the hole cards")
+        if cards:
+            dealt = []
+            for seat, hole in cards.items():
+                p = self._pos_of(seat)
+                hole = parse_cards(hole)
+                if len(hole) != 2:
+                    raise RuleViolation(f"Seat {self.seats[p]} must have exactly two hole cards, not {len(hole)}",
+                                        "TDA-35-A")
+                dealt.extend(hole)
+            self._check_new_cards(dealt)
+
+    def can_deal_hole_cards(self, cards: Mapping[int, Sequence[Card | str]] | None = None) -> bool:
+        return self._can(self.check_deal_hole_cards, cards)
+
+    def deal_hole_cards(self, cards: Mapping[int, Sequence[Card | str]] | None = None) -> None:
+        """Deal two cards to every player; ``cards`` records those known (all, some or none)."""
+        self.check_deal_hole_cards(cards)
+        recorded: dict[int, tuple[Card, ...]] = {}
+        for seat, hole in (cards or {}).items():
+            p = self._pos[seat]
+            self.hole[p] = recorded[seat] = parse_cards(hole)
+            self._cards_seen.update(self.hole[p])
+        self.actions.append(A.DealHoleCards(dict(sorted(recorded.items())) or None))
+        self._open_round(Street.PREFLOP)
+
+    def _check_board(self, street: Street, cards: Sequence[Card | str] | None, burn: Card | str | None) -> None:
+        if self.phase is not Phase.BOARD or STREETS[STREETS.index(self.street) + 1] is not street:
+            raise RuleViolation(f"Cannot deal the {street.value} now: the dealer must {self._next_step()}",
+                                "DEAL-09")
+        count = 3 if street is Street.FLOP else 1
+        if cards is not None:
+            cards = parse_cards(cards)
+            if len(cards) != count:
+                # TDA-39 (a four-card flop) and CC-103 (too many cards) are handled by the floor.
+                raise RuleViolation(f"The {street.value} is {count} card{'s' if count > 1 else ''}, not {len(cards)}",
+                                    "CC-103" if len(cards) > count else "CC-111")
+        else:
+            cards = ()
+        burned = () if burn is None else parse_cards([burn])
+        self._check_new_cards((*burned, *cards))
+
+    def _deal_board(self, street: Street, cards: Sequence[Card | str] | None, burn: Card | str | None) -> None:
+        count = 3 if street is Street.FLOP else 1
+        # One burn before every street, exactly one (TDA-38, CC-105).
+        burned = None if burn is None else parse_cards([burn])[0]
+        self.burns.append(burned)
+        new = [None] * count if cards is None else list(parse_cards(cards))
+        self.board.extend(new)
+        self._cards_seen.update(c for c in (burned, *new) if c is not None)
+        self._open_round(street)
+
+    def check_deal_flop(self, cards: Sequence[Card | str] | None = None, burn: Card | str | None = None) -> None:
+        self._check_board(Street.FLOP, cards, burn)
+
+    def can_deal_flop(self, cards: Sequence[Card | str] | None = None, burn: Card | str | None = None) -> bool:
+        return self._can(self.check_deal_flop, cards, burn)
+
+    def deal_flop(self, cards: Sequence[Card | str] | None = None, burn: Card | str | None = None) -> None:
+        """Burn one and turn three (CC-111); ``None`` when the cards are not recorded."""
+        self.check_deal_flop(cards, burn)
+        parsed = None if cards is None else parse_cards(cards)
+        self.actions.append(A.DealFlop(parsed, None if burn is None else parse_cards([burn])[0]))
+        self._deal_board(Street.FLOP, parsed, burn)
+
+    def check_deal_turn(self, card: Card | str | None = None, burn: Card | str | None = None) -> None:
+        self._check_board(Street.TURN, None if card is None else [card], burn)
+
+    def can_deal_turn(self, card: Card | str | None = None, burn: Card | str | None = None) -> bool:
+        return self._can(self.check_deal_turn, card, burn)
+
+    def deal_turn(self, card: Card | str | None = None, burn: Card | str | None = None) -> None:
+        """Burn one and turn one (CC-112)."""
+        self.check_deal_turn(card, burn)
+        parsed = None if card is None else parse_cards([card])[0]
+        self.actions.append(A.DealTurn(parsed, None if burn is None else parse_cards([burn])[0]))
+        self._deal_board(Street.TURN, None if parsed is None else [parsed], burn)
+
+    def check_deal_river(self, card: Card | str | None = None, burn: Card | str | None = None) -> None:
+        self._check_board(Street.RIVER, None if card is None else [card], burn)
+
+    def can_deal_river(self, card: Card | str | None = None, burn: Card | str | None = None) -> bool:
+        return self._can(self.check_deal_river, card, burn)
+
+    def deal_river(self, card: Card | str | None = None, burn: Card | str | None = None) -> None:
+        """Burn one and turn one (CC-112)."""
+        self.check_deal_river(card, burn)
+        parsed = None if card is None else parse_cards([card])[0]
+        self.actions.append(A.DealRiver(parsed, None if burn is None else parse_cards([burn])[0]))
+        self._deal_board(Street.RIVER, None if parsed is None else [parsed], burn)
+
+    def deal_next_street(self, cards: Sequence[Card | str] | None = None, burn: Card | str | None = None) -> Street:
+        """Deal whichever street comes next; returns it."""
+        street = STREETS[STREETS.index(self.street) + 1] if self.phase is Phase.BOARD else None
+        if street is Street.FLOP:
+            self.deal_flop(cards, burn)
+        elif street is Street.TURN:
+            self.deal_turn(None if cards is None else cards[0], burn)
+        elif street is Street.RIVER:
+            self.deal_river(None if cards is None else cards[0], burn)
+        else:
+            raise RuleViolation(f"No street to deal now: the dealer must {self._next_step()}", "DEAL-09")
+        return street
+
+    # -- the betting round ------------------------------------------------------------------------------
+
+    def _open_round(self, street: Street) -> None:
+        self.street = street
+        n = len(self.seats)
+        self.aggressions = 0
+        self.last_aggressor = None
+        self.acted = set()
+        if street is Street.PREFLOP:
+            # The big blind is the opening bet and the last full bet, even when posted short (TDA-43-ex2,
+            # TDA-51-B): the others must match the full big blind.
+            bb = self.setup.big_blind
+            self.current_bet = max(bb, max(self.bets))
+            self.last_full = bb
+            self.full_level = bb
+            self.raise_count = 1
+            start = (self._bb + 1) % n
+        else:
+            self.bets = [0] * n
+            self.current_bet = 0
+            self.last_full = 0
+            self.full_level = 0
+            self.raise_count = 0
+            start = 0  # first player left of the button (CC-111)
+        self.pending = {i for i in range(n) if not self.folded[i] and self.stack[i] > 0}
+        self.phase = Phase.BETTING
+        self.to_act_pos = None
+        if self._round_over():
+            self._close_round()
+        else:
+            self.to_act_pos = self._next_pending(start - 1)
+
+    def _next_pending(self, after: int) -> int:
+        n = len(self.seats)
+        pending = self.pending
+        for k in range(1, n + 1):
+            p = (after + k) % n
+            if p in pending:
+                return p
+        raise AssertionError("no player left to act")  # pragma: no cover
+
+    def _round_over(self) -> bool:
+        if not self.pending:
+            return True
+        live = 0
+        able = []
+        for i in range(len(self.seats)):
+            if not self.folded[i]:
+                live += 1
+                if self.stack[i] > 0:
+                    able.append(i)
+        if live <= 1:
+            return True
+        if len(able) == 1:
+            # Nobody left to bet against: once the only player with chips has matched what the others
+            # put in, any more would come back to him uncalled (a big blind posted short included).
+            p = able[0]
+            return all(self.bets[p] >= self.bets[i] for i in range(len(self.seats)) if i != p)
+        return False
+
+    def _after_act(self, p: int) -> None:
+        self.pending.discard(p)
+        if self._round_over():
+            self.to_act_pos = None
+            self._close_round()
+        else:
+            self.to_act_pos = self._next_pending(p)
+
+    def _close_round(self) -> None:
+        n = len(self.seats)
+        self.pending = set()
+        self.to_act_pos = None
+        # An uncalled bet, or the part of it nobody matched, goes back to its owner.
+        top = max(range(n), key=self.bets.__getitem__)
+        second = max((self.bets[i] for i in range(n) if i != top), default=0)
+        if self.bets[top] > second:
+            back = self.bets[top] - second
+            self.bets[top] -= back
+            self.total[top] -= back
+            self.stack[top] += back
+        live = [i for i in range(n) if not self.folded[i]]
+        if len(live) == 1:
+            # Everyone else folded: the pot is won without showing (DEAL-17, TDA-17-B).
+            self.phase = Phase.AWARD
+            return
+        able = sum(1 for i in live if self.stack[i] > 0)
+        betting_over = able <= 1 or self.street is Street.RIVER
+        if betting_over and any(self.stack[i] == 0 for i in live):
+            # TDA-16: an all-in with no more betting possible: every hand is tabled at once.
+            self.cards_up = True
+        if self.street is Street.RIVER:
+            self.phase = Phase.SHOWDOWN
+        else:
+            self.phase = Phase.BOARD
+
+    def _record_act(self, p: int, action: A.Action, put_in: int) -> None:
+        self.actions.append(action)
+        self.voluntary_actions += 1
+        self.players_acted.add(p)
+        if put_in:
+            self.chip_actions += 1
+
+    def _put_in(self, p: int, to: int) -> None:
+        add = to - self.bets[p]
+        self.stack[p] -= add
+        self.bets[p] = to
+        self.total[p] += add
+
+    # fold
+
+    def check_fold(self, seat: int) -> None:
+        # TDA-58: a fold in turn is allowed even when not facing a bet; it is binding.
+        self._in_turn(seat)
+
+    def can_fold(self, seat: int) -> bool:
+        return self._can(self.check_fold, seat)
+
+    def fold(self, seat: int) -> None:
+        self.check_fold(seat)
+        p = self.to_act_pos
+        self.folded[p] = True
+        self.acted.add(p)
+        self._record_act(p, A.Fold(seat), 0)
+        self._after_act(p)
+
+    # check
+
+    def check_check(self, seat: int) -> None:
+        p = self._in_turn(seat)
+        to_call = self.current_bet - self.bets[p]
+        if to_call > 0:
+            raise RuleViolation(f"Seat {seat} faces {_money(to_call)} to call and cannot check: call, raise or fold",
+                                "DEAL-11")
+
+    def can_check(self, seat: int) -> bool:
+        return self._can(self.check_check, seat)
+
+    def check(self, seat: int) -> None:
+        self.check_check(seat)
+        p = self.to_act_pos
+        self.acted.add(p)
+        self._record_act(p, A.Check(seat), 0)
+        self._after_act(p)
+
+    # call
+
+    def check_call(self, seat: int) -> None:
+        # TDA-55: "call" when not facing a bet is a check.
+        self._in_turn(seat)
+
+    def can_call(self, seat: int) -> bool:
+        return self._can(self.check_call, seat)
+
+    def call(self, seat: int) -> None:
+        """Match the bet, or put in everything when the stack is short (DEAL-13, DEAL-16)."""
+        self.check_call(seat)
+        p = self.to_act_pos
+        behind = self.stack[p]
+        self._call(p)
+        self._record_act(p, A.Call(seat), behind - self.stack[p])
+        self._after_act(p)
+
+    def _call(self, p: int) -> None:
+        target = self.current_bet
+        all_in = self.bets[p] + self.stack[p]
+        if target > all_in:
+            target = all_in
+        if target > self.bets[p]:
+            self._put_in(p, target)
+        self.acted.add(p)
+
+    # bet / raise
+
+    def check_raise_to(self, seat: int, to: int) -> None:
+        p = self._in_turn(seat)
+        if isinstance(to, bool) or not isinstance(to, int):
+            raise RuleViolation(f"A raise is a whole number of chips, not {to!r}", "TDA-43-B")
+        self._check_aggression(p, to)
+
+    def _check_aggression(self, p: int, to: int) -> None:
+        seat = self.seats[p]
+        betting = self.setup.betting
+        word = "bet" if self.current_bet == 0 else "raise"
+        if to % self.setup.chip_unit:
+            raise RuleViolation(f"{_money(to)} is not a whole number of the smallest chip in play"
+                                f" ({_money(self.setup.chip_unit)})", "TDA-20")
+        if to <= self.current_bet:
+            raise RuleViolation(f"A {word} must go above the {_money(self.current_bet)} to match; to put in that"
+                                " much, call", "TDA-43")
+        all_in = self.bets[p] + self.stack[p]
+        if to > all_in:
+            raise RuleViolation(f"Seat {seat} has only {_money(all_in)} for this round (his stack"
+                                f" {_money(self.stack[p])} plus {_money(self.bets[p])} in front)", "DEAL-16")
+        refusal = self._raise_refusal(p)
+        if refusal is not None:
+            raise RuleViolation(*refusal)
+        low, high = self._raise_bounds(p)
+        if to == all_in and to <= high:
+            return  # all-in, full or short (TDA-47)
+        if betting is Betting.FIXED_LIMIT:
+            if to != low:
+                raise RuleViolation(f"In fixed-limit the {word} is to exactly {_money(low)}", "TDA-48")
+            return
+        if to < low:
+            if self.current_bet == 0:
+                raise RuleViolation(f"The minimum bet is the big blind of {_money(self._min_increment())}:"
+                                    f" bet at least {_money(low)}", "CC-136")
+            raise RuleViolation(f"A raise must be at least the previous full bet or raise of"
+                                f" {_money(self._min_increment())}: raise to {_money(low)} or more", "TDA-43")
+        if to > high:
+            raise RuleViolation(f"The pot-limit maximum is {_money(high)}: a pot-size raise is the call plus the"
+                                " pot after calling", "TDA-54")
+
+    def can_raise_to(self, seat: int, to: int) -> bool:
+        return self._can(self.check_raise_to, seat, to)
+
+    def raise_to(self, seat: int, to: int) -> None:
+        """Bet or raise to ``to``, the player's total for the round (TDA-43-B)."""
+        self.check_raise_to(seat, to)
+        p = self.to_act_pos
+        self._aggress(p, to)
+        self._record_act(p, A.Raise(seat, to), 1)
+        self._after_act(p)
+
+    # "bet" is the same act when nobody has bet; TDA-55 reads "raise" with no bet to face as a bet.
+    def check_bet(self, seat: int, to: int) -> None:
+        self.check_raise_to(seat, to)
+
+    def can_bet(self, seat: int, to: int) -> bool:
+        return self._can(self.check_bet, seat, to)
+
+    def bet(self, seat: int, to: int) -> None:
+        """Bet (or raise) to ``to``, the player's total for the round."""
+        self.check_bet(seat, to)
+        p = self.to_act_pos
+        self._aggress(p, to)
+        self._record_act(p, A.Bet(seat, to), 1)
+        self._after_act(p)
+
+    def _aggress(self, p: int, to: int) -> None:
+        increment = to - self.current_bet
+        if self.setup.betting is Betting.FIXED_LIMIT:
+            # TDA-47-B: in limit a bet or raise of at least half a bet counts as full.
+            full = 2 * (to - self.full_level) >= self._street_bet
+            if full:
+                self.full_level = to
+                self.raise_count += 1
+        else:
+            full = increment >= self._min_increment()
+            if full:
+                self.last_full = increment
+        self._put_in(p, to)
+        self.current_bet = to
+        self.aggressions += 1
+        self.last_aggressor = p
+        if full:
+            # A full bet or raise reopens the betting for everyone (TDA-47).
+            self.acted = {p}
+        else:
+            self.acted.add(p)
+        self.pending = {i for i in range(len(self.seats)) if i != p and not self.folded[i] and self.stack[i] > 0}
+
+    # all-in
+
+    def check_all_in(self, seat: int) -> None:
+        p = self._in_turn(seat)
+        all_in = self.bets[p] + self.stack[p]
+        if all_in <= self.current_bet:
+            return  # a call for all his chips
+        self._check_aggression(p, all_in)
+
+    def can_all_in(self, seat: int) -> bool:
+        return self._can(self.check_all_in, seat)
+
+    def all_in(self, seat: int) -> None:
+        self.check_all_in(seat)
+        p = self.to_act_pos
+        all_in = self.bets[p] + self.stack[p]
+        if all_in <= self.current_bet:
+            self._call(p)
+        else:
+            self._aggress(p, all_in)
+        self._record_act(p, A.AllIn(seat), 1)
+        self._after_act(p)
+
+    # chips put in without a word
+
+    def read_chips(self, seat: int, chips: Sequence[int]) -> ChipsReading:
+        """How chips pushed without a word by the player in turn count (the dealer's reading).
+
+        Facing a bet: one chip is a call, even an oversize or the last one
+        (TDA-44-A); several chips are a call when all of them are needed, that
+        is when taking away one of the smallest would leave less than the call
+        (TDA-45-A). Otherwise, with the last chips it is all-in (TDA-45-B);
+        with chips behind it is a raise when the extra reaches a full raise,
+        a raise completed to the minimum when it reaches half of one, and a
+        call below that (TDA-43-A). Less than the call with chips behind is an
+        undercall: a full call when heads-up or against the opening bet,
+        otherwise the floor decides (TDA-51-B). Not facing a bet the chips are
+        a bet of their value (TDA-44-C, TDA-40-C), brought up to the minimum
+        when short (TDA-52-A). Chips the player already has in front are
+        taken as left in place (TDA-46, situation 1).
+        """
+        p = self._in_turn(seat)
+        if isinstance(chips, str | bytes) or not isinstance(chips, Sequence) or not chips:
+            raise RuleViolation("Give the value of each chip put in, such as [1000, 500]", "TDA-45")
+        unit = self.setup.chip_unit
+        for chip in chips:
+            if isinstance(chip, bool) or not isinstance(chip, int) or chip <= 0 or chip % unit:
+                raise RuleViolation(f"{chip!r} is not a chip value in play (the smallest chip is {_money(unit)})",
+                                    "TDA-20")
+        pushed = sum(chips)
+        stack, mine, bet = self.stack[p], self.bets[p], self.current_bet
+        if pushed > stack:
+            raise RuleViolation(f"Seat {seat} has only {_money(stack)} behind, not the {_money(pushed)} read",
+                                "TDA-45")
+        to_call = bet - mine if bet > mine else 0
+        last = pushed == stack
+
+        if to_call == 0:
+            if self._raise_refusal(p) is not None:
+                return self._chips_call(p, pushed, "TDA-55", "no bet or raise is open to him: the chips are a check"
+                                        " and are returned")
+            if bet == 0:
+                clause = "TDA-44-C" if len(chips) == 1 else "TDA-40-C"
+                return self._chips_raise(p, pushed, mine + pushed, clause,
+                                         "not facing a bet, chips put in are a bet of their value")
+            # The big blind's option: his own blind is the bet. One chip "calls" it, which is a check
+            # (TDA-44-A); several are read against a raise of it (TDA-45).
+            if len(chips) == 1:
+                return self._chips_call(p, pushed, "TDA-44-A", "one chip with the option, no raise announced: a"
+                                        " check, the chip is returned")
+            return self._chips_over_call(p, pushed, last)
+        if pushed < to_call:
+            if last:
+                return self._chips_call(p, pushed, "DEAL-16", "his last chips, less than the call: all-in for less")
+            heads_up = sum(1 for f in self.folded if not f) == 2
+            opening = self.aggressions == 0 if self.street is Street.PREFLOP else self.aggressions == 1
+            if heads_up or opening:
+                facing = "heads-up" if heads_up else "against the opening bet"
+                return self._chips_call(p, pushed, "TDA-51-B", f"an undercall of {_money(pushed)} {facing} binds"
+                                        f" him to the full call of {_money(to_call)}")
+            raise RuleViolation(f"{_money(pushed)} is less than the {_money(to_call)} to call: an undercall of a"
+                                " raise in a multi-way pot is for the floor to rule (call, or forfeit and fold)",
+                                "TDA-51-B")
+        if len(chips) == 1:
+            return self._chips_call(p, pushed, "TDA-44-A", "one chip facing a bet is a call, unless a raise was"
+                                    " announced first")
+        if pushed - min(chips) < to_call:
+            return self._chips_call(p, pushed, "TDA-45-A", "every chip is needed for the call, so it is a call")
+        return self._chips_over_call(p, pushed, last)
+
+    def _chips_call(self, p: int, pushed: int, clause: str, reason: str) -> ChipsReading:
+        to_call = max(0, self.current_bet - self.bets[p])
+        paid = min(to_call, self.stack[p])
+        return ChipsReading("call" if to_call else "check", self.bets[p] + paid, max(0, pushed - paid), clause,
+                            reason)
+
+    def _chips_raise(self, p: int, pushed: int, to: int, clause: str, reason: str) -> ChipsReading:
+        low, high = self._raise_bounds(p)
+        if to < low:
+            to = low
+            if low - self.bets[p] > pushed:
+                reason += f", brought up to the minimum of {_money(low)} (TDA-52-A)"
+        if to > high:
+            to = high
+            reason += f"; the chips above the most allowed ({_money(high)}) are returned"
+        return ChipsReading("raise", to, max(0, self.bets[p] + pushed - to), clause, reason)
+
+    def _chips_over_call(self, p: int, pushed: int, last: bool) -> ChipsReading:
+        """Chips beyond what the call needs: all-in, a raise, or a call by the 50% rule."""
+        if self._raise_refusal(p) is not None:
+            return self._chips_call(p, pushed, "TDA-47", "the betting is not open to him: the chips are a call and"
+                                    " the rest is returned")
+        bet = self.current_bet
+        to = self.bets[p] + pushed
+        if last:
+            return self._chips_raise(p, pushed, to, "TDA-45-B", "not every chip was needed and they are his last:"
+                                     " all-in")
+        full = self._street_bet if self.setup.betting is Betting.FIXED_LIMIT else self._min_increment()
+        extra = to - bet
+        if extra >= full:
+            return self._chips_raise(p, pushed, to, "TDA-43-A", "the chips reach a full raise")
+        if 2 * extra >= full:
+            return self._chips_raise(p, pushed, to, "TDA-43-A", f"the chips are at least half a raise over"
+                                     f" {_money(bet)}: a raise, completed to the minimum")
+        return self._chips_call(p, pushed, "TDA-43-A", f"the chips are less than half a raise over {_money(bet)}:"
+                                " a call, the rest is returned")
+
+    def check_push_chips(self, seat: int, chips: Sequence[int]) -> None:
+        self.read_chips(seat, chips)
+
+    def can_push_chips(self, seat: int, chips: Sequence[int]) -> bool:
+        return self._can(self.check_push_chips, seat, chips)
+
+    def push_chips(self, seat: int, chips: Sequence[int]) -> ChipsReading:
+        """Apply chips put in without a word, as ``read_chips`` reads them; returns the reading."""
+        reading = self.read_chips(seat, chips)
+        p = self.to_act_pos
+        behind = self.stack[p]
+        if reading.act == "raise":
+            self._aggress(p, reading.to)
+        else:
+            self._call(p)
+        self._record_act(p, A.PushChips(seat, tuple(chips)), behind - self.stack[p])
+        self._after_act(p)
+        return reading
+
+    # -- showdown and award -----------------------------------------------------------------------------
+
+    def check_show_hand(self, seat: int, cards: Sequence[Card | str] | None = None) -> None:
+        self._step(Phase.SHOWDOWN, "show a hand")
+        p = self._pos_of(seat)
+        if self.folded[p]:
+            raise RuleViolation(f"Seat {seat} folded and has no hand to show", "DEAL-10")
+        if self.mucked[p] or self.shown[p]:
+            raise RuleViolation(f"Seat {seat}'s hand is already {'shown' if self.shown[p] else 'mucked'}", "TDA-14")
+        if cards is None:
+            if self.hole[p] is None:
+                raise RuleViolation(f"Seat {seat}'s cards were not recorded: enter them to show the hand", "TDA-13-A")
+            return
+        hole = parse_cards(cards)
+        if len(hole) != 2:
+            raise RuleViolation("A hand is properly tabled with both hole cards face up", "TDA-13-A")
+        if self.hole[p] is not None:
+            if set(hole) != set(self.hole[p]):
+                raise RuleViolation(f"Seat {seat} was dealt {' '.join(map(str, self.hole[p]))}, not"
+                                    f" {' '.join(map(str, hole))}", "TDA-13-A")
+        else:
+            self._check_new_cards(hole)
+
+    def can_show_hand(self, seat: int, cards: Sequence[Card | str] | None = None) -> bool:
+        return self._can(self.check_show_hand, seat, cards)
+
+    def show_hand(self, seat: int, cards: Sequence[Card | str] | None = None) -> None:
+        """Table a hand (TDA-13-A); the cards are needed when they were not recorded at the deal."""
+        self.check_show_hand(seat, cards)
+        p = self._pos[seat]
+        if self.hole[p] is None:
+            self.hole[p] = parse_cards(cards)
+            self._cards_seen.update(self.hole[p])
+        self.shown[p] = True
+        self.actions.append(A.ShowHand(seat, None if cards is None else parse_cards(cards)))
+        self._after_showing()
+
+    def check_muck_hand(self, seat: int) -> None:
+        self._step(Phase.SHOWDOWN, "muck a hand")
+        p = self._pos_of(seat)
+        if self.folded[p] or self.mucked[p]:
+            raise RuleViolation(f"Seat {seat} has no live hand to muck", "DEAL-10")
+        if self.cards_up:
+            raise RuleViolation("With an all-in and no more betting every hand is tabled; nobody may muck",
+                                "TDA-16")
+        if self.shown[p]:
+            raise RuleViolation(f"Seat {seat}'s hand is tabled: the dealer cannot kill a tabled hand", "TDA-13-D")
+
+    def can_muck_hand(self, seat: int) -> bool:
+        return self._can(self.check_muck_hand, seat)
+
+    def muck_hand(self, seat: int) -> None:
+        """Give up at the showdown without showing (TDA-17-B)."""
+        self.check_muck_hand(seat)
+        p = self._pos[seat]
+        self.mucked[p] = True
+        self.actions.append(A.MuckHand(seat))
+        self._after_showing()
+
+    def _after_showing(self) -> None:
+        live = [i for i in range(len(self.seats)) if not self.folded[i] and not self.mucked[i]]
+        if len(live) == 1 or all(self.shown[i] for i in live):
+            self.phase = Phase.AWARD
+
+    def _contenders(self) -> list[int]:
+        return [i for i in range(len(self.seats)) if not self.folded[i] and not self.mucked[i]]
+
+    def check_award_pots(self) -> None:
+        self._step(Phase.AWARD, "award the pots")
+        contenders = self._contenders()
+        if len(contenders) > 1:
+            if len(self.board) < 5 or any(c is None for c in self.board):
+                raise RuleViolation("The board was not recorded: enter it to read the hands", "TDA-12")
+            missing = [self.seats[i] for i in contenders if self.hole[i] is None]
+            if missing:
+                raise RuleViolation(f"The cards of seat{'s' if len(missing) > 1 else ''} {_seats(missing)} are needed"
+                                    " to read the hands", "TDA-12")
+
+    def can_award_pots(self) -> bool:
+        return self._can(self.check_award_pots)
+
+    def award_pots(self) -> dict[int, int]:
+        """Settle each pot on its own (TDA-21), the cards speaking (TDA-12); returns seat -> chips collected.
+
+        Ties split evenly in the smallest chip in play, odd chips from the
+        first winner left of the button (TDA-20).
+        """
+        self.check_award_pots()
+        pots = self.pots()
+        contenders = set(self._contenders())
+        ranks: dict[int, int] = {}
+        if len(contenders) > 1:
+            board = self.board
+            for i in contenders:
+                ranks[self.seats[i]] = rank_cards((*self.hole[i], *board))
+        payouts = dict.fromkeys(self.seats, 0)
+        order = self.seats  # clockwise from the first seat left of the button
+        for pot in pots:
+            alive = [s for s in pot.eligible if self._pos[s] in contenders]
+            if not alive:
+                # Everyone who could win it mucked: it goes to the best remaining hand.
+                alive = [self.seats[i] for i in contenders]
+            if len(alive) == 1:
+                winners = alive
+            else:
+                best = min(ranks[s] for s in alive)
+                winners = [s for s in order if s in alive and ranks[s] == best]
+            for seat, chips in split_pot(pot.amount, winners, self.setup.chip_unit).items():
+                payouts[seat] += chips
+        for seat, chips in payouts.items():
+            self.stack[self._pos[seat]] += chips
+        self.awarded_pots = tuple(pots)
+        self.payouts = payouts
+        self.phase = Phase.COMPLETE
+        self.actions.append(A.AwardPots())
+        return payouts
+
+    # -- stopping the hand ------------------------------------------------------------------------------
+
+    def check_declare_misdeal(self) -> None:
+        if self.phase in ENDED:
+            raise RuleViolation("The hand is already over", "TDA-35-D")
+        if self.rules.misdeal_cutoff is MisdealCutoff.CC_TWO_ACTIONS:
+            if len(self.players_acted) > 2:
+                raise RuleViolation(f"{len(self.players_acted)} players have acted: a misdeal may be declared only"
+                                    " while no more than two have", "CC-99")
+        elif self.substantial_action:
+            raise RuleViolation("There has been substantial action: no misdeal now, the hand continues",
+                                "TDA-35-D")
+
+    def can_declare_misdeal(self) -> bool:
+        return self._can(self.check_declare_misdeal)
+
+    def declare_misdeal(self) -> None:
+        """Void the hand and give back every bet, antes and blinds included (CC-97, TDA-35-C)."""
+        self.check_declare_misdeal()
+        self._return_everything(Phase.MISDEAL)
+        self.actions.append(A.DeclareMisdeal())
+
+    def check_declare_defective_deck(self) -> None:
+        if self.phase in ENDED:
+            raise RuleViolation("The hand is over: a defective deck claim now follows TDA-22", "TDA-35-E")
+
+    def can_declare_defective_deck(self) -> bool:
+        return self._can(self.check_declare_defective_deck)
+
+    def declare_defective_deck(self) -> None:
+        """Stop the hand and return all bets, even after substantial action (TDA-35-E, C-35)."""
+        self.check_declare_defective_deck()
+        self._return_everything(Phase.VOID)
+        self.actions.append(A.DeclareDefectiveDeck())
+
+    def _return_everything(self, phase: Phase) -> None:
+        returned = {}
+        for i, seat in enumerate(self.seats):
+            returned[seat] = self.total[i] + self.dead[i]
+            self.stack[i] = self.starting_stacks[i]
+            self.bets[i] = self.total[i] = self.dead[i] = 0
+        self.payouts = returned
+        self.awarded_pots = ()
+        self.pending = set()
+        self.to_act_pos = None
+        self.phase = phase
+
+    # -- helpers ----------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _can(check, *args) -> bool:
+        try:
+            check(*args)
+        except RuleViolation:
+            return False
+        return True
+
+    def __repr__(self) -> str:
+        return (f"HoldemHand({self.phase.value}, {self.street.value}, to_act={self.to_act},"
+                f" pot={self.pot_total:,}, stacks={self.stacks})")

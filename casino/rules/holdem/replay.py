@@ -1,0 +1,227 @@
+"""Replay a recorded Hold'em hand line and answer with the state after its last action.
+
+The line format (``docs/hand-history.md``, "Hold'em hands")::
+
+    {"game": "holdem", "betting": "no-limit", "blinds": {"small": 100, "big": 200},
+     "ante": {"kind": "big-blind", "amount": 200}, "button": 4,
+     "stacks": {"1": 20000, "2": 20000, "3": 20000, "4": 20000},
+     "actions": [{"seat": 3, "act": "call"}, {"seat": 4, "act": "raise", "to": 1000}],
+     "cards": {"3": ["As", "Kd"], "4": ["Qh", "Qc"]}, "board": ["2c", "7d", "9h", "Js", "Kc"]}
+
+The answer::
+
+    {"street": "preflop", "to_act": 1, "legal": {"fold": true, "check": false, "call": 900,
+     "min_to": 1800, "max_to": 20000}, "pot_total": 1700, "pots": [{"amount": 1700, "eligible": [1, 2, 3, 4]}],
+     "stacks": {"1": 19900, ...}}
+
+and when the hand is over ``to_act`` and ``legal`` are null and ``payouts``
+maps each seat to what it collects. A refused action or bad input gives
+``{"error": "<why (CLAUSE)>", "action": <index or null>}``; this function
+never raises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from casino.rules.cards import Card, parse_cards
+from casino.rules.errors import RuleViolation
+from casino.rules.holdem.config import FORMAT, HouseRules, Mode, TableSetup
+from casino.rules.holdem.hand import HoldemHand, Phase
+
+KNOWN_KEYS = frozenset({
+    "game", "betting", "blinds", "ante", "button", "stacks", "actions", "cards", "board", "chip_unit",
+    "small_blind_seat", "big_blind_seat",
+    # Extensions: the house options and the tournament's heads-up flag (docs/holdem-engine.md).
+    "mode", "rules", "heads_up_in_tournament",
+})
+SEAT_ACTS = ("fold", "check", "call", "bet", "raise", "all-in", "chips")
+TABLE_ACTS = ("misdeal", "defective-deck")
+
+
+class _ActionRefused(Exception):
+    def __init__(self, index: int, violation: RuleViolation | str) -> None:
+        super().__init__(str(violation))
+        self.index = index
+
+
+def replay_holdem_hand(record: dict) -> dict:
+    """Replay one Hold'em hand line (a parsed JSON object); never raises."""
+    try:
+        return _replay(record)
+    except _ActionRefused as refused:
+        return {"error": str(refused), "action": refused.index}
+    except RuleViolation as violation:
+        return {"error": str(violation), "action": None}
+    except Exception as exc:  # noqa: BLE001 - the contract is an answer, never a traceback
+        return {"error": f"Unreadable hand: {exc.__class__.__name__}: {exc} ({FORMAT})", "action": None}
+
+
+def _read_rules(record: Mapping[str, Any]) -> HouseRules:
+    rules_data = record.get("rules") or {}
+    if not isinstance(rules_data, Mapping):
+        raise RuleViolation("rules must be an object of house options", FORMAT)
+    data = dict(rules_data)
+    if "mode" in record:
+        data["mode"] = record["mode"]
+    try:
+        return HouseRules.from_dict(data)
+    except ValueError as exc:
+        modes = ", ".join(m.value for m in Mode)
+        raise RuleViolation(f"Unknown house option value ({exc}); mode is one of {modes}", "C-21") from None
+
+
+def _read_cards(record: Mapping[str, Any], setup: TableSetup) -> tuple[dict[int, tuple[Card, ...]], list[Card]]:
+    raw_cards = record.get("cards") or {}
+    if not isinstance(raw_cards, Mapping):
+        raise RuleViolation("cards must map seats to two cards, such as {\"3\": [\"As\", \"Kd\"]}", FORMAT)
+    hole: dict[int, tuple[Card, ...]] = {}
+    for key, value in raw_cards.items():
+        seat = int(key) if isinstance(key, str) and key.strip().isdigit() else key
+        if seat not in setup.stacks:
+            raise RuleViolation(f"cards are given for seat {key}, which is not dealt in", "TDA-35-A")
+        if isinstance(value, str) or not isinstance(value, list | tuple):
+            raise RuleViolation(f"Seat {seat}'s cards must be a list such as [\"As\", \"Kd\"]", FORMAT)
+        cards = parse_cards(value)
+        if len(cards) != 2:
+            raise RuleViolation(f"Seat {seat} must have exactly two hole cards, not {len(cards)}", "TDA-35-A")
+        hole[seat] = cards
+    raw_board = record.get("board") or []
+    if isinstance(raw_board, str) or not isinstance(raw_board, list | tuple):
+        raise RuleViolation("board must be a list of up to five cards", FORMAT)
+    board = list(parse_cards(raw_board))
+    if len(board) > 5:
+        raise RuleViolation(f"The board has five cards, not {len(board)}", "CC-103")
+    seen: set[Card] = set()
+    for card in [c for cards in hole.values() for c in cards] + board:
+        if card in seen:
+            raise RuleViolation(f"{card} appears twice in the hand: one deck has one of each card (a defective"
+                                " deck stops the hand)", "TDA-35-E")
+        seen.add(card)
+    return hole, board
+
+
+def _replay(record: Any) -> dict:
+    if not isinstance(record, Mapping):
+        raise RuleViolation("A hand line must be a JSON object", FORMAT)
+    unknown = sorted(set(record) - KNOWN_KEYS)
+    if unknown:
+        raise RuleViolation(f"Unknown key{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} in a Hold'em hand"
+                            " line", FORMAT)
+    if record.get("game", "holdem") != "holdem":
+        raise RuleViolation(f"This replays Hold'em hands, not {record.get('game')!r}", FORMAT)
+    rules = _read_rules(record)
+    setup = TableSetup.from_dict(record, rules)
+    hole, board = _read_cards(record, setup)
+    actions = record.get("actions") or []
+    if isinstance(actions, str) or not isinstance(actions, list | tuple):
+        raise RuleViolation("actions must be a list such as [{\"seat\": 3, \"act\": \"call\"}]", FORMAT)
+
+    hand = HoldemHand(setup, rules)
+    if hand.phase is Phase.ANTES:
+        hand.post_antes()
+    hand.post_blinds()
+    hand.deal_hole_cards(hole)
+    _deal_what_is_due(hand, board)
+    for index, action in enumerate(actions):
+        try:
+            _apply(hand, action)
+        except RuleViolation as violation:
+            raise _ActionRefused(index, violation) from None
+        _deal_what_is_due(hand, board)
+    _settle_if_possible(hand, hole)
+    return _answer(hand)
+
+
+def _apply(hand: HoldemHand, action: Any) -> None:
+    if not isinstance(action, Mapping):
+        raise RuleViolation(f"An action must be an object such as {{\"seat\": 3, \"act\": \"call\"}}, not {action!r}",
+                            FORMAT)
+    act = action.get("act")
+    if act in TABLE_ACTS:
+        if act == "misdeal":
+            hand.declare_misdeal()
+        else:
+            hand.declare_defective_deck()
+        return
+    if act not in SEAT_ACTS:
+        raise RuleViolation(f"{act!r} is not an act: use one of {', '.join(SEAT_ACTS + TABLE_ACTS)}", FORMAT)
+    allowed = {"seat", "act"} | ({"to"} if act in ("bet", "raise") else {"chips"} if act == "chips" else set())
+    extra = sorted(set(action) - allowed)
+    if extra:
+        raise RuleViolation(f"A {act} action has no {', '.join(extra)}", FORMAT)
+    seat = action.get("seat")
+    if isinstance(seat, str) and seat.strip().isdigit():
+        seat = int(seat)
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise RuleViolation(f"A {act} action needs the seat number that acts", FORMAT)
+    if hand.phase is not Phase.BETTING:
+        if hand.phase in (Phase.SHOWDOWN, Phase.AWARD) or hand.is_over:
+            raise RuleViolation(f"The betting is over: seat {seat} cannot {act} any more", "CC-113")
+    if act == "fold":
+        hand.fold(seat)
+    elif act == "check":
+        hand.check(seat)
+    elif act == "call":
+        hand.call(seat)
+    elif act in ("bet", "raise"):
+        to = action.get("to")
+        if isinstance(to, bool) or not isinstance(to, int):
+            raise RuleViolation(f"A {act} needs \"to\": the player's total for the round, in whole chips",
+                                "TDA-43-B")
+        if act == "bet":
+            hand.bet(seat, to)
+        else:
+            hand.raise_to(seat, to)
+    elif act == "all-in":
+        hand.all_in(seat)
+    else:
+        chips = action.get("chips")
+        if isinstance(chips, str) or not isinstance(chips, list | tuple):
+            raise RuleViolation("A chips action needs \"chips\": each chip's value, such as [1000, 500]", "TDA-45")
+        hand.push_chips(seat, list(chips))
+
+
+def _deal_what_is_due(hand: HoldemHand, board: list[Card]) -> None:
+    """Deal the next streets from the recorded board (unrecorded cards stay unknown)."""
+    while hand.phase is Phase.BOARD:
+        dealt = len(hand.board)
+        count = 3 if dealt == 0 else 1
+        cards = board[dealt:dealt + count]
+        hand.deal_next_street(cards if len(cards) == count else None)
+
+
+def _settle_if_possible(hand: HoldemHand, hole: dict[int, tuple[Card, ...]]) -> None:
+    if hand.phase is Phase.SHOWDOWN:
+        # Every live hand is shown, in the TDA-17 order; without their cards the pots cannot be read.
+        if all(hand.can_show_hand(seat) for seat in hand.showdown_order()):
+            for seat in hand.showdown_order():
+                hand.show_hand(seat)
+    if hand.phase is Phase.AWARD and hand.can_award_pots():
+        hand.award_pots()
+
+
+def _answer(hand: HoldemHand) -> dict:
+    phase = hand.phase
+    if phase is Phase.MISDEAL:
+        street = "misdeal"
+    elif phase is Phase.VOID:
+        street = "void"
+    elif phase in (Phase.SHOWDOWN, Phase.AWARD, Phase.COMPLETE) and len(hand.in_hand) > 1:
+        street = "showdown"
+    else:
+        street = hand.street.value
+    legal = hand.legal()
+    answer: dict[str, Any] = {
+        "street": street,
+        "to_act": hand.to_act,
+        "legal": None if legal is None else legal.to_dict(),
+        "pot_total": hand.pot_total,
+        "pots": [pot.to_dict() for pot in hand.pots()],
+        "stacks": {str(seat): chips for seat, chips in sorted(hand.stacks.items())},
+    }
+    if phase is not Phase.BETTING:
+        payouts = hand.payouts
+        answer["payouts"] = None if payouts is None else {str(s): c for s, c in sorted(payouts.items())}
+    return answer
