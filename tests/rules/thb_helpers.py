@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from casino.rules.holdem_bonus import TableRules, replay
-from casino.rules.holdem_bonus.record import record_actions
+from casino.rules.holdem_bonus import TableRules
+from casino.rules.holdem_bonus.record import hand_from_record
 
 
 def played_hand(rules: TableRules | None = None, *, boxes: list[dict], dealer=None, board=None):
@@ -13,7 +13,7 @@ def played_hand(rules: TableRules | None = None, *, boxes: list[dict], dealer=No
     """
     rules = rules or TableRules(min_ante=5)
     record = {"game": "texas-holdem-bonus", "boxes": boxes, "dealer": dealer, "board": board}
-    return replay(rules, record_actions(record, rules))
+    return hand_from_record(record, rules)
 
 
 def box(number: int, ante: int, cards, flop="bet", turn="check", river="check", bonus=0) -> dict:

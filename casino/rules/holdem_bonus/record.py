@@ -207,6 +207,20 @@ def record_actions(record: Mapping[str, Any], rules: TableRules) -> list[act.Act
     return actions
 
 
+def hand_from_record(record: Mapping[str, Any], rules: TableRules | None = None) -> HandState:
+    """The engine's state after replaying a hand-history record (``RuleViolation`` if a rule is broken)."""
+    rules = rules or table_rules_from_record(record)
+    state = new_hand(rules)
+    for action in record_actions(record, rules):
+        if isinstance(action, act.RevealDealer) and state.phase is Phase.SETTLED:
+            # Everyone folded and no A-A Bonus needs them: the dealer mucks unseen (THB-69), but the
+            # recorded cards must still be cards nobody else holds.
+            state._check_new_cards(action.cards, 2, "the dealer's cards", "THB-69")
+            continue
+        state = state.apply(action)
+    return state
+
+
 def replay_thb_record(record: Mapping[str, Any]) -> dict[str, Any]:
     """Replay one Texas Hold'em Bonus hand record; the answer dict, or ``RuleViolation``."""
     if not isinstance(record, Mapping):
@@ -217,15 +231,7 @@ def replay_thb_record(record: Mapping[str, Any]) -> dict[str, Any]:
     hand_id = record.get("hand")
     if hand_id is not None and (isinstance(hand_id, bool) or not isinstance(hand_id, str | int)):
         raise RuleViolation(f"hand must be the hand's id (text or a number), not {hand_id!r}")
-    rules = table_rules_from_record(record)
-    state = new_hand(rules)
-    for action in record_actions(record, rules):
-        if isinstance(action, act.RevealDealer) and state.phase is Phase.SETTLED:
-            # Everyone folded and no A-A Bonus needs them: the dealer mucks unseen (THB-69), but the
-            # recorded cards must still be cards nobody else holds.
-            state._check_new_cards(action.cards, 2, "the dealer's cards", "THB-69")
-            continue
-        state = state.apply(action)
+    state = hand_from_record(record)
     if state.phase is not Phase.SETTLED:
         raise RuleViolation(f"The hand is incomplete: it still needs {state.awaiting}")
     return thb_answer(state, record)
