@@ -6,9 +6,16 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.template.loader import render_to_string
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from casino.realtime import group_for
+
+
+def pit_group(pit_id: int) -> str:
+    """The channel-layer group of a pit's console: every table change of the pit is announced to it."""
+    return f"tables.pit.{pit_id}"
+
 
 # THB-72: a pit boss covers at most four contiguous tables of one game, or two of mixed games.
 MAX_TABLES_ONE_GAME = 4
@@ -56,7 +63,11 @@ def check_pit_size(pit: Pit, games: list[str]) -> None:
 class Table(models.Model):
     class Status(models.TextChoices):
         CLOSED = "closed", _("Closed")
+        # THB-21: the dealer asked to open; the pit boss has still to confirm the deck check.
+        OPENING = "opening", _("Waiting for the deck check")
         OPEN = "open", _("Open")
+        # Closing likewise waits for the pit boss's confirmation.
+        CLOSING = "closing", _("Waiting to close")
 
     pit = models.ForeignKey(Pit, verbose_name=_("pit"), on_delete=models.PROTECT, related_name="tables")
     name = models.CharField(_("name"), max_length=60, unique=True)
@@ -134,3 +145,246 @@ class Box(models.Model):
     def render_player_fragment(self, link) -> str:
         table = Table.objects.get(pk=self.table_id)  # fresh: the fragment shows the current version
         return render_to_string("tables/player_fragment.html", {"box": self, "table": table, "link": link})
+
+
+# --- The live game: sessions, hands and their frozen actions ----------------------------------------
+#
+# A hand's truth is its ordered HandAction rows, replayed through the rules engine
+# (casino.rules.holdem_bonus); every write goes through tables.services. The few
+# columns on Hand that repeat what the replay says (phase, pending approvals, the
+# house's net) are kept for the pit console's queries and rewritten by the services
+# in the same transaction as the action that changes them.
+
+
+class TableSession(models.Model):
+    """A table's session: from the deck check at opening (THB-21) to its closing."""
+
+    class Status(models.TextChoices):
+        DECK_CHECK = "deck-check", _("Waiting for the deck check")
+        OPEN = "open", _("Open")
+        CLOSING = "closing", _("Waiting to close")
+        CLOSED = "closed", _("Closed")
+        # THB-22: the pit boss found the deck incomplete or flawed; the table did not open.
+        DECK_REFUSED = "deck-refused", _("Deck refused")
+
+    LIVE = (Status.DECK_CHECK, Status.OPEN, Status.CLOSING)
+
+    table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="sessions")
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.DECK_CHECK)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("opening asked by")
+    )
+    requested_at = models.DateTimeField(_("opening asked at"))
+    deck_checked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("deck checked by"),
+    )
+    deck_checked_at = models.DateTimeField(_("deck checked at"), null=True, blank=True)
+    opened_at = models.DateTimeField(_("opened at"), null=True, blank=True)
+    closing_requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("closing asked by"),
+    )
+    closing_requested_at = models.DateTimeField(_("closing asked at"), null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("closed by"),
+    )
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "-requested_at"]
+        verbose_name = _("table session")
+        constraints = [
+            # One live session per table: a second "open" request can never start a parallel session.
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=models.Q(status__in=["deck-check", "open", "closing"]),
+                name="one_live_session_per_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.requested_at:%Y-%m-%d %H:%M} ({self.status})"
+
+
+class Hand(models.Model):
+    """One round of Texas Hold'em Bonus at a table; its state is the replay of its actions."""
+
+    class Mode(models.TextChoices):
+        RECORDED = "recorded", _("Recorded cards")
+        DEALT = "dealt", _("Electronic shoe")
+
+    table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="hands")
+    session = models.ForeignKey(
+        TableSession, verbose_name=_("session"), on_delete=models.PROTECT, related_name="hands"
+    )
+    number = models.PositiveIntegerField(_("hand number"))
+    mode = models.CharField(_("mode"), max_length=10, choices=Mode.choices, default=Mode.RECORDED)
+    # The TableRules the hand was played under (TableRules.to_dict()): a later change of the
+    # table's limits or paytable never changes how a past hand replays.
+    rules = models.JSONField(_("rules"))
+    # Repeats of what the replay says, for the console's queries (see the note above).
+    phase = models.CharField(_("phase"), max_length=20, default="bets-open")
+    pending_approvals = models.PositiveSmallIntegerField(_("awards waiting for approval"), default=0)
+    house_net = models.BigIntegerField(_("house result"), null=True, blank=True)
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("started by")
+    )
+    started_at = models.DateTimeField(_("started at"))
+    settled_at = models.DateTimeField(_("settled at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "-number"]
+        verbose_name = _("hand")
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="hand_number_unique_per_table")]
+
+    def __str__(self) -> str:
+        return _("%(table)s, hand %(number)d") % {"table": self.table.name, "number": self.number}
+
+    @property
+    def is_over(self) -> bool:
+        """Settled or void (an award may still wait for approval)."""
+        return self.phase in ("settled", "void")
+
+    @property
+    def is_finished(self) -> bool:
+        """Nothing more can happen in it: settled with every award decided, or void."""
+        return self.is_over and not self.pending_approvals
+
+
+class HandActionQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise TypeError("hand actions are append-only: they are never updated")
+
+    def delete(self):
+        raise TypeError("hand actions are append-only: they are never deleted")
+
+
+class HandAction(models.Model):
+    """One frozen record of a hand, in order. Append-only: a mistake is undone by a later row.
+
+    ``record`` is the engine action's ``to_dict()``; an undo row has ``undoes`` set, a
+    ``reason``, and ``record = {"action": "undo", "seq": <undone seq>}``. Replaying a hand skips
+    undone rows and undo rows. On PostgreSQL a trigger refuses UPDATE and DELETE (migration 0003).
+    """
+
+    UNDO = "undo"
+
+    hand = models.ForeignKey(Hand, verbose_name=_("hand"), on_delete=models.PROTECT, related_name="actions")
+    seq = models.PositiveIntegerField(_("number"))
+    kind = models.CharField(_("action"), max_length=40)
+    record = models.JSONField(_("record"))
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+", verbose_name=_("by")
+    )
+    role = models.CharField(_("role"), max_length=40, blank=True)
+    at = models.DateTimeField(_("at"))
+    # The tablet's idempotency key of the request that wrote this row (one request may write several).
+    key = models.CharField(_("request key"), max_length=100, db_index=True)
+    undoes = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="undone_by", verbose_name=_("undoes")
+    )
+    reason = models.TextField(_("reason"), blank=True)
+
+    objects = HandActionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["hand", "seq"]
+        verbose_name = _("hand action")
+        constraints = [models.UniqueConstraint(fields=["hand", "seq"], name="hand_action_seq_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.hand_id}#{self.seq} {self.kind}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise TypeError("hand actions are append-only: they are never updated")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError("hand actions are append-only: they are never deleted")
+
+
+class Alert(models.Model):
+    """Something the pit boss must see: an irregularity, a void hand, an award to approve, a deck refused."""
+
+    class Kind(models.TextChoices):
+        IRREGULARITY = "irregularity", _("Irregularity")
+        VOID = "void", _("Hand void")
+        APPROVAL = "approval", _("Award waiting for approval")
+        DECK = "deck", _("Deck refused")
+
+    table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="alerts")
+    hand = models.ForeignKey(
+        Hand, verbose_name=_("hand"), null=True, blank=True, on_delete=models.PROTECT, related_name="alerts"
+    )
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    # An English msgid and its parameters: each viewer reads it in their own language (``text``).
+    message = models.CharField(_("message"), max_length=300)
+    params = models.JSONField(_("parameters"), default=dict, blank=True)
+    raised_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+", verbose_name=_("raised by")
+    )
+    created_at = models.DateTimeField(_("created at"))
+    acknowledged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("acknowledged by"),
+    )
+    acknowledged_at = models.DateTimeField(_("acknowledged at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("alert")
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.kind}: {self.text}"
+
+    @property
+    def text(self) -> str:
+        """The message in the active language."""
+        try:
+            return gettext(self.message) % self.params
+        except (KeyError, TypeError, ValueError):
+            return self.message
+
+
+class TableRequest(models.Model):
+    """A write request at a table, kept under its idempotency key.
+
+    A double tap or a retry after a network drop sends the same key again: the service finds it
+    here (the unique constraint is the backstop) and answers the stored result without applying
+    anything a second time.
+    """
+
+    table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="requests")
+    key = models.CharField(_("request key"), max_length=100)
+    action = models.CharField(_("action"), max_length=40)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(_("at"))
+    table_version = models.PositiveBigIntegerField()
+    hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    alerts = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("table request")
+        constraints = [models.UniqueConstraint(fields=["table", "key"], name="table_request_key_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}:{self.key} {self.action}"

@@ -1,0 +1,778 @@
+"""The one write path of a live Texas Hold'em Bonus table, and the reads the screens use.
+
+Every write is ``fn(*, table, by, key, expected_version, ...) -> ActionResult`` and runs in
+one transaction, in this order (docs/tables.md):
+
+1. lock the table row (``select_for_update``): writes at one table queue up, one at a time,
+   while other tables go on undisturbed;
+2. idempotency: a key already used at this table answers the stored result
+   (``duplicate=True``) and applies nothing again (double tap, retry after a network drop);
+3. version: the tablet acted on ``expected_version``; if the table has moved on since, raise
+   ``StaleVersion`` instead of silently overwriting what the other screen did;
+4. role and object: the dealer on duty at this table, the pit boss of its pit, the approver of
+   the house option (never the dealer who asked, C-30);
+5. the rules engine: the hand is rebuilt by replaying its stored records, the new record is
+   checked, then applied (a refusal raises ``RuleViolation`` naming the clause, and the
+   transaction rolls back: nothing is half-recorded);
+6. save the frozen action rows, bump ``table.version``;
+7. audit events in the table's stream, in the same transaction;
+8. announce the new version to the table's group and the pit's group, after commit.
+
+No game logic lives here beyond asking the engine: which records a dealer may send, what may
+be undone, and who may approve are procedure, not rules of the game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import Max, Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from casino.audit import record_event, stream_for
+from casino.realtime import announce_change
+from casino.roles import APPROVE_PAYOUT, SUPERVISE_PIT, Role, can, has_role, primary_role
+from casino.rules.errors import RuleViolation
+from casino.rules.holdem_bonus import (
+    Action,
+    ApproveBonus,
+    DenyBonus,
+    HandState,
+    LoadShoe,
+    Phase,
+    PlaceAnte,
+    PlaceBonus,
+    TableRules,
+    action_from_dict,
+    replay,
+)
+from casino.rules.holdem_bonus.record import GAME
+from casino.rules.shuffle import Shoe
+from tables.access import is_dealer_at, supervises
+from tables.models import Alert, Hand, HandAction, Pit, Table, TableRequest, TableSession, pit_group
+
+__all__ = [
+    "ActionResult", "NotAllowed", "PendingAward", "StaleVersion", "acknowledge_alert", "award_approver_role",
+    "confirm_closing",
+    "confirm_deck_check", "current_hand", "decide_award", "hand_history_record", "hand_state", "live_session",
+    "open_alerts", "pending_approvals", "pit_group", "recent_hands", "record_action", "repeat_last_bets",
+    "report_irregularity", "request_closing", "request_opening", "session_result", "start_hand", "table_rules",
+    "undo_last_action",
+]
+
+# --- What a dealer may send, and what an undo may take back ---------------------------------------
+
+#: Bets and decisions: the dealer records them box by box, in the current phase.
+BETS_AND_DECISIONS = frozenset({
+    "place-ante", "place-bonus", "withdraw-bets", "bet-flop", "fold", "bet-turn", "pass-turn", "bet-river",
+    "pass-river",
+})
+#: Steps of the procedure that move the hand on: "no va más", the deal, the streets, the showdown.
+PROCEDURE_STEPS = frozenset({
+    "close-bets", "deal-initial", "deal-flop", "deal-turn", "deal-river", "reveal-dealer", "reveal-box",
+})
+#: The dealer's own records through ``record_action``.
+DEALER_KINDS = BETS_AND_DECISIONS | PROCEDURE_STEPS
+#: Irregularities from the manual's cases (THB-24, THB-73..76), through ``report_irregularity``.
+IRREGULARITY_KINDS = frozenset({
+    "report-dealer-card-exposed", "report-face-up-card", "report-box-wrong-card-count",
+    "report-dealer-wrong-card-count", "void-hand",
+})
+#: Card entries a dealer may correct right after typing them (recorded mode only): the entry is
+#: the last thing done, so nothing was decided on the wrong card yet.
+CORRECTABLE_CARD_ENTRIES = frozenset({"deal-flop", "deal-turn", "deal-river", "reveal-dealer", "reveal-box"})
+
+#: Who approves a Bonus award that needs it, unless the table's house options say otherwise (C-30).
+DEFAULT_AWARD_APPROVER_ROLE = getattr(settings, "AWARD_APPROVER_ROLE", Role.PIT_BOSS)
+APPROVER_ROLES = (Role.PIT_BOSS, Role.GAMES_DIRECTOR)
+RECENT_HANDS = 10  # game recall: the current game and at least nine before it (design notes, AGCO 13.1.1)
+
+
+# --- Answers and refusals -------------------------------------------------------------------------
+
+
+class StaleVersion(Exception):
+    """The tablet acted on a version the table has moved past: refetch and show the table as it is."""
+
+    def __init__(self, current_version: int) -> None:
+        self.current_version = current_version
+        super().__init__(_("The table changed, refreshing."))
+
+
+class NotAllowed(PermissionDenied):
+    """This person may not do this at this table (role or object refusal)."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        super().__init__(message)
+
+
+@dataclass
+class ActionResult:
+    table_version: int
+    hand_id: int | None
+    duplicate: bool = False
+    alerts: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PendingAward:
+    """A Bonus award held until approved (THB-54): what the console shows next to the hand's cards."""
+
+    hand: Hand
+    table: Table
+    box: int
+    award: str
+    odds: int
+    stake: int
+    payout: int
+    state: HandState
+
+
+# --- Reads (no lock) --------------------------------------------------------------------------------
+
+
+def table_rules(table: Table) -> TableRules:
+    """The engine's configuration from the table's limits, paytable and house options."""
+    house = table.house_options or {}
+    options = {}
+    if "ante_pays_from" in house:
+        options["ante_pays_from"] = house["ante_pays_from"]
+    if "approval_awards" in house:
+        options["approval_awards"] = frozenset(house["approval_awards"])
+    if house.get("approval_above") is not None:
+        options["approval_above"] = house["approval_above"]
+    return TableRules(
+        min_ante=table.min_ante,
+        max_ante=table.max_ante,
+        min_bonus=table.bonus_min,
+        max_bonus=table.bonus_max,
+        paytable=table.paytable,
+        **options,
+    )
+
+
+def _effective_rows(rows: Iterable[HandAction]) -> list[HandAction]:
+    """The rows a replay uses: undo rows and the rows they undid are left out."""
+    rows = list(rows)
+    undone = {r.undoes_id for r in rows if r.undoes_id is not None}
+    return [r for r in rows if r.undoes_id is None and r.pk not in undone]
+
+
+def _rules_of(hand: Hand) -> TableRules:
+    return TableRules.from_dict(hand.rules)
+
+
+def hand_state(hand: Hand) -> HandState:
+    """The hand as the engine sees it: its stored records replayed in order under its own rules."""
+    rows = _effective_rows(hand.actions.order_by("seq"))
+    return replay(_rules_of(hand), [r.record for r in rows])
+
+
+def live_session(table: Table) -> TableSession | None:
+    """The table's session that is waiting for its deck check, open or waiting to close."""
+    return table.sessions.filter(status__in=TableSession.LIVE).order_by("-requested_at").first()
+
+
+def current_hand(table: Table) -> tuple[Hand | None, HandState | None]:
+    """The latest hand of the table's live session (finished or not), with its state."""
+    session = live_session(table)
+    hand = session.hands.order_by("-number").first() if session else None
+    return (hand, hand_state(hand)) if hand else (None, None)
+
+
+def recent_hands(table: Table, n: int = RECENT_HANDS) -> list[Hand]:
+    """The table's last ``n`` hands, latest first, across sessions (game recall)."""
+    return list(Hand.objects.filter(table=table).select_related("table").order_by("-number")[:n])
+
+
+def _tables_of(where) -> Iterable | None:
+    """A pit, a pit id, a table, or tables (queryset or list) -> a filter value for ``table__in``."""
+    if where is None:
+        return None
+    if isinstance(where, Table):
+        return [where.pk]
+    if isinstance(where, Pit | int):
+        return Table.objects.filter(pit=where).values("pk")
+    return where
+
+
+def pending_approvals(pit=None, *, tables=None) -> list[PendingAward]:
+    """Awards waiting for approval: all, or a pit's (``pit``), or of some tables (``tables``)."""
+    hands = Hand.objects.filter(pending_approvals__gt=0).select_related("table", "table__pit")
+    for where in (pit, tables):
+        selected = _tables_of(where)
+        if selected is not None:
+            hands = hands.filter(table__in=selected)
+    awards = []
+    for hand in hands.order_by("started_at", "pk"):
+        state = hand_state(hand)
+        for number in state.settlement.pending_approvals:
+            bonus = state.settlement.box(number).bonus
+            awards.append(PendingAward(hand, hand.table, number, bonus.award, bonus.odds, bonus.wager.stake,
+                                       bonus.wager.net, state))
+    return awards
+
+
+def open_alerts(tables) -> list[Alert]:
+    """Alerts nobody has acknowledged yet, latest first, for a table, a pit or tables."""
+    selected = _tables_of(tables)
+    alerts = Alert.objects.filter(acknowledged_at__isnull=True).select_related("table", "hand")
+    if selected is not None:
+        alerts = alerts.filter(table__in=selected)
+    return list(alerts)
+
+
+def session_result(table: Table) -> int:
+    """The house's net over the hands of the live (else the last) session whose result is final."""
+    session = live_session(table) or table.sessions.order_by("-requested_at").first()
+    if session is None:
+        return 0
+    return session.hands.aggregate(total=Sum("house_net"))["total"] or 0
+
+
+def hand_history_record(hand: Hand) -> dict:
+    """The hand in the ``replay_hand`` input format (casino/rules/holdem_bonus/record.py).
+
+    ``python manage.py replay_hand`` on it reproduces the live settlement. A void hand, or one
+    with a voided box, has no such record: the format cannot say so (``RuleViolation``).
+    """
+    state = hand_state(hand)
+    if state.phase is Phase.VOID:
+        raise RuleViolation(_("A void hand has no settlement to replay: every stake was returned"), "THB-24")
+    if state.phase is not Phase.SETTLED:
+        raise RuleViolation(_("The hand is not settled yet: it still needs %(what)s") % {"what": state.awaiting})
+    if any(b.void for b in state.boxes):
+        raise RuleViolation(_("A hand with a void box cannot be written in the hand-history format"), "THB-76")
+    rules = state.rules
+    record: dict = {
+        "game": GAME,
+        "hand": f"{hand.table.name}#{hand.number}",
+        "limits": {
+            "min_ante": rules.min_ante,
+            "max_ante": rules.max_ante,
+            "min_bonus": rules.min_bonus,
+            "max_bonus": rules.max_bonus,
+        },
+        "paytable": rules.paytable.name,
+        "house": {
+            "ante_pays_from": rules.ante_pays_from.value,
+            "approval_awards": rules.to_dict()["approval_awards"],
+        },
+    }
+    if rules.approval_above is not None:
+        record["house"]["approval_above"] = rules.approval_above
+    if state.dealer_cards is not None:
+        record["dealer"] = [str(c) for c in state.dealer_cards]
+    record["board"] = [str(c) for c in state.board]
+    boxes = []
+    for box in state.boxes:
+        entry: dict = {"box": box.number, "ante": box.ante}
+        if box.bonus:
+            entry["bonus"] = box.bonus
+        if box.cards is not None:
+            entry["cards"] = [str(c) for c in box.cards]
+        entry["flop"] = box.decision("flop").value
+        if box.plays:
+            entry["turn"] = box.decision("turn").value
+            entry["river"] = box.decision("river").value
+        boxes.append(entry)
+    record["boxes"] = boxes
+    return record
+
+
+# --- The write path ------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Write:
+    """One write in progress: the locked table, who acts, and what the write produced."""
+
+    table: Table
+    by: object
+    key: str
+    action: str
+    now: object
+    role: str
+    event: str = "changed"
+    hand: Hand | None = None
+    alerts: list[str] = field(default_factory=list)
+
+    @property
+    def stream(self) -> str:
+        return stream_for(self.table)
+
+    def audit(self, action: str, obj=None, **details) -> None:
+        record_event(action=action, actor=self.by, obj=obj or self.table, stream=self.stream, details=details)
+
+
+def _check_key(key: object) -> str:
+    if not isinstance(key, str) or not key.strip() or len(key) > 100:
+        raise ValueError("every table write needs an idempotency key: a non-empty text of at most 100 characters")
+    return key
+
+
+def _write(*, table, by, key: str, expected_version: int, action: str, work: Callable[[_Write], None]) -> ActionResult:
+    """Lock -> idempotency -> version -> ``work`` (role, engine, rows, audit) -> version bump -> announce."""
+    key = _check_key(key)
+    table_id = table.pk if isinstance(table, Table) else int(table)
+    with transaction.atomic():
+        # The row lock serialises every write at this table until commit: two tablets (or a tablet
+        # and the console) can never both act on the same version.
+        locked = Table.objects.select_for_update().get(pk=table_id)
+        done = TableRequest.objects.filter(table=locked, key=key).first()
+        if done is not None:
+            if done.by_id != getattr(by, "pk", None):
+                raise NotAllowed(_("This request belongs to someone else."))
+            return ActionResult(done.table_version, done.hand_id, duplicate=True, alerts=list(done.alerts))
+        if int(expected_version) != locked.version:
+            raise StaleVersion(locked.version)
+        write = _Write(table=locked, by=by, key=key, action=action, now=timezone.now(), role=primary_role(by) or "")
+        work(write)
+        locked.version += 1
+        locked.save(update_fields=["version", "status"])
+        TableRequest.objects.create(
+            table=locked, key=key, action=action, by=by, at=write.now, table_version=locked.version,
+            hand=write.hand, alerts=write.alerts,
+        )
+        ids = {"table": locked.pk}
+        if write.hand is not None:
+            ids["hand"] = write.hand.pk
+        announce_change(locked.group_name, version=locked.version, event=write.event, **ids)
+        announce_change(pit_group(locked.pit_id), version=locked.version, event=write.event, **ids)
+    return ActionResult(locked.version, write.hand.pk if write.hand else None, alerts=list(write.alerts))
+
+
+# --- Who may act -------------------------------------------------------------------------------------
+
+
+def _require_dealer(w: _Write) -> None:
+    if not is_dealer_at(w.by, w.table):
+        raise NotAllowed(_("Only the dealer on duty at %(table)s can do this.") % {"table": w.table.name})
+
+
+def _require_supervisor(w: _Write) -> None:
+    if not (supervises(w.by, w.table) and can(w.by, SUPERVISE_PIT)):
+        raise NotAllowed(_("Only the pit boss of %(table)s's pit can do this.") % {"table": w.table.name})
+
+
+def award_approver_role(table: Table) -> str:
+    """The role that approves held Bonus awards at this table (house option, C-30)."""
+    role = (table.house_options or {}).get("award_approver_role") or DEFAULT_AWARD_APPROVER_ROLE
+    return role if role in APPROVER_ROLES else Role.PIT_BOSS
+
+
+def _may_approve(by, table: Table) -> bool:
+    if not can(by, APPROVE_PAYOUT):
+        return False
+    if has_role(by, Role.GAMES_DIRECTOR):
+        # THB-54 names the games direction itself; with the pit boss as the house's approver the
+        # games director, who ranks above, may approve too.
+        return True
+    return award_approver_role(table) == Role.PIT_BOSS and has_role(by, Role.PIT_BOSS) and (
+        table.pit.pit_boss_id == by.pk
+    )
+
+
+# --- Table sessions (THB-21, THB-22) -----------------------------------------------------------------
+
+
+def _live_session_locked(table: Table) -> TableSession | None:
+    return table.sessions.select_for_update().filter(status__in=TableSession.LIVE).order_by("-requested_at").first()
+
+
+def request_opening(*, table, by, key: str, expected_version: int) -> ActionResult:
+    """The dealer asks to open the table; it waits for the pit boss's deck check (THB-21)."""
+
+    def work(w: _Write) -> None:
+        _require_dealer(w)
+        if w.table.status != Table.Status.CLOSED:
+            raise RuleViolation(_("The table is already open or waiting for the pit boss."), "THB-21")
+        session = TableSession.objects.create(table=w.table, requested_by=w.by, requested_at=w.now)
+        w.table.status = Table.Status.OPENING
+        w.event = "opening-requested"
+        w.audit("table.opening_requested", session=session.pk)
+
+    return _write(table=table, by=by, key=key, expected_version=expected_version, action="request_opening", work=work)
+
+
+def confirm_deck_check(*, table, by, key: str, expected_version: int, approve: bool = True,
+                       note: str = "") -> ActionResult:
+    """The pit boss confirms the deck check in their presence and the table opens (THB-21);
+    or refuses a missing or flawed deck, which alerts for the Subdirector and keeps it closed (THB-22)."""
+
+    def work(w: _Write) -> None:
+        _require_supervisor(w)
+        session = _live_session_locked(w.table)
+        if session is None or session.status != TableSession.Status.DECK_CHECK:
+            raise RuleViolation(_("No deck check is waiting at this table."), "THB-21")
+        if session.requested_by_id == w.by.pk:
+            raise NotAllowed(_("The deck check is confirmed by the pit boss, not by whoever asked to open."))
+        session.deck_checked_by, session.deck_checked_at = w.by, w.now
+        if approve:
+            session.status, session.opened_at = TableSession.Status.OPEN, w.now
+            w.table.status = Table.Status.OPEN
+            w.event = "opened"
+            w.audit("table.deck_check_confirmed", session=session.pk, note=note)
+        else:
+            session.status, session.closed_by, session.closed_at = TableSession.Status.DECK_REFUSED, w.by, w.now
+            w.table.status = Table.Status.CLOSED
+            w.event = "deck-refused"
+            _raise_alert(w, Alert.Kind.DECK, gettext_noop(
+                "%(table)s: the deck was refused at the opening check; report it to the Subdirector (THB-22)."
+            ), {"table": w.table.name, "note": note})
+            w.audit("table.deck_check_refused", session=session.pk, note=note)
+        session.save()
+
+    return _write(table=table, by=by, key=key, expected_version=expected_version, action="confirm_deck_check",
+                  work=work)
+
+
+def request_closing(*, table, by, key: str, expected_version: int) -> ActionResult:
+    """The dealer asks to close the table, once its last hand is finished; the pit boss confirms."""
+
+    def work(w: _Write) -> None:
+        _require_dealer(w)
+        if w.table.status != Table.Status.OPEN:
+            raise RuleViolation(_("Only an open table can be closed."))
+        session = _live_session_locked(w.table)
+        last = session.hands.order_by("-number").first()
+        if last is not None and not last.is_finished:
+            raise RuleViolation(_("Finish the hand in play before closing the table."))
+        session.status = TableSession.Status.CLOSING
+        session.closing_requested_by, session.closing_requested_at = w.by, w.now
+        session.save()
+        w.table.status = Table.Status.CLOSING
+        w.event = "closing-requested"
+        w.audit("table.closing_requested", session=session.pk)
+
+    return _write(table=table, by=by, key=key, expected_version=expected_version, action="request_closing", work=work)
+
+
+def confirm_closing(*, table, by, key: str, expected_version: int, approve: bool = True) -> ActionResult:
+    """The pit boss confirms the closing (or sends the table back to play)."""
+
+    def work(w: _Write) -> None:
+        _require_supervisor(w)
+        session = _live_session_locked(w.table)
+        if session is None or session.status != TableSession.Status.CLOSING:
+            raise RuleViolation(_("No closing is waiting at this table."))
+        if session.closing_requested_by_id == w.by.pk:
+            raise NotAllowed(_("The closing is confirmed by the pit boss, not by whoever asked for it."))
+        if approve:
+            session.status, session.closed_by, session.closed_at = TableSession.Status.CLOSED, w.by, w.now
+            w.table.status = Table.Status.CLOSED
+            w.event = "closed"
+            w.audit("table.closed", session=session.pk, house_net=session.hands.aggregate(t=Sum("house_net"))["t"] or 0)
+        else:
+            session.status = TableSession.Status.OPEN
+            w.table.status = Table.Status.OPEN
+            w.event = "closing-refused"
+            w.audit("table.closing_refused", session=session.pk)
+        session.save()
+
+    return _write(table=table, by=by, key=key, expected_version=expected_version, action="confirm_closing", work=work)
+
+
+# --- Hands ------------------------------------------------------------------------------------------------
+
+
+def _hand_in_play(w: _Write) -> Hand:
+    """The latest hand of the table's session: the one every dealer action goes to."""
+    session = _live_session_locked(w.table)
+    hand = session.hands.order_by("-number").first() if session else None
+    if hand is None:
+        raise RuleViolation(_("No hand is in play: start a hand first."))
+    w.hand = hand
+    return hand
+
+
+def _next_seq(hand: Hand) -> int:
+    return (hand.actions.aggregate(m=Max("seq"))["m"] or 0) + 1
+
+
+def _audit_details(record: dict) -> dict:
+    """The record as audited; a shoe's order is kept only as its hash (the audit log is read by staff
+    while the hand is live, and the order is what a cheat would want)."""
+    if record.get("action") == LoadShoe.kind:
+        order = " ".join(record["cards"])
+        return {"action": LoadShoe.kind, "sha256": hashlib.sha256(order.encode()).hexdigest()}
+    return dict(record)
+
+
+def _append(w: _Write, hand: Hand, state: HandState, action: Action) -> HandState:
+    """Engine check, then apply, then the frozen row and its audit event."""
+    state.check(action)
+    after = state.apply(action)
+    record = action.to_dict()
+    row = HandAction.objects.create(
+        hand=hand, seq=_next_seq(hand), kind=action.kind, record=record, actor=w.by, role=w.role, at=w.now, key=w.key,
+    )
+    w.audit("hand.action", obj=hand, hand=hand.number, seq=row.seq, record=_audit_details(record))
+    return after
+
+
+def _raise_alert(w: _Write, kind: str, message: str, params: dict, hand: Hand | None = None) -> Alert:
+    alert = Alert.objects.create(table=w.table, hand=hand, kind=kind, message=message, params=params,
+                                 raised_by=w.by, created_at=w.now)
+    w.alerts.append(alert.text)
+    return alert
+
+
+def _sync_hand(w: _Write, hand: Hand, before: HandState, after: HandState) -> None:
+    """Keep the hand's console columns equal to the replay, and alert for awards newly held (THB-54)."""
+    pending = after.settlement.pending_approvals if after.settlement else ()
+    held_before = set(before.settlement.pending_approvals) if before.settlement else set()
+    for number in pending:
+        if number not in held_before:
+            bonus = after.settlement.box(number).bonus
+            _raise_alert(w, Alert.Kind.APPROVAL, gettext_noop(
+                "%(table)s, hand %(hand)d: box %(box)d's Bonus award (%(award)s, %(payout)d) waits for approval."
+            ), {"table": w.table.name, "hand": hand.number, "box": number, "award": bonus.award,
+                "payout": bonus.wager.net}, hand=hand)
+    # An award no longer held (decided, or its card entry undone) no longer needs the console's eye.
+    for alert in hand.alerts.filter(kind=Alert.Kind.APPROVAL, acknowledged_at__isnull=True):
+        if alert.params.get("box") not in pending:
+            alert.acknowledged_at = w.now
+            alert.acknowledged_by = w.by if w.action == "decide_award" else None
+            alert.save(update_fields=["acknowledged_at", "acknowledged_by"])
+    hand.phase = after.phase.value
+    hand.pending_approvals = len(pending)
+    over = after.phase in (Phase.SETTLED, Phase.VOID)
+    hand.settled_at = (hand.settled_at or w.now) if over else None
+    hand.house_net = after.settlement.house_net if (over and not pending) else None
+    hand.save(update_fields=["phase", "pending_approvals", "settled_at", "house_net"])
+
+
+def start_hand(*, table, by, key: str, expected_version: int, mode: str = Hand.Mode.RECORDED) -> ActionResult:
+    """"Hagan sus apuestas": a new hand with bets open (THB-30), under the table's rules of now.
+
+    Dealt mode loads a freshly shuffled shoe through the engine; its order is stored as the hand's
+    first record, so the hand replays exactly (THB-32, ``casino.rules.shuffle``).
+    """
+
+    def work(w: _Write) -> None:
+        _require_dealer(w)
+        if mode not in Hand.Mode.values:
+            raise ValueError(f"mode is one of {', '.join(Hand.Mode.values)}, not {mode!r}")
+        if w.table.status != Table.Status.OPEN:
+            raise RuleViolation(_("The table is not open: the pit boss confirms the deck check first."), "THB-21")
+        session = _live_session_locked(w.table)
+        last = session.hands.order_by("-number").first()
+        if last is not None and not last.is_finished:
+            if last.is_over:
+                raise RuleViolation(_("The last hand's Bonus award waits for approval: the next hand starts "
+                                      "once it is decided."), "THB-54")
+            raise RuleViolation(_("The hand in play is not finished."))
+        rules = table_rules(w.table)
+        number = (w.table.hands.aggregate(m=Max("number"))["m"] or 0) + 1
+        hand = Hand.objects.create(table=w.table, session=session, number=number, mode=mode, rules=rules.to_dict(),
+                                   started_by=w.by, started_at=w.now)
+        w.hand = hand
+        w.event = "hand-started"
+        w.audit("hand.started", obj=hand, hand=number, mode=mode, rules=rules.to_dict())
+        if mode == Hand.Mode.DEALT:
+            state = HandState(rules=rules)
+            after = _append(w, hand, state, LoadShoe(Shoe.shuffled().cards))
+            _sync_hand(w, hand, state, after)
+
+    return _write(table=table, by=by, key=key, expected_version=expected_version, action="start_hand", work=work)
+
+
+def _read_record(record: dict) -> Action:
+    if isinstance(record, Action):
+        return record
+    return action_from_dict(record)
+
+
+def record_action(*, table, by, key: str, expected_version: int, record: dict) -> ActionResult:
+    """Any dealer action of the hand in play, as its engine record (``action.to_dict()``).
+
+    Bets, "no va más", the deal, each box's decision, the community cards, the dealer's and the
+    boxes' cards. Awards are decided with ``decide_award``, irregularities reported with
+    ``report_irregularity``; the shoe is loaded by ``start_hand``.
+    """
+
+    def work(w: _Write) -> None:
+        _require_dealer(w)
+        action = _read_record(record)
+        if action.kind in (ApproveBonus.kind, DenyBonus.kind):
+            raise NotAllowed(_("A held Bonus award is approved or denied from the pit boss's console (C-30)."))
+        if action.kind in IRREGULARITY_KINDS:
+            raise RuleViolation(_("Report an irregularity from the irregularity menu."))
+        if action.kind not in DEALER_KINDS:
+            raise RuleViolation(_("The shoe is loaded when a dealt hand starts."), "THB-32")
+        hand = _hand_in_play(w)
+        before = hand_state(hand)
+        after = _append(w, hand, before, action)
+        _sync_hand(w, hand, before, after)
+        w.event = "hand-action"
+
+    return _write(table=table, by=by, key=key, expected_version=expected_version, action="record_action", work=work)
+
+
+def _previous_hand(hand: Hand) -> Hand | None:
+    return hand.session.hands.filter(number__lt=hand.number).order_by("-number").first()
+
+
+def repeat_last_bets(*, table, by, key: str, expected_version: int) -> ActionResult:
+    """One tap: the last hand's antes and Bonus bets placed again in their boxes, those the limits
+    allow (THB-19, THB-20, THB-26) and only in boxes with no bet yet; the others are listed."""
+
+    def work(w: _Write) -> None:
+        _require_dealer(w)
+        hand = _hand_in_play(w)
+        state = before = hand_state(hand)
+        if state.phase is not Phase.BETS_OPEN:
+            raise RuleViolation(_("Bets are closed ('no va más'): they can no longer be placed."), "THB-31")
+        previous = _previous_hand(hand)
+        if previous is None:
+            raise RuleViolation(_("There is no previous hand in this session to repeat."), "THB-30")
+        placed = 0
+        for box in hand_state(previous).boxes:
+            if state.box(box.number) is not None:
+                continue  # the dealer has already taken this box's bet for this hand
+            bets = [PlaceAnte(box.number, box.ante)] + ([PlaceBonus(box.number, box.bonus)] if box.bonus else [])
+            for bet in bets:
+                try:
+                    state = _append(w, hand, state, bet)
+                    placed += 1
+                except RuleViolation as refused:
+                    w.alerts.append(str(refused))
+                    break  # no Bonus without its ante (THB-52)
+        if not placed:
+            raise RuleViolation(_("No bet of the last hand could be repeated.") + " " + " ".join(w.alerts), "THB-30")
+        _sync_hand(w, hand, before, state)
+        w.event = "hand-action"
+
+    return _write(table=table, by=by, key=key, expected_version=expected_version, action="repeat_last_bets",
+                  work=work)
+
+
+def undo_last_action(*, table, by, key: str, expected_version: int, reason: str) -> ActionResult:
+    """Take back the hand's last action before the hand moves on, with the reason (append-only).
+
+    What may be undone: a bet or a box's decision, while no step of the procedure ("no va más",
+    a deal, a card, a reveal, an irregularity) has come after it; or, in recorded mode, a card
+    entry that is the very last thing done (a mistyped card, before anyone decided on it). The
+    undo is a new row pointing at the undone one; replay skips both.
+    """
+
+    def work(w: _Write) -> None:
+        _require_dealer(w)
+        if not isinstance(reason, str) or not reason.strip():
+            raise RuleViolation(_("Say why the action is undone."))
+        hand = _hand_in_play(w)
+        rows = list(hand.actions.order_by("seq"))
+        effective = _effective_rows(rows)
+        if not effective:
+            raise RuleViolation(_("There is nothing to undo in this hand."))
+        target = effective[-1]
+        moved_on = [r for r in rows if r.seq > target.seq and r.kind != HandAction.UNDO and r.kind not in
+                    BETS_AND_DECISIONS]
+        correctable = target.kind in CORRECTABLE_CARD_ENTRIES and hand.mode == Hand.Mode.RECORDED
+        if moved_on or not (target.kind in BETS_AND_DECISIONS or correctable):
+            raise RuleViolation(_("The hand has moved on since that action: it can no longer be undone. "
+                                  "Report an irregularity instead."))
+        before = replay(_rules_of(hand), [r.record for r in effective])
+        after = replay(_rules_of(hand), [r.record for r in effective[:-1]])
+        HandAction.objects.create(
+            hand=hand, seq=_next_seq(hand), kind=HandAction.UNDO, record={"action": HandAction.UNDO, "seq": target.seq},
+            actor=w.by, role=w.role, at=w.now, key=w.key, undoes=target, reason=reason.strip(),
+        )
+        _sync_hand(w, hand, before, after)
+        w.event = "undo"
+        w.audit("hand.action_undone", obj=hand, hand=hand.number, seq=target.seq, record=_audit_details(target.record),
+                reason=reason.strip())
+
+    return _write(table=table, by=by, key=key, expected_version=expected_version, action="undo_last_action",
+                  work=work)
+
+
+def report_irregularity(*, table, by, key: str, expected_version: int, record: dict) -> ActionResult:
+    """One of the manual's irregularities (THB-24, THB-73..76): the engine's outcome applied (a void
+    hand returns every stake) and the pit boss alerted. The dealer on duty or the pit boss reports."""
+
+    def work(w: _Write) -> None:
+        if not is_dealer_at(w.by, w.table):
+            _require_supervisor(w)
+        action = _read_record(record)
+        if action.kind not in IRREGULARITY_KINDS:
+            raise RuleViolation(_("That is not one of the irregularities of the manual."), "THB-24")
+        hand = _hand_in_play(w)
+        before = hand_state(hand)
+        after = _append(w, hand, before, action)
+        params = {"table": w.table.name, "hand": hand.number}
+        if after.phase is Phase.VOID:
+            params["reason"] = f"{after.void_reason} ({after.void_clause})"
+            _raise_alert(w, Alert.Kind.VOID, gettext_noop(
+                "%(table)s, hand %(hand)d is void: %(reason)s. Every stake is returned."), params, hand=hand)
+        else:
+            params["note"] = after.irregularities[-1] if after.irregularities else action.kind
+            _raise_alert(w, Alert.Kind.IRREGULARITY, gettext_noop("%(table)s, hand %(hand)d: %(note)s"), params,
+                         hand=hand)
+        _sync_hand(w, hand, before, after)
+        w.event = "irregularity"
+        w.audit("hand.irregularity", obj=hand, hand=hand.number, record=action.to_dict(), phase=after.phase.value)
+
+    return _write(table=table, by=by, key=key, expected_version=expected_version, action="report_irregularity",
+                  work=work)
+
+
+def decide_award(*, table, by, key: str, expected_version: int, hand_id: int, box: int, approve: bool,
+                 reason: str = "") -> ActionResult:
+    """Approve or deny a held Bonus award (THB-54): by the house option's role (C-30), never by the
+    dealer who asked; approver, role, time and decision go to the audit log."""
+
+    def work(w: _Write) -> None:
+        hand = Hand.objects.filter(pk=hand_id, table=w.table).first()
+        if hand is None:
+            raise NotAllowed(_("That hand is not at this table."))
+        w.hand = hand
+        if not _may_approve(w.by, w.table):
+            raise NotAllowed(_("Only the %(role)s can approve this award (C-30).")
+                             % {"role": Role(award_approver_role(w.table)).label})
+        dealt_it = hand.actions.filter(actor=w.by).exclude(kind__in=(ApproveBonus.kind, DenyBonus.kind)).exists()
+        if dealt_it or w.table.dealer_id == w.by.pk:
+            raise NotAllowed(_("The dealer who asked for the award can never approve it (C-30)."))
+        before = hand_state(hand)
+        approver = w.by.get_username()
+        decision = ApproveBonus(box, approver) if approve else DenyBonus(box, approver, reason)
+        after = _append(w, hand, before, decision)
+        _sync_hand(w, hand, before, after)
+        bonus = before.settlement.box(box).bonus
+        w.event = "award-decided"
+        w.audit("hand.award_approved" if approve else "hand.award_denied", obj=hand, hand=hand.number, box=box,
+                decision="approved" if approve else "denied", approver=approver, role=w.role,
+                at=w.now.isoformat(), award=bonus.award, stake=bonus.wager.stake, payout=bonus.wager.net,
+                reason=reason)
+
+    return _write(table=table, by=by, key=key, expected_version=expected_version, action="decide_award", work=work)
+
+
+def acknowledge_alert(*, table, by, key: str, expected_version: int, alert_id: int) -> ActionResult:
+    """The pit boss has seen an alert of one of their tables."""
+
+    def work(w: _Write) -> None:
+        _require_supervisor(w)
+        alert = Alert.objects.select_for_update().filter(pk=alert_id, table=w.table).first()
+        if alert is None:
+            raise NotAllowed(_("That alert is not of this table."))
+        if alert.acknowledged_at is not None:
+            raise RuleViolation(_("That alert was already acknowledged."))
+        alert.acknowledged_by, alert.acknowledged_at = w.by, w.now
+        alert.save(update_fields=["acknowledged_by", "acknowledged_at"])
+        w.hand = alert.hand
+        w.event = "alert-acknowledged"
+        w.audit("alert.acknowledged", obj=alert, kind=alert.kind, message=alert.message, params=alert.params)
+
+    return _write(table=table, by=by, key=key, expected_version=expected_version, action="acknowledge_alert",
+                  work=work)
+
