@@ -6,6 +6,7 @@ A thin wrapper over ``casino.rules.evaluator_census``; ``--cards 5`` checks the 
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from casino.rules.evaluator import Category
 from casino.rules.evaluator_census import PUBLISHED, take_census
 
 
@@ -27,6 +28,8 @@ class Command(BaseCommand):
             counted = census.categories.get(category, 0)
             mark = "ok" if counted == published else "MISMATCH"
             self.stdout.write(f"{category.value:<16} {counted:>12,} {published:>12,}  {mark}")
+        flushes = census.categories.get(Category.STRAIGHT_FLUSH, 0) + census.categories.get(Category.ROYAL_FLUSH, 0)
+        self.stdout.write(f"{'(straight flushes, royals included)':<16} {flushes:,}")
         self.stdout.write(f"{'all hands':<16} {census.total:>12,}   distinct ranks {census.distinct_ranks:,}")
         mismatches = census.mismatches()
         if mismatches:
