@@ -351,7 +351,7 @@ class HoldemHand:
             Phase.BLINDS: "post the blinds",
             Phase.DEAL: "deal the hole cards",
             Phase.BETTING: "take the action",
-            Phase.BOARD: f"burn and deal the {STREETS[STREETS.index(self.street) + 1].value}",
+            Phase.BOARD: f"burn and deal the {STREETS[min(STREETS.index(self.street) + 1, 3)].value}",
             Phase.SHOWDOWN: "have the hands shown",
             Phase.AWARD: "award the pots",
             Phase.COMPLETE: "start a new hand: this one is over",
