@@ -19,7 +19,7 @@ def test_a_hand_opens_with_bets_hagan_sus_apuestas_THB_30(open_hand):
     assert open_hand.awaiting == "bets, then 'no va más'"
 
 
-def test_the_table_maximum_is_twenty_times_the_minimum_by_default_THB_18():
+def test_the_table_maximum_is_twenty_times_the_minimum_by_default_THB_18_THB_19():
     assert TableRules(min_ante=5).max_ante == 100
     assert TableRules(min_ante=10).max_ante == 200
     assert TableRules(min_ante=20).max_ante == 400
@@ -103,3 +103,15 @@ def test_the_table_refuses_limits_that_make_no_sense_THB_18():
         TableRules(min_ante=10, max_ante=5)
     with pytest.raises(RuleViolation, match="straight or from a flush"):
         TableRules(ante_pays_from="one-pair")
+
+
+def test_table_rules_survive_a_trip_through_json_C_28():
+    rules = TableRules(min_ante=10, min_bonus=2, max_bonus=50, ante_pays_from="flush", approval_above=500)
+    data = rules.to_dict()
+    assert data == {
+        "min_ante": 10, "max_ante": 200, "min_bonus": 2, "max_bonus": 50, "paytable": "manual",
+        "ante_pays_from": "flush", "approval_awards": ["aa-vs-dealer-aa"], "approval_above": 500, "boxes": 7,
+    }
+    assert TableRules.from_dict(data) == rules
+    with pytest.raises(RuleViolation, match="Unknown table setting seats"):
+        TableRules.from_dict({"seats": 9})

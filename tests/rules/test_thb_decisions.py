@@ -14,7 +14,7 @@ def refusal(check, *args) -> RuleViolation:
     return refused.value
 
 
-def test_the_flop_bet_must_be_exactly_twice_the_ante_THB_57(three_boxes_dealt):
+def test_the_flop_bet_must_be_exactly_twice_the_ante_THB_27_THB_57(three_boxes_dealt):
     violation = refusal(three_boxes_dealt.check_bet_flop, 1, 30)
     assert str(violation) == "The flop bet must be exactly twice the ante: box 1 bets 20, not 30 (THB-57)"
     assert not three_boxes_dealt.can_bet_flop(1, 10)

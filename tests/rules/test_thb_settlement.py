@@ -41,7 +41,7 @@ def test_the_player_wins_flop_turn_and_river_one_to_one_THB_49():
     assert (result.flop.net, result.turn.net, result.river.net) == (20, 10, 10)
 
 
-def test_it_pays_the_ante_only_on_a_straight_or_better_THB_50():
+def test_it_pays_the_ante_only_on_a_straight_or_better_THB_50_THB_63():
     straight = settled_box(played_hand(dealer=["3h", "4s"], board=BOARD, boxes=[box(1, 10, "Tc 8d")]), 1)
     assert straight.category.value == "straight" and straight.ante.net == 10
     trips = settled_box(played_hand(dealer=["3h", "4s"], board=BOARD, boxes=[box(1, 10, "Kd Kh")]), 1)
@@ -121,9 +121,10 @@ def test_aces_against_the_dealers_aces_pay_1000_to_1_pending_approval_THB_53_THB
     assert hand.awaiting == "approval of the Bonus award of box 1"
 
 
-def test_the_approver_releases_a_pending_award_THB_54():
+def test_the_approver_releases_a_pending_award_and_is_recorded_THB_54_C_30():
     hand = played_hand(dealer=["Ah", "Ad"], board=BOARD, boxes=[box(1, 10, "As Ac", bonus=5)])
     approved = hand.approve_bonus(1, approver="pit boss 12")
+    assert approved.approvals == ((1, Approval.APPROVED, "pit boss 12"),)  # who approved is kept (C-30)
     assert approved.settlement.box(1).bonus.approval is Approval.APPROVED
     assert approved.settlement.box(1).bonus.wager.net == 5000
     assert approved.is_finished
@@ -199,3 +200,21 @@ def test_the_house_result_is_minus_the_players_nets(three_boxes_at_river):
     nets = [b.net for b in hand.settlement.boxes]
     assert nets == [10 + 20 + 10 - 5, -20 - 40 - 20, -5 - 10]
     assert hand.settlement.house_net == -sum(nets)
+
+
+def test_the_dealer_and_each_box_announce_their_best_five_cards_THB_46_THB_61(three_boxes_at_river):
+    assert three_boxes_at_river.dealer_hand_value() is None  # not shown yet
+    hand = three_boxes_at_river.reveal_dealer(["Qc", "Qd"]).reveal_box(5, ["3c", "4d"])
+    dealer = hand.dealer_hand_value()
+    assert dealer.category.value == "one-pair"
+    assert sorted(map(str, dealer.best_five)) == sorted(["Qc", "Qd", "Kc", "Js", "9h"])
+    assert hand.hand_value(5).describe() == "high-card (Kc Js 9h 7d 4d)"
+
+
+def test_a_settled_hand_takes_no_more_actions_THB_64(three_boxes_at_river):
+    hand = (three_boxes_at_river.reveal_dealer(["Qc", "Qd"]).reveal_box(5, ["3c", "4d"])
+            .reveal_box(3, ["8c", "8d"]).reveal_box(1, ["Tc", "8h"]))
+    with pytest.raises(RuleViolation) as refused:
+        hand.check_reveal_box(1, ["Tc", "8h"])
+    assert refused.value.clause == "THB-64"
+    assert hand.is_finished and hand.awaiting == "nothing: the hand is settled"
