@@ -1,0 +1,160 @@
+"""Bonus awards held for approval (THB-54): who approves (C-30), what is audited, what the table waits for."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import Group
+from django.utils import translation
+
+from casino.models import AuditEvent
+from tables import services
+from tables.models import Alert, Hand
+
+from .conftest import (
+    CLOSE_BETS,
+    DEAL,
+    act,
+    ante,
+    bet_flop,
+    bonus,
+    flop,
+    pass_river,
+    pass_turn,
+    play,
+    reveal_box,
+    reveal_dealer,
+    river,
+    turn,
+)
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_passwords")]
+
+
+def play_aces_against_aces(table, dealer):
+    """Box 1: ante 10, Bonus 5, A-A against the dealer's A-A: 1000 to 1 (THB-53); the main bets push."""
+    return play(
+        table, dealer,
+        ante(1, 10), bonus(1, 5), CLOSE_BETS, DEAL, bet_flop(1, 20), flop("2c 7d 9h"), pass_turn(1), turn("Js"),
+        pass_river(1), river("Kc"), reveal_dealer("Ah Ad"), reveal_box(1, "As Ac"),
+    )
+
+
+@pytest.fixture
+def award_held(hand_started, dealer_dana):
+    result = play_aces_against_aces(hand_started, dealer_dana)
+    hand_started.refresh_from_db()
+    return hand_started, Hand.objects.get(pk=result.hand_id), result
+
+
+def decide(table, by, hand, approve=True, **kwargs):
+    return act(services.decide_award, table, by, hand_id=hand.pk, box=1, approve=approve, **kwargs)
+
+
+def test_the_1000_to_1_award_holds_the_table_until_it_is_decided_THB_54(award_held, dealer_dana, pit_a):
+    table, hand, result = award_held
+    assert hand.phase == "settled" and hand.pending_approvals == 1 and not hand.is_finished
+    assert hand.house_net is None  # not final while the award waits
+    alert = Alert.objects.get(kind=Alert.Kind.APPROVAL)
+    assert result.alerts == [alert.text] and "5000" in alert.text
+    [pending] = services.pending_approvals(pit_a)
+    assert (pending.hand, pending.box, pending.award, pending.odds, pending.stake, pending.payout) == (
+        hand, 1, "aa-vs-dealer-aa", 1000, 5, 5000)
+    assert [str(c) for c in pending.state.dealer_cards] == ["Ah", "Ad"]  # the approver sees the cards
+    with pytest.raises(services.RuleViolation) as refused:
+        act(services.start_hand, table, dealer_dana)
+    assert refused.value.clause == "THB-54"
+    with pytest.raises(services.RuleViolation, match="Finish the hand"):
+        act(services.request_closing, table, dealer_dana)
+
+
+def test_the_pit_boss_approves_and_approver_role_time_and_decision_are_audited_C_30(award_held, pit_boss_pat,
+                                                                                     dealer_dana, pit_a):
+    table, hand, _ = award_held
+    decide(table, pit_boss_pat, hand)
+    hand.refresh_from_db()
+    assert hand.pending_approvals == 0 and hand.is_finished and hand.house_net == -5000
+    event = AuditEvent.objects.get(action="hand.award_approved")
+    assert event.actor == pit_boss_pat and event.role == "pit_boss" and event.at is not None
+    assert event.details["decision"] == "approved" and event.details["approver"] == "pat"
+    assert event.details["award"] == "aa-vs-dealer-aa" and event.details["payout"] == 5000
+    assert hand.actions.last().record == {"action": "approve-bonus", "box": 1, "approver": "pat"}
+    alert = Alert.objects.get(kind=Alert.Kind.APPROVAL)
+    assert alert.acknowledged_by == pit_boss_pat
+    assert services.pending_approvals(pit_a) == [] and services.open_alerts(pit_a) == []
+    act(services.start_hand, table, dealer_dana)  # the table goes on
+
+
+def test_the_dealer_who_asked_can_never_approve_the_1000_to_1_C_30(award_held, dealer_dana, pit_a):
+    table, hand, _ = award_held
+    with pytest.raises(services.NotAllowed):
+        decide(table, dealer_dana, hand)
+    # Even someone who is also the pit's pit boss: they dealt this hand, so a second person decides.
+    dealer_dana.groups.add(Group.objects.get(name="pit_boss"))
+    pit_a.pit_boss = dealer_dana
+    pit_a.save()
+    dealer_dana = type(dealer_dana).objects.get(pk=dealer_dana.pk)  # fresh role and permission caches
+    with pytest.raises(services.NotAllowed, match="never approve"):
+        decide(table, dealer_dana, hand)
+    assert Hand.objects.get(pk=hand.pk).pending_approvals == 1
+
+
+def test_a_pit_boss_of_another_pit_cannot_approve(award_held, pit_boss_paula):
+    table, hand, _ = award_held
+    with pytest.raises(services.NotAllowed):
+        decide(table, pit_boss_paula, hand)
+
+
+def test_with_the_games_director_as_the_house_approver_the_pit_boss_is_refused_C_30(
+    award_held, pit_boss_pat, games_director_gloria
+):
+    table, hand, _ = award_held
+    table.house_options = {"award_approver_role": "games_director"}
+    table.save()
+    with translation.override("en"), pytest.raises(services.NotAllowed, match="Only the Games director"):
+        decide(table, pit_boss_pat, hand)
+    decide(table, games_director_gloria, hand)
+    assert AuditEvent.objects.get(action="hand.award_approved").role == "games_director"
+
+
+def test_a_denied_award_is_not_paid_and_its_stake_is_returned_THB_54(award_held, pit_boss_pat):
+    table, hand, _ = award_held
+    decide(table, pit_boss_pat, hand, approve=False, reason="dealer's aces not verified on camera")
+    hand.refresh_from_db()
+    box = services.hand_state(hand).settlement.box(1)
+    assert box.bonus.wager.net == 0 and box.net == 0 and hand.house_net == 0 and hand.is_finished
+    event = AuditEvent.objects.get(action="hand.award_denied")
+    assert event.details["reason"] == "dealer's aces not verified on camera"
+
+
+def test_an_award_is_decided_once(award_held, pit_boss_pat, games_director_gloria):
+    table, hand, _ = award_held
+    decide(table, pit_boss_pat, hand)
+    with pytest.raises(services.RuleViolation, match="no Bonus award waiting"):
+        decide(table, games_director_gloria, hand, approve=False)
+
+
+def test_a_hand_of_another_table_cannot_be_decided_here(award_held, table_two, pit_boss_pat):
+    _, hand, _ = award_held
+    with pytest.raises(services.NotAllowed):
+        act(services.decide_award, table_two, pit_boss_pat, hand_id=hand.pk, box=1, approve=True)
+
+
+def test_a_house_threshold_holds_any_award_above_it_THB_54(table_one, dealer_dana, pit_boss_pat):
+    from .conftest import open_for_play
+
+    table_one.house_options = {"approval_above": 100}
+    table_one.save()
+    open_for_play(table_one, dealer_dana, pit_boss_pat)
+    act(services.start_hand, table_one, dealer_dana)
+    result = play(table_one, dealer_dana, ante(1, 10), bonus(1, 5), CLOSE_BETS, DEAL,
+                  {"action": "fold", "box": 1, "cards": ["Ah", "Ac"]})
+    hand = Hand.objects.get(pk=result.hand_id)
+    # A-A alone pays 30 to 1: 150 is above the house's 100, so it waits (the dealer's cards are
+    # needed first to rule out the 1000 to 1, C-31).
+    assert hand.phase != "settled"
+    play(table_one, dealer_dana, reveal_dealer("Kd Ks"))
+    hand.refresh_from_db()
+    assert hand.phase == "settled" and hand.pending_approvals == 1
+    decide(table_one, pit_boss_pat, hand)
+    hand.refresh_from_db()
+    assert hand.house_net == -(150 - 10)
