@@ -74,3 +74,9 @@ def test_the_generic_trio_takes_records(three_boxes_dealt):
     three_boxes_dealt.check(record)
     assert three_boxes_dealt.can(record) and not three_boxes_dealt.can(BetFlop(1, 21))
     assert three_boxes_dealt.apply(record).actions[-1] == record
+
+
+def test_a_hand_state_pickles_for_caches_and_worker_processes(three_boxes_at_river):
+    import pickle
+
+    assert pickle.loads(pickle.dumps(three_boxes_at_river)) == three_boxes_at_river

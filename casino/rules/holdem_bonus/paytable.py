@@ -113,6 +113,10 @@ class Paytable:
     def __hash__(self) -> int:
         return hash((self.name, tuple(self.pays.items()), self.description))
 
+    def __reduce__(self):
+        # A mapping proxy does not pickle; rebuild from a plain dict (hand states get cached and sent).
+        return (Paytable, (self.name, dict(self.pays), self.description))
+
     def award_for(self, hole: Iterable[Card], dealer: Iterable[Card] | None = None) -> str | None:
         """The award this table pays for these cards: the best paid one they qualify for, or ``None``."""
         paid = [k for k in qualifying_awards(hole, dealer) if k in self.pays]
