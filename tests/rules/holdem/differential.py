@@ -224,6 +224,33 @@ def apply_ours(hand: HoldemHand, act: str, arg: object) -> tuple[str, int | None
     return ("raise", reading.to) if reading.act == "raise" else ("call", None)
 
 
+def play_ours(rng: random.Random, check=None) -> HoldemHand:
+    """A random hand through our engine alone, played to its end; ``check(hand)`` runs after every step."""
+    setup, rules = random_table(rng)
+    hand = HoldemHand(setup, rules)
+    hole, rest = deal_cards(rng, setup.player_count)
+    if hand.phase is Phase.ANTES:
+        hand.post_antes()
+    hand.post_blinds()
+    hand.deal_hole_cards({seat: hole[i] for i, seat in enumerate(setup.order)})
+    streets = iter([(rest[1:4], rest[0]), (rest[5:6], rest[4]), (rest[7:8], rest[6])])
+    while not hand.is_over:
+        if check is not None:
+            check(hand)
+        if hand.phase is Phase.BETTING:
+            apply_ours(hand, *choose_act(rng, hand))
+        elif hand.phase is Phase.BOARD:
+            hand.deal_next_street(*next(streets))
+        elif hand.phase is Phase.SHOWDOWN:
+            for seat in hand.showdown_order():
+                hand.show_hand(seat)
+        else:
+            hand.award_pots()
+    if check is not None:
+        check(hand)
+    return hand
+
+
 def _legal_pokerkit(state: pk.State) -> tuple[int | None, int | None, int | None]:
     return (state.checking_or_calling_amount, state.min_completion_betting_or_raising_to_amount,
             state.max_completion_betting_or_raising_to_amount)
