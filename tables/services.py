@@ -661,8 +661,9 @@ def undo_last_action(*, table, by, key: str, expected_version: int, reason: str)
 
     What may be undone: a bet or a box's decision, while no step of the procedure ("no va más",
     a deal, a card, a reveal, an irregularity) has come after it; or, in recorded mode, a card
-    entry that is the very last thing done (a mistyped card, before anyone decided on it). The
-    undo is a new row pointing at the undone one; replay skips both.
+    entry that is the very last thing done (a mistyped card, before anyone decided on it). Never
+    once the hand is settled or void. The undo is a new row pointing at the undone one; replay
+    skips both.
     """
 
     def work(w: _Write) -> None:
@@ -670,6 +671,10 @@ def undo_last_action(*, table, by, key: str, expected_version: int, reason: str)
         if not isinstance(reason, str) or not reason.strip():
             raise RuleViolation(_("Say why the action is undone."))
         hand = _hand_in_play(w)
+        if hand.is_over:
+            # Once settled the amounts are paid out and final (a recorded payout is never altered
+            # afterwards); a dispute is a reconstruction with the pit boss (THB-71), not an undo.
+            raise RuleViolation(_("The hand is over: its record is final and can no longer be undone."), "THB-64")
         rows = list(hand.actions.order_by("seq"))
         effective = _effective_rows(rows)
         if not effective:

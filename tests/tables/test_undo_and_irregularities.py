@@ -18,10 +18,14 @@ from .conftest import (
     bonus,
     flop,
     fold,
+    pass_river,
     pass_turn,
     play,
     play_to_settlement,
     reveal_box,
+    reveal_dealer,
+    river,
+    turn,
 )
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_passwords")]
@@ -85,24 +89,27 @@ def test_a_mistyped_flop_is_corrected_but_the_decisions_before_it_stay_THB_42(ha
     assert [str(c) for c in services.current_hand(hand_started)[1].board] == ["2c", "7d", "6h"]
 
 
-def test_a_fold_that_ended_the_hand_is_undone_and_the_hand_unsettles_THB_69(hand_started, dealer_dana):
-    play(hand_started, dealer_dana, ante(1, 10), CLOSE_BETS, DEAL, fold(1))
-    hand = services.current_hand(hand_started)[0]
-    assert hand.is_finished and hand.house_net == 10
-    undo(hand_started, dealer_dana, reason="box 1 said va")
-    hand.refresh_from_db()
-    assert hand.phase == "initial-deal" and hand.house_net is None and hand.settled_at is None
-    assert services.session_result(hand_started) == 0
-
-
-def test_a_settled_hands_last_card_entry_can_be_corrected_THB_62(hand_started, dealer_dana):
+def test_a_settled_hand_is_final_even_its_last_card_entry_THB_64(hand_started, dealer_dana):
     play_to_settlement(hand_started, dealer_dana)
-    undo(hand_started, dealer_dana, reason="box 1 holds As Ad")
-    hand = services.current_hand(hand_started)[0]
-    assert hand.phase == "showdown" and hand.house_net is None
-    play(hand_started, dealer_dana, reveal_box(1, "As Ad"))
-    hand.refresh_from_db()
-    assert hand.phase == "settled" and hand.house_net == -253
+    with pytest.raises(services.RuleViolation, match="record is final") as refused:
+        undo(hand_started, dealer_dana, reason="box 1 holds As Ad")
+    assert refused.value.clause == "THB-64"
+
+
+def test_a_fold_that_ended_the_hand_is_final_too_THB_69(hand_started, dealer_dana):
+    play(hand_started, dealer_dana, ante(1, 10), CLOSE_BETS, DEAL, fold(1))
+    with pytest.raises(services.RuleViolation, match="record is final"):
+        undo(hand_started, dealer_dana, reason="box 1 said va")
+
+
+def test_the_last_box_shown_is_corrected_before_the_showdown_completes_THB_62(hand_started, dealer_dana):
+    play(hand_started, dealer_dana, ante(1, 10), ante(2, 10), CLOSE_BETS, DEAL, bet_flop(1, 20), bet_flop(2, 20),
+         flop("2c 7d 9h"), pass_turn(1), pass_turn(2), turn("Js"), pass_river(1), pass_river(2), river("Kc"),
+         reveal_dealer("Qh Qd"), reveal_box(2, "8s Ts"))
+    undo(hand_started, dealer_dana, reason="box 2 holds 8s Th")
+    play(hand_started, dealer_dana, reveal_box(2, "8s Th"))
+    state = services.current_hand(hand_started)[1]
+    assert [str(c) for c in state.box(2).cards] == ["8s", "Th"] and state.phase is Phase.SHOWDOWN
 
 
 def test_a_dealt_hands_engine_deal_is_not_a_card_entry_to_correct(open_table, dealer_dana):
@@ -127,8 +134,8 @@ def test_a_dealer_card_shown_before_the_decisions_voids_the_hand_returns_every_s
     assert alert.kind == Alert.Kind.VOID and alert.hand == hand and "THB-73" in alert.text
     assert result.alerts == [alert.text]
     assert services.open_alerts(hand_started) == [alert]
-    with pytest.raises(services.RuleViolation, match="moved on"):
-        undo(hand_started, dealer_dana)  # an irregularity is not undone by the dealer
+    with pytest.raises(services.RuleViolation, match="record is final"):
+        undo(hand_started, dealer_dana)  # a void hand is over
 
 
 def test_one_face_up_card_in_the_deck_is_burned_and_the_hand_goes_on_with_an_alert_THB_74(
@@ -139,6 +146,8 @@ def test_one_face_up_card_in_the_deck_is_burned_and_the_hand_goes_on_with_an_ale
         record={"action": "report-face-up-card", "count": 1, "card": "Qs"})
     hand, state = services.current_hand(hand_started)
     assert state.phase is Phase.FLOP_DECISIONS and Alert.objects.get().kind == Alert.Kind.IRREGULARITY
+    with pytest.raises(services.RuleViolation, match="moved on"):
+        undo(hand_started, dealer_dana)  # an irregularity stands: the dealer does not undo it
     with pytest.raises(services.RuleViolation, match="already in the discards"):
         play(hand_started, dealer_dana, flop("Qs 7d 9h"))
 
