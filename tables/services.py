@@ -25,12 +25,14 @@ be undone, and who may approve are procedure, not rules of the game.
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -170,10 +172,49 @@ def _rules_of(hand: Hand) -> TableRules:
     return TableRules.from_dict(hand.rules)
 
 
+class _StateCache:
+    """Replayed states by (hand, last row's seq), per process.
+
+    Rows are append-only, so a hand's committed rows up to a given seq never change and neither
+    does their replay: every screen that re-renders after a push (the tablet, the console, each
+    phone) shares one replay instead of doing its own. Only states read outside a transaction are
+    stored, so a row that is later rolled back can never be remembered.
+    """
+
+    def __init__(self, size: int = 1024) -> None:
+        self.size = size
+        self.states: OrderedDict[tuple, HandState] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple) -> HandState | None:
+        with self.lock:
+            state = self.states.get(key)
+            if state is not None:
+                self.states.move_to_end(key)
+            return state
+
+    def put(self, key: tuple, state: HandState) -> None:
+        if connection.in_atomic_block:
+            return
+        with self.lock:
+            self.states[key] = state
+            while len(self.states) > self.size:
+                self.states.popitem(last=False)
+
+
+_states = _StateCache()
+
+
 def hand_state(hand: Hand) -> HandState:
     """The hand as the engine sees it: its stored records replayed in order under its own rules."""
-    rows = _effective_rows(hand.actions.order_by("seq"))
-    return replay(_rules_of(hand), [r.record for r in rows])
+    last = hand.actions.order_by("-seq").values_list("seq", flat=True).first() or 0
+    key = (hand.pk, hand.started_at, last)  # the start time too: a test database may reuse a flushed id
+    state = _states.get(key)
+    if state is None:
+        rows = hand.actions.filter(seq__lte=last).order_by("seq")
+        state = replay(_rules_of(hand), [r.record for r in _effective_rows(rows)])
+        _states.put(key, state)
+    return state
 
 
 def live_session(table: Table) -> TableSession | None:

@@ -150,3 +150,16 @@ def test_recent_hands_recall_at_least_the_last_ten_latest_first(open_table, deal
     numbers = [h.number for h in services.recent_hands(open_table)]
     assert numbers == list(range(11, 1, -1))
     assert services.session_result(open_table) == 55
+
+
+@pytest.mark.django_db(transaction=True)  # outside a transaction, as a screen reads
+def test_screens_share_one_replay_per_change_and_never_see_a_stale_state(hand_started, dealer_dana):
+    play(hand_started, dealer_dana, ante(1, 10))
+    hand = Hand.objects.get(table=hand_started)
+    first = services.hand_state(hand)
+    assert services.hand_state(hand) is first  # the second screen reuses the replay
+    play(hand_started, dealer_dana, ante(2, 10))
+    after = services.hand_state(hand)
+    assert after is not first and after.box(2).ante == 10
+    act(services.undo_last_action, hand_started, dealer_dana, reason="box 2 withdrew")
+    assert services.hand_state(hand).box(2) is None
