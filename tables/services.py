@@ -785,7 +785,9 @@ def decide_award(*, table, by, key: str, expected_version: int, hand_id: int, bo
         if not _may_approve(w.by, w.table):
             raise NotAllowed(_("Only the %(role)s can approve this award (C-30).")
                              % {"role": Role(award_approver_role(w.table)).label})
-        dealt_it = hand.actions.filter(actor=w.by).exclude(kind__in=(ApproveBonus.kind, DenyBonus.kind)).exists()
+        # Whoever recorded the hand's bets, cards or decisions is the one asking (a pit boss who only
+        # reported an irregularity in it is not).
+        dealt_it = hand.actions.filter(actor=w.by, kind__in=DEALER_KINDS).exists()
         if dealt_it or w.table.dealer_id == w.by.pk:
             raise NotAllowed(_("The dealer who asked for the award can never approve it (C-30)."))
         before = hand_state(hand)

@@ -158,3 +158,16 @@ def test_a_house_threshold_holds_any_award_above_it_THB_54(table_one, dealer_dan
     decide(table_one, pit_boss_pat, hand)
     hand.refresh_from_db()
     assert hand.house_net == -(150 - 10)
+
+
+def test_a_pit_boss_who_reported_an_irregularity_in_the_hand_may_still_approve_it(hand_started, dealer_dana,
+                                                                                   pit_boss_pat):
+    play(hand_started, dealer_dana, ante(1, 10), bonus(1, 5), CLOSE_BETS, DEAL, bet_flop(1, 20))
+    act(services.report_irregularity, hand_started, pit_boss_pat,
+        record={"action": "report-face-up-card", "count": 1, "card": "5h"})
+    result = play(hand_started, dealer_dana, flop("2c 7d 9h"), pass_turn(1), turn("Js"), pass_river(1), river("Kc"),
+                  reveal_dealer("Ah Ad"), reveal_box(1, "As Ac"))
+    hand = Hand.objects.get(pk=result.hand_id)
+    decide(hand_started, pit_boss_pat, hand)
+    hand.refresh_from_db()
+    assert hand.is_finished
