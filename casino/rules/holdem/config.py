@@ -131,8 +131,14 @@ class HouseRules:
     limit_cap_lifted_when: CapLift | None = None
 
     def __post_init__(self) -> None:
-        if self.limit_raise_cap < 1:
-            raise RuleViolation("The fixed-limit cap must allow at least the bet itself", "TDA-48")
+        if isinstance(self.limit_raise_cap, bool) or not isinstance(self.limit_raise_cap, int) \
+                or self.limit_raise_cap < 1:
+            raise RuleViolation("The fixed-limit cap is a whole number of bets and raises, at least 1 (the bet)",
+                                "TDA-48")
+        halve_at = self.button_ante_halved_at_or_below
+        if halve_at is not None and (isinstance(halve_at, bool) or not isinstance(halve_at, int)):
+            raise RuleViolation("button_ante_halved_at_or_below is a number of players, or null to never halve",
+                                "C-02")
 
     @property
     def cap_lift(self) -> CapLift:
@@ -152,6 +158,9 @@ class HouseRules:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> HouseRules:
+        unknown = sorted(set(data) - {f for f in cls.__dataclass_fields__})
+        if unknown:
+            raise RuleViolation(f"Unknown house option{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}", FORMAT)
         lifted = data.get("limit_cap_lifted_when")
         return cls(
             mode=Mode(data.get("mode", Mode.TOURNAMENT.value)),
@@ -267,6 +276,9 @@ class TableSetup:
                 sb = None if sb_given is None else _seat_number(sb_given, "the small blind seat")
         if bb not in stacks:
             raise RuleViolation(f"The big blind seat {bb} has no player dealt in", "TDA-32")
+        if len(order) == 2 and self.button not in stacks:
+            raise RuleViolation("Heads-up the button is on a player, who posts the small blind: move it there",
+                                "TDA-34")
         if sb is not None:
             if sb not in stacks:
                 raise RuleViolation(f"The small blind seat {sb} has no player dealt in", "TDA-32")

@@ -5,14 +5,14 @@ The line format (``docs/hand-history.md``, "Hold'em hands")::
     {"game": "holdem", "betting": "no-limit", "blinds": {"small": 100, "big": 200},
      "ante": {"kind": "big-blind", "amount": 200}, "button": 4,
      "stacks": {"1": 20000, "2": 20000, "3": 20000, "4": 20000},
-     "actions": [{"seat": 3, "act": "call"}, {"seat": 4, "act": "raise", "to": 1000}],
+     "actions": [{"seat": 3, "act": "call"}, {"seat": 4, "act": "raise", "to": 1000}, {"seat": 1, "act": "fold"}],
      "cards": {"3": ["As", "Kd"], "4": ["Qh", "Qc"]}, "board": ["2c", "7d", "9h", "Js", "Kc"]}
 
-The answer::
+The answer, after the three actions above::
 
-    {"street": "preflop", "to_act": 1, "legal": {"fold": true, "check": false, "call": 900,
-     "min_to": 1800, "max_to": 20000}, "pot_total": 1700, "pots": [{"amount": 1700, "eligible": [1, 2, 3, 4]}],
-     "stacks": {"1": 19900, ...}}
+    {"street": "preflop", "to_act": 2, "legal": {"fold": true, "check": false, "call": 800,
+     "min_to": 1800, "max_to": 19800}, "pot_total": 1700, "pots": [{"amount": 1700, "eligible": [2, 3, 4]}],
+     "stacks": {"1": 19900, "2": 19600, "3": 19800, "4": 19000}}
 
 and when the hand is over ``to_act`` and ``legal`` are null and ``payouts``
 maps each seat to what it collects. A refused action or bad input gives
@@ -31,7 +31,7 @@ from casino.rules.holdem.config import FORMAT, HouseRules, Mode, TableSetup
 from casino.rules.holdem.hand import HoldemHand, Phase
 
 KNOWN_KEYS = frozenset({
-    "game", "betting", "blinds", "ante", "button", "stacks", "actions", "cards", "board", "chip_unit",
+    "game", "hand", "betting", "blinds", "ante", "button", "stacks", "actions", "cards", "board", "chip_unit",
     "small_blind_seat", "big_blind_seat",
     # Extensions: the house options and the tournament's heads-up flag (docs/holdem-engine.md).
     "mode", "rules", "heads_up_in_tournament",
@@ -111,6 +111,9 @@ def _replay(record: Any) -> dict:
                             " line", FORMAT)
     if record.get("game", "holdem") != "holdem":
         raise RuleViolation(f"This replays Hold'em hands, not {record.get('game')!r}", FORMAT)
+    hand_id = record.get("hand")
+    if hand_id is not None and (isinstance(hand_id, bool) or not isinstance(hand_id, str | int)):
+        raise RuleViolation(f"hand must be the hand's id (text or a whole number), not {hand_id!r}", FORMAT)
     rules = _read_rules(record)
     setup = TableSetup.from_dict(record, rules)
     hole, board = _read_cards(record, setup)
@@ -130,8 +133,11 @@ def _replay(record: Any) -> dict:
         except RuleViolation as violation:
             raise _ActionRefused(index, violation) from None
         _deal_what_is_due(hand, board)
-    _settle_if_possible(hand, hole)
-    return _answer(hand)
+    _settle_if_possible(hand)
+    answer = _answer(hand)
+    if hand_id is not None:
+        answer = {"hand": hand_id, **answer}
+    return answer
 
 
 def _apply(hand: HoldemHand, action: Any) -> None:
@@ -192,7 +198,7 @@ def _deal_what_is_due(hand: HoldemHand, board: list[Card]) -> None:
         hand.deal_next_street(cards if len(cards) == count else None)
 
 
-def _settle_if_possible(hand: HoldemHand, hole: dict[int, tuple[Card, ...]]) -> None:
+def _settle_if_possible(hand: HoldemHand) -> None:
     if hand.phase is Phase.SHOWDOWN:
         # Every live hand is shown, in the TDA-17 order; without their cards the pots cannot be read.
         if all(hand.can_show_hand(seat) for seat in hand.showdown_order()):

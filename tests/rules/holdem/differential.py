@@ -40,6 +40,9 @@ KNOWN_DEPARTURES = {
     "TDA-47-ex3": "pokerkit lets a player who already acted raise again when he faces less than a full raise"
                   " made up with the big blind (TDA-47 example 3) or a short all-in bet below the big blind;"
                   " the TDA allows him only to call or fold",
+    "TDA-47-cumulative": "once short all-ins add up to a full raise pokerkit counts afresh, so a player who acted"
+                         " before all of them and faces more than a full raise in total may not raise; TDA-47"
+                         " reopens the betting for him",
     "short-big-blind": "pokerkit lets the next players call a big blind posted short all-in for its short"
                        " amount; the big blind stays the full opening bet (TDA-43-ex2, TDA-51-B) and the pot-limit"
                        " maximum counts it in full (TDA-54-B)",
@@ -61,7 +64,7 @@ KNOWN_DEPARTURES = {
 }
 
 # Departures where only one engine may raise: the hand goes on with the acts both allow.
-GOING_ON = frozenset({"TDA-47-ex3", "raise-against-all-ins"})
+GOING_ON = frozenset({"TDA-47-ex3", "TDA-47-cumulative", "raise-against-all-ins"})
 
 AUTOMATIONS = (
     pk.Automation.ANTE_POSTING,
@@ -285,6 +288,9 @@ def _explain_legal(hand: HoldemHand, ours: tuple, theirs: tuple) -> str:
         if refusal[1] == "TDA-48" and hand.setup.betting is Betting.FIXED_LIMIT:
             return "limit-short-all-in"
     if ours[1] is not None and theirs[1] is None:
+        if p in hand.acted and hand.current_bet - hand.bets[p] >= hand._min_increment():
+            # Short all-ins since he acted add up to at least a full raise (TDA-47 example 1).
+            return "TDA-47-cumulative"
         others = [i for i in range(len(hand.seats)) if i != p and not hand.folded[i]]
         # Every opponent is all-in, or will be by calling the bet he faces.
         if all(hand.bets[i] + hand.stack[i] <= hand.current_bet for i in others):

@@ -159,3 +159,21 @@ def test_departure_pokerkit_asks_a_lone_player_to_check_against_all_ins():
     state.fold()
     assert hand.phase.value == "deal-board" and hand.cards_up  # TDA-16: nothing left to bet, deal it out
     assert setup.order[state.actor_index] == 2 and state.checking_or_calling_amount == 0
+
+
+def test_departure_TDA_47_pokerkit_forgets_short_all_ins_once_they_add_up_to_a_full_raise():
+    # Blinds 50-100: seat 3 raises to 300 (+200); seats 4, 5 and 6 go all-in short for 450, 600 and 700.
+    setup = TableSetup(stacks={1: 10_000, 2: 10_000, 3: 10_000, 4: 450, 5: 600, 6: 700}, button=6,
+                       small_blind=50, big_blind=100)
+    hand, state = both(setup)
+    hand.raise_to(3, 300)
+    state.complete_bet_or_raise_to(300)
+    for seat, to in ((4, 450), (5, 600), (6, 700)):
+        hand.all_in(seat)
+        state.complete_bet_or_raise_to(to)
+    for seat in (1, 2):
+        hand.fold(seat)
+        state.fold()
+    # Seat 3 now faces 400 more, at least a full raise of 200: TDA-47 reopens the betting for him.
+    assert hand.legal().seat == 3 and hand.legal().min_to == 900
+    assert state.min_completion_betting_or_raising_to_amount is None
