@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import QuerySet
 
 from casino.roles import Role, has_role
-from tables.models import Table
+from tables.models import Pit, Table
 
 
 def is_dealer_at(user, table: Table) -> bool:
@@ -18,6 +18,13 @@ def supervises(user, table: Table) -> bool:
     if has_role(user, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR):
         return True
     return has_role(user, Role.PIT_BOSS) and table.pit.pit_boss_id == user.pk
+
+
+def supervises_pit(user, pit: Pit) -> bool:
+    """A pit's console: its own pit boss; directors and administrators see every pit."""
+    if has_role(user, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR):
+        return True
+    return has_role(user, Role.PIT_BOSS) and pit.pit_boss_id == user.pk
 
 
 def may_view(user, table: Table) -> bool:

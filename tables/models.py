@@ -140,11 +140,14 @@ class Box(models.Model):
 
     # The player-link protocol (casino.player_views).
     def player_groups(self) -> list[str]:
+        # The table's group: every change at the table re-renders this box's own projection.
         return [self.table.group_name]
 
     def render_player_fragment(self, link) -> str:
-        table = Table.objects.get(pk=self.table_id)  # fresh: the fragment shows the current version
-        return render_to_string("tables/player_fragment.html", {"box": self, "table": table, "link": link})
+        # Only this box's projection reaches the template (tables.projections.player_projection).
+        from tables.rendering import player_context  # late: the screens' module imports the models
+
+        return render_to_string("tables/player_fragment.html", player_context(self, link))
 
 
 # --- The live game: sessions, hands and their frozen actions ----------------------------------------

@@ -23,7 +23,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from casino.rules.holdem_bonus import Decision, HandState, Mode, Phase
 from casino.rules.holdem_bonus.settlement import Approval, BoxSettlement
@@ -62,7 +61,7 @@ OUTCOME_LABELS = {
     "win": _("Wins"),
     "lose": _("Loses"),
     "push": _("Push"),
-    "fold": pgettext_lazy("outcome", "Folded"),
+    "fold": _("Folded"),
     "void": _("Void: stakes returned"),
 }
 AWARD_LABELS = {
@@ -85,9 +84,9 @@ DECISION_LABELS = {
 }
 WAGER_LABELS = {
     "ante": _("Ante"),
-    "flop": pgettext_lazy("bet", "Flop"),
-    "turn": pgettext_lazy("bet", "Turn"),
-    "river": pgettext_lazy("bet", "River"),
+    "flop": _("Flop"),
+    "turn": _("Turn"),
+    "river": _("River"),
     "bonus": _("Bonus"),
 }
 APPROVAL_LABELS = {
@@ -143,6 +142,7 @@ def box_result(settled: BoxSettlement) -> dict[str, Any]:
         "outcome_label": OUTCOME_LABELS[settled.outcome.value],
         "category": _category(settled.category),
         "wagers": wagers,
+        "by_name": {w["name"]: w for w in wagers},
         "bonus_award": bonus.award,
         "bonus_award_label": AWARD_LABELS.get(bonus.award) if bonus.award else None,
         "bonus_odds": bonus.odds,
@@ -344,6 +344,7 @@ def dealer_projection(state: HandState | None) -> dict[str, Any]:
         "step": next_step(state),
         "boxes": rows,
         "board": cards_view(state.board),
+        "board_missing": list(range(5 - len(state.board))),
         "dealer_cards": cards_view(state.dealer_cards) if state.dealer_revealed else None,
         "dealer_category": _category(dealer_value.category) if dealer_value else None,
         "results": results,

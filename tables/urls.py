@@ -5,7 +5,13 @@ from tables import views
 app_name = "tables"
 urlpatterns = [
     path("", views.dealer_home, name="dealer_home"),
+    path("<int:table_id>/", views.dealer_table, name="dealer_table"),
+    path("<int:table_id>/act/<slug:action>/", views.dealer_act, name="dealer_act"),
+    path("<int:table_id>/pit/<slug:action>/", views.pit_act, name="pit_act"),
+    path("<int:table_id>/hands/", views.hand_recall, name="hand_recall"),
+    path("hands/<int:hand_id>.jsonl", views.hand_download, name="hand_download"),
     path("pit/", views.pit_home, name="pit_home"),
+    path("pit/<int:pit_id>/", views.pit_console, name="pit_console"),
     path("floor/", views.floor, name="floor"),
     path("<int:table_id>/boxes/<int:number>/link", views.issue_box_link, name="issue_box_link"),
     path("links/<uuid:link_id>/", views.player_link, name="player_link"),

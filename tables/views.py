@@ -1,20 +1,53 @@
+"""The tables' screens over HTTP: the dealer's tablet, the pit console, hand recall and player links.
+
+Every POST carries the ``version`` the screen showed and an idempotency ``key``
+and makes exactly one service call (tables.services). The answer is always the
+viewer's fresh fragment: with htmx it replaces the screen in place, without it
+the browser is sent back to the page. What can go wrong is said plainly:
+
+* the table moved on (``StaleVersion``): 409 and "The table changed: refreshing";
+* the rules refuse (``RuleViolation``): 422, ``X-Rule-Refusal: 1`` and the
+  clause's sentence in the dealer's language; nothing was recorded;
+* bad input (not a number, no such box, not a card): 400 and what was wrong;
+* wrong role or object: 403 (``PermissionDenied``).
+"""
+
 from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from casino import player_links
 from casino.access import role_required
 from casino.audit import stream_for
 from casino.models import PlayerLink
 from casino.roles import Role
-from tables.access import is_dealer_at, may_view
-from tables.models import Box, Pit, Table
+from casino.rules.cards import parse_card
+from casino.rules.errors import RuleViolation
+from tables import rendering, services
+from tables.access import is_dealer_at, may_view, supervises, supervises_pit
+from tables.models import Box, Hand, Pit, Table
+from tables.refusals import engine_note, refusal_text
+
+log = logging.getLogger(__name__)
 
 SUPERVISORS = (Role.PIT_BOSS, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
+RECALL_HANDS = 20  # at least the last 10 hands for game recall; a little more costs nothing
+
+
+class BadInput(Exception):
+    """A form value the screen cannot turn into an action (not a number, no such box, not a card)."""
+
+
+# --------------------------------------------------------------------------- home pages
 
 
 @role_required(Role.DEALER)
@@ -26,15 +59,331 @@ def dealer_home(request):
 
 @role_required(Role.PIT_BOSS)
 def pit_home(request):
-    """The pit boss's console: the tables of their pit (THB-72)."""
-    pits = Pit.objects.filter(pit_boss=request.user).prefetch_related("tables__dealer")
-    return render(request, "tables/pit_home.html", {"pits": pits})
+    """The pit boss's console: the live view of each pit they run (THB-72), one socket per pit."""
+    pits = Pit.objects.filter(pit_boss=request.user).order_by("name")
+    consoles = [{"pit": pit, "fragment": rendering.pit_fragment(pit, request.user)} for pit in pits]
+    return render(request, "tables/pit_home.html", {"consoles": consoles})
 
 
 @role_required(Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
 def floor(request):
     pits = Pit.objects.prefetch_related("tables__dealer").select_related("pit_boss")
     return render(request, "tables/floor.html", {"pits": pits})
+
+
+# --------------------------------------------------------------------------- the dealer's tablet
+
+
+def _dealer_table(request, table_id) -> Table:
+    table = get_object_or_404(Table.objects.select_related("pit"), pk=table_id)
+    if not is_dealer_at(request.user, table):
+        raise PermissionDenied
+    return table
+
+
+@role_required(Role.DEALER)
+@require_GET
+def dealer_table(request, table_id: int):
+    """The tablet at one table: the whole hand, step by step, in the manual's order."""
+    table = _dealer_table(request, table_id)
+    fragment = rendering.dealer_fragment(table, request.user)
+    if request.htmx:
+        return HttpResponse(fragment)
+    return render(request, "tables/dealer_table.html", {"table": table, "fragment": fragment})
+
+
+def _int(value, what: str, *, low: int = 0, high: int = 10**9) -> int:
+    try:
+        number = int(str(value).strip())
+    except (TypeError, ValueError):
+        raise BadInput(
+            _("%(what)s must be a whole number, not “%(value)s”.") % {"what": what, "value": value or ""}
+        ) from None
+    if not low <= number <= high:
+        raise BadInput(_("%(what)s must be between %(low)d and %(high)d.") % {"what": what, "low": low, "high": high})
+    return number
+
+
+def _box(post) -> int:
+    return _int(post.get("box"), _("The box"), low=1, high=7)
+
+
+def _cards(post, count: int) -> list[str]:
+    """The cards picked (as codes), exactly ``count`` of them, each a real card."""
+    picked = [c for c in post.getlist("cards") if c.strip()]
+    if len(picked) != count:
+        raise BadInput(_("Pick exactly %(count)d card(s); you picked %(picked)d.") % {"count": count,
+                                                                                       "picked": len(picked)})
+    try:
+        return [str(parse_card(c)) for c in picked]
+    except RuleViolation:
+        raise BadInput(_("That is not a card of the deck.")) from None
+
+
+def _bet(post, state):
+    spot = post.get("spot", "ante")
+    if spot not in ("ante", "bonus"):
+        raise BadInput(_("Choose the ante or the Bonus."))
+    amount = _int(post.get("amount"), _("The amount"), low=1)
+    return {"action": "place-ante" if spot == "ante" else "place-bonus", "box": _box(post), "amount": amount}
+
+
+DECISIONS = {
+    ("flop", "bet"): "bet-flop",
+    ("flop", "fold"): "fold",
+    ("turn", "bet"): "bet-turn",
+    ("turn", "check"): "pass-turn",
+    ("river", "bet"): "bet-river",
+    ("river", "check"): "pass-river",
+}
+
+
+def _decision(post, state):
+    kind = DECISIONS.get((post.get("street"), post.get("choice")))
+    if kind is None:
+        raise BadInput(_("That is not a decision of this game."))
+    record = {"action": kind, "box": _box(post)}
+    if post.get("choice") == "bet":
+        record["amount"] = _int(post.get("amount"), _("The amount"), low=1)
+    return record
+
+
+def _street(post, state):
+    street = post.get("street")
+    if street not in ("flop", "turn", "river"):
+        raise BadInput(_("That is not a street of this game."))
+    if state is not None and state.mode.value == "dealt":
+        return {"action": f"deal-{street}"}  # the shoe deals: nothing to enter (dealt mode)
+    cards = _cards(post, 3 if street == "flop" else 1)
+    return {"action": "deal-flop", "cards": cards} if street == "flop" else {"action": f"deal-{street}",
+                                                                                 "card": cards[0]}
+
+
+def _reveal_dealer(post, state):
+    if state is not None and state.mode.value == "dealt":
+        return {"action": "reveal-dealer"}
+    return {"action": "reveal-dealer", "cards": _cards(post, 2)}
+
+
+def _reveal_box(post, state):
+    box = _box(post)
+    if state is not None and state.mode.value == "dealt":
+        return {"action": "reveal-box", "box": box}
+    return {"action": "reveal-box", "box": box, "cards": _cards(post, 2)}
+
+
+# The dealer's engine records, each built from the form by one small parser.
+RECORDS: dict[str, Callable] = {
+    "bet": _bet,
+    "withdraw": lambda post, state: {"action": "withdraw-bets", "box": _box(post)},
+    "close-bets": lambda post, state: {"action": "close-bets"},
+    "deal": lambda post, state: {"action": "deal-initial"},
+    "decide": _decision,
+    "street": _street,
+    "dealer-cards": _reveal_dealer,
+    "box-cards": _reveal_box,
+}
+
+
+def _irregularity(post) -> dict:
+    """The manual's irregularities as the menu offers them (THB-73, THB-74, THB-76)."""
+    kind = post.get("kind")
+    if kind == "dealer-card-exposed":
+        return {"action": "report-dealer-card-exposed"}
+    if kind == "face-up-card":
+        return {"action": "report-face-up-card", "count": 1}
+    if kind == "face-up-cards":
+        return {"action": "report-face-up-card", "count": _int(post.get("count"), _("The number of cards"),
+                                                               low=2, high=52)}
+    if kind == "box-wrong-count":
+        return {"action": "report-box-wrong-card-count", "box": _box(post),
+                "cards_dealt": _int(post.get("cards_dealt"), _("The number of cards"), low=0, high=52)}
+    if kind == "dealer-wrong-count":
+        return {"action": "report-dealer-wrong-card-count",
+                "cards_dealt": _int(post.get("cards_dealt"), _("The number of cards"), low=0, high=52),
+                "correctable": post.get("correctable") == "1"}
+    raise BadInput(_("Choose one of the irregularities in the menu."))
+
+
+def _undo_reason(post) -> str:
+    reasons = dict(rendering.UNDO_REASONS)
+    chosen = post.get("reason", "")
+    detail = post.get("detail", "").strip()[:200]
+    if chosen not in reasons and not detail:
+        raise BadInput(_("Say why the action is undone."))
+    label = str(reasons.get(chosen, ""))
+    return f"{label}: {detail}" if label and detail else (label or detail)
+
+
+def _dealer_call(action: str, post, table: Table):
+    """Which one service call this tablet action is, and its arguments."""
+    if action == "open":
+        return services.request_opening, {}
+    if action == "close-table":
+        return services.request_closing, {}
+    if action == "start-hand":
+        mode = post.get("mode", "recorded")
+        if mode not in Hand.Mode.values:
+            raise BadInput(_("Choose recorded cards or the electronic shoe."))
+        return services.start_hand, {"mode": mode}
+    if action == "repeat":
+        return services.repeat_last_bets, {}
+    if action == "undo":
+        return services.undo_last_action, {"reason": _undo_reason(post)}
+    if action == "irregularity":
+        return services.report_irregularity, {"record": _irregularity(post)}
+    parser = RECORDS.get(action)
+    if parser is None:
+        raise Http404
+    _hand, state = services.current_hand(table)
+    return services.record_action, {"record": parser(post, state)}
+
+
+def _submit(request, call, kwargs, *, table: Table, render_fragment: Callable, page: str):
+    """Make the one service call and answer the fresh fragment, with what happened if it was refused."""
+    post = request.POST
+    try:
+        version = _int(post.get("version"), _("The screen's version"), low=0, high=2**62)
+        key = post.get("key", "").strip()
+        if not key or len(key) > 100:
+            raise BadInput(_("This form is incomplete: reload the page."))
+        result = call(table=table, by=request.user, key=key, expected_version=version, **kwargs)
+    except services.StaleVersion:
+        return _answer(request, render_fragment, page, 409,
+                       {"level": "stale", "text": _("The table changed: refreshing.")})
+    except BadInput as bad:
+        return _answer(request, render_fragment, page, 400, {"level": "error", "text": str(bad)})
+    except RuleViolation as refused:
+        # The transaction rolled back: nothing of the action was recorded.
+        return _answer(request, render_fragment, page, 422, {"level": "error", "text": refusal_text(refused)},
+                       refusal=True)
+    except services.NotAllowed as denied:
+        return _answer(request, render_fragment, page, 403, {"level": "error", "text": denied.message},
+                       refusal=True)
+    notice = None
+    if result.alerts:
+        notice = {"level": "info", "text": " ".join(engine_note(a) for a in result.alerts)}
+    return _answer(request, render_fragment, page, 200, notice)
+
+
+def _answer(request, render_fragment, page: str, status: int, notice: dict | None, refusal: bool = False):
+    if request.htmx:
+        response = HttpResponse(render_fragment(notice), status=status)
+        if refusal:
+            # live.js: a refusal by the rules is not a logout, whatever its status.
+            response["X-Rule-Refusal"] = "1"
+        return response
+    if notice:
+        level = messages.INFO if notice["level"] == "info" else messages.ERROR
+        messages.add_message(request, level, notice["text"])
+    return redirect(page)
+
+
+@role_required(Role.DEALER)
+@require_POST
+def dealer_act(request, table_id: int, action: str):
+    """One tap on the tablet: one service call."""
+    table = _dealer_table(request, table_id)
+    page = f"/tables/{table.pk}/"
+    try:
+        call, kwargs = _dealer_call(action, request.POST, table)
+    except BadInput as bad:
+        return _answer(request, lambda n: rendering.dealer_fragment(table, request.user, n), page, 400,
+                       {"level": "error", "text": str(bad)})
+    return _submit(request, call, kwargs, table=table, page=page,
+                   render_fragment=lambda notice: rendering.dealer_fragment(table, request.user, notice))
+
+
+# --------------------------------------------------------------------------- the pit console
+
+
+def _pit(request, pit_id) -> Pit:
+    pit = get_object_or_404(Pit, pk=pit_id)
+    if not supervises_pit(request.user, pit):
+        raise PermissionDenied
+    return pit
+
+
+@role_required(*SUPERVISORS)
+@require_GET
+def pit_console(request, pit_id: int):
+    pit = _pit(request, pit_id)
+    fragment = rendering.pit_fragment(pit, request.user)
+    if request.htmx:
+        return HttpResponse(fragment)
+    return render(request, "tables/pit_console.html", {"pit": pit, "fragment": fragment})
+
+
+def _pit_call(action: str, post):
+    if action == "deck-check":
+        return services.confirm_deck_check, {"approve": post.get("approve") == "1"}
+    if action == "closing":
+        return services.confirm_closing, {"approve": post.get("approve") == "1"}
+    if action == "award":
+        return services.decide_award, {"hand_id": _int(post.get("hand"), _("The hand"), low=1),
+                                       "box": _box(post), "approve": post.get("approve") == "1",
+                                       "reason": post.get("reason", "").strip()[:200]}
+    if action == "alert":
+        return services.acknowledge_alert, {"alert_id": _int(post.get("alert"), _("The alert"), low=1)}
+    raise Http404
+
+
+@role_required(*SUPERVISORS)
+@require_POST
+def pit_act(request, table_id: int, action: str):
+    """One decision from the console about one table: one service call."""
+    table = get_object_or_404(Table.objects.select_related("pit"), pk=table_id)
+    if not supervises(request.user, table):
+        raise PermissionDenied
+    page = f"/tables/pit/{table.pit_id}/"
+
+    def fragment(notice):
+        return rendering.pit_fragment(table.pit, request.user, notice)
+
+    try:
+        call, kwargs = _pit_call(action, request.POST)
+    except BadInput as bad:
+        return _answer(request, fragment, page, 400, {"level": "error", "text": str(bad)})
+    return _submit(request, call, kwargs, table=table, page=page, render_fragment=fragment)
+
+
+# --------------------------------------------------------------------------- game recall
+
+
+def _supervised_table(request, table_id) -> Table:
+    table = get_object_or_404(Table.objects.select_related("pit"), pk=table_id)
+    if not supervises(request.user, table):
+        raise PermissionDenied
+    return table
+
+
+@role_required(*SUPERVISORS)
+@require_GET
+def hand_recall(request, table_id: int):
+    """The table's last hands as they were played, action by action (game recall, THB-71)."""
+    table = _supervised_table(request, table_id)
+    hands = [rendering.recall_view(hand) for hand in services.recent_hands(table, RECALL_HANDS)]
+    return render(request, "tables/recall.html", {"table": table, "hands": hands})
+
+
+@role_required(*SUPERVISORS)
+@require_GET
+def hand_download(request, hand_id: int):
+    """One hand as a ``replay_hand`` line: ``python manage.py replay_hand`` reproduces its settlement."""
+    hand = get_object_or_404(Hand.objects.select_related("table", "table__pit"), pk=hand_id)
+    if not supervises(request.user, hand.table):
+        raise PermissionDenied
+    try:
+        record = services.hand_history_record(hand)
+    except RuleViolation as refused:
+        return HttpResponse(refusal_text(refused), status=409, content_type="text/plain; charset=utf-8")
+    body = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+    response = HttpResponse(body, content_type="application/jsonl; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{hand.table.name}-hand-{hand.number}.jsonl"'
+    return response
+
+
+# --------------------------------------------------------------------------- player links
 
 
 @role_required(Role.DEALER, *SUPERVISORS)
@@ -72,3 +421,4 @@ def revoke_link(request, link_id):
     player_links.revoke_player_link(link, by=request.user, stream=stream_for(table))
     messages.success(request, _("The link for %(seat)s no longer works.") % {"seat": link.label})
     return redirect("tables:dealer_home" if is_dealer_at(request.user, table) else "home")
+

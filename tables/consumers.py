@@ -1,0 +1,61 @@
+"""The tables' live screens: the dealer's tablet and the pit console (the player's phone is casino.PlayerConsumer).
+
+As every ``LiveConsumer``: authorise the viewer for this object, join its
+group, and on each ``state.changed`` re-render this viewer's own fragment
+from the database. Nothing here changes the game; actions are HTTP POSTs.
+"""
+
+from __future__ import annotations
+
+from casino.consumers import LiveConsumer
+from tables import rendering
+from tables.access import is_dealer_at, supervises_pit
+from tables.models import Pit, Table, pit_group
+
+
+def _user(scope):
+    user = scope.get("user")
+    return user if user is not None and user.is_authenticated else None
+
+
+class TableDealerConsumer(LiveConsumer):
+    """The tablet of the dealer on duty at one table, and nobody else's."""
+
+    def authorise(self):
+        self.user = _user(self.scope)
+        table_id = self.scope["url_route"]["kwargs"]["table_id"]
+        self.table = Table.objects.select_related("pit").filter(pk=table_id).first()
+        if self.user is None or self.table is None or not is_dealer_at(self.user, self.table):
+            return None
+        return [self.table.group_name]
+
+    def still_allowed(self) -> bool:
+        # A dealer relieved from the table (or whose role was removed) stops receiving it at once.
+        self.table.refresh_from_db(fields=["dealer", "version"])
+        self.user.refresh_from_db(fields=["is_active"])
+        self.user._casino_roles = None
+        return self.user.is_active and is_dealer_at(self.user, self.table)
+
+    def render_fragment(self) -> str:
+        return rendering.dealer_fragment(self.table, self.user)
+
+
+class PitConsumer(LiveConsumer):
+    """A pit's console: its pit boss, or a director."""
+
+    def authorise(self):
+        self.user = _user(self.scope)
+        pit_id = self.scope["url_route"]["kwargs"]["pit_id"]
+        self.pit = Pit.objects.filter(pk=pit_id).first()
+        if self.user is None or self.pit is None or not supervises_pit(self.user, self.pit):
+            return None
+        return [pit_group(self.pit.pk)]
+
+    def still_allowed(self) -> bool:
+        self.pit.refresh_from_db(fields=["pit_boss"])
+        self.user.refresh_from_db(fields=["is_active"])
+        self.user._casino_roles = None
+        return self.user.is_active and supervises_pit(self.user, self.pit)
+
+    def render_fragment(self) -> str:
+        return rendering.pit_fragment(self.pit, self.user)

@@ -1,0 +1,323 @@
+"""Rendering the tables' live fragments: the dealer's tablet, the pit console and the player's phone.
+
+The same functions serve the HTTP views (first load, answers to POSTs) and the
+websocket consumers (every push), so a screen looks the same however it got
+its HTML. Each reads the database through ``tables.services`` and hands the
+template a projection (``tables.projections``), never the engine's state.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from django.core.cache import cache
+from django.template.loader import render_to_string
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from casino.rules.cards import RANKS, SUITS
+from casino.rules.holdem_bonus import Phase, paytable_odds
+from casino.rules.holdem_bonus.paytable import get_paytable
+from tables import services
+from tables.models import Hand, Pit, Table, TableSession
+from tables.projections import (
+    AWARD_LABELS,
+    BOX_NUMBERS,
+    OUTCOME_LABELS,
+    PHASE_LABELS,
+    approval_view,
+    box_result,
+    card_view,
+    dealer_projection,
+    pit_summary,
+    player_projection,
+)
+from tables.refusals import engine_note
+
+# The chips a keypad offers (any whole amount can also be typed).
+CHIPS = (1, 5, 10, 25, 100, 500)
+# Suits in the picker's rows, spades first as on most layouts; ranks high to low.
+PICKER_SUITS = ("s", "h", "d", "c")
+
+UNDO_REASONS = (
+    ("wrong-box", _("Wrong box")),
+    ("wrong-amount", _("Wrong amount")),
+    ("wrong-card", _("Wrong card")),
+    ("wrong-decision", _("Wrong decision recorded")),
+    ("player-changed", _("The player withdrew before 'no va más'")),
+)
+
+
+def _picker(used: set[str]) -> list[list[dict[str, Any]]]:
+    """The 52 cards as rows of a suit, ranks from ace down, each marked used or free (THB-03)."""
+    assert set(PICKER_SUITS) == set(SUITS)
+    return [
+        [{**card_view(rank + suit), "used": rank + suit in used} for rank in reversed(RANKS)]
+        for suit in PICKER_SUITS
+    ]
+
+
+def _limits(table: Table) -> dict[str, Any]:
+    rules = services.table_rules(table)
+    return {"min_ante": rules.min_ante, "max_ante": rules.max_ante, "min_bonus": rules.min_bonus,
+            "max_bonus": rules.max_bonus}
+
+
+# --------------------------------------------------------------------------- dealer's tablet
+
+
+def dealer_context(table: Table, user, notice: dict | None = None) -> dict[str, Any]:
+    table = Table.objects.select_related("pit", "dealer").get(pk=table.pk)
+    session = services.live_session(table)
+    hand, state = services.current_hand(table)
+    view = dealer_projection(state)
+    finished = hand is None or hand.is_finished
+    in_bets = state is not None and state.phase is Phase.BETS_OPEN
+    boxes_with_ante = {row["box"] for row in view["boxes"] if row.get("in_hand")}
+    next_box = next((n for n in BOX_NUMBERS if n not in boxes_with_ante), 1)
+    return {
+        "table": table,
+        "session": session,
+        "hand": hand,
+        "view": view,
+        "step": view["step"],
+        "finished": finished,
+        "can_start": table.status == Table.Status.OPEN and finished,
+        "can_close_table": table.status == Table.Status.OPEN and finished,
+        "can_repeat": in_bets and hand is not None and hand.number > 1 and
+        session is not None and session.hands.filter(number__lt=hand.number).exists(),
+        "can_undo": hand is not None and not finished and state is not None and bool(state.actions),
+        "limits": _limits(table),
+        "chips": CHIPS,
+        "next_box": next_box,
+        "picker": _picker(set(view["used"])) if state is not None else [],
+        "undo_reasons": UNDO_REASONS,
+        "box_numbers": BOX_NUMBERS,
+        "live_boxes": [r["box"] for r in view["boxes"] if r.get("in_hand") and not r.get("void")],
+        "notice": notice,
+        "user": user,
+    }
+
+
+def dealer_fragment(table: Table, user, notice: dict | None = None) -> str:
+    return render_to_string("tables/_dealer_fragment.html", dealer_context(table, user, notice))
+
+
+# --------------------------------------------------------------------------- pit console
+
+
+def _may_decide(user, hand: Hand, table: Table) -> bool:
+    """Hide the buttons from the dealer who asked; the service refuses them anyway (C-30)."""
+    if table.dealer_id == user.pk:
+        return False
+    return not hand.actions.filter(actor=user).exclude(kind__in=("approve-bonus", "deny-bonus")).exists()
+
+
+def pit_context(pit: Pit, user, notice: dict | None = None) -> dict[str, Any]:
+    pit = Pit.objects.select_related("pit_boss").get(pk=pit.pk)
+    tables = list(pit.tables.select_related("dealer").order_by("name"))
+    rows = []
+    for table in tables:
+        session = services.live_session(table)
+        hand, state = services.current_hand(table)
+        rows.append({
+            "table": table,
+            "session": session,
+            "hand": hand,
+            "summary": pit_summary(state),
+            "session_result": services.session_result(table),
+            "deck_check": session is not None and session.status == TableSession.Status.DECK_CHECK,
+            "closing": session is not None and session.status == TableSession.Status.CLOSING,
+        })
+    by_table = {t.pk: t for t in tables}
+    approvals = []
+    for award in services.pending_approvals(pit):
+        table = by_table.get(award.table.pk, award.table)
+        approvals.append({
+            "table": table,
+            "hand": award.hand,
+            "box": award.box,
+            "award_label": AWARD_LABELS.get(award.award, award.award),
+            "odds": award.odds,
+            "stake": award.stake,
+            "payout": award.payout,
+            "view": approval_view(award.state, award.box),
+            "may_decide": _may_decide(user, award.hand, table),
+        })
+    alerts = [{"alert": a, "table": by_table.get(a.table_id, a.table), "text": alert_text(a)}
+              for a in services.open_alerts(pit)]
+    return {
+        "pit": pit,
+        "rows": rows,
+        "approvals": approvals,
+        "alerts": alerts,
+        # One number that grows with every change at any table of the pit (live.js drops older pushes).
+        "version": sum(t.version for t in tables),
+        "notice": notice,
+        "user": user,
+    }
+
+
+def alert_text(alert) -> str:
+    """An alert in the viewer's language, the engine's notes and the award's name included."""
+    params = dict(alert.params or {})
+    for name in ("note", "reason"):
+        if isinstance(params.get(name), str):
+            params[name] = engine_note(params[name])
+    if params.get("award") in AWARD_LABELS:
+        params["award"] = str(AWARD_LABELS[params["award"]])
+    try:
+        return gettext(alert.message) % params
+    except (KeyError, TypeError, ValueError):
+        return alert.text
+
+
+def pit_fragment(pit: Pit, user, notice: dict | None = None) -> str:
+    return render_to_string("tables/_pit_fragment.html", pit_context(pit, user, notice))
+
+
+# --------------------------------------------------------------------------- player's phone
+
+
+@lru_cache(maxsize=16)
+def paytable_view(name: str) -> dict[str, Any]:
+    """The Bonus paytable with each award's exact chance and the bet's house edge (counted, not simulated)."""
+    odds = paytable_odds(get_paytable(name))
+    return {
+        "name": name,
+        "awards": [{"key": a.award, "label": AWARD_LABELS.get(a.award, a.award), "pays": a.pays,
+                    "one_in": round(1 / a.probability) if a.probability else None} for a in odds.awards],
+        "house_edge": float(odds.house_edge) * 100,
+    }
+
+
+def _finished_results(hand: Hand) -> dict[int, dict[str, Any]]:
+    """Each box's final result in a finished hand. A finished hand never changes, so it is cached."""
+    key = f"tables.hand-results.{hand.pk}"
+    results = cache.get(key)
+    if results is None:
+        state = services.hand_state(hand)
+        boxes = state.settlement.boxes if state.settlement else ()
+        results = {b.box: {"outcome": b.outcome.value, "net": b.net, "staked": b.staked,
+                           "bonus_award": b.bonus.award} for b in boxes}
+        cache.set(key, results, 6 * 3600)
+    return results
+
+
+def _box_history(table: Table, number: int) -> dict[str, Any]:
+    """The box's results over this session's finished hands, latest first: their own box only."""
+    session = services.live_session(table)
+    if session is None:
+        return {"hands": [], "total": 0}
+    hands = []
+    for hand in session.hands.order_by("-number"):
+        if not hand.is_finished:
+            continue
+        result = _finished_results(hand).get(number)
+        if result is None:
+            continue
+        hands.append({**result, "number": hand.number, "outcome_label": OUTCOME_LABELS[result["outcome"]],
+                      "bonus_award_label": AWARD_LABELS.get(result["bonus_award"]) if result["bonus_award"] else None})
+    return {"hands": hands, "total": sum(h["net"] for h in hands)}
+
+
+def player_context(box, link) -> dict[str, Any]:
+    table = Table.objects.get(pk=box.table_id)
+    hand, state = services.current_hand(table)
+    return {
+        "table": table,
+        "box": box,
+        "link": link,
+        "hand": hand,
+        "view": player_projection(state, box.number),
+        "history": _box_history(table, box.number),
+        "limits": _limits(table),
+        "paytable": paytable_view(services.table_rules(table).paytable.name),
+    }
+
+
+def player_fragment(box, link) -> str:
+    return render_to_string("tables/player_fragment.html", player_context(box, link))
+
+
+# --------------------------------------------------------------------------- game recall
+
+ACTION_LABELS = {
+    "load-shoe": _("Shoe loaded (shuffled deck)"),
+    "place-ante": _("Ante"),
+    "place-bonus": _("Bonus"),
+    "withdraw-bets": _("Bets withdrawn"),
+    "close-bets": _("No more bets"),
+    "deal-initial": _("Initial deal"),
+    "bet-flop": _("Plays (va): flop bet"),
+    "fold": _("Folds (no va)"),
+    "deal-flop": _("Flop"),
+    "bet-turn": _("Turn bet"),
+    "pass-turn": _("Checks the turn"),
+    "deal-turn": _("Turn"),
+    "bet-river": _("River bet"),
+    "pass-river": _("Checks the river"),
+    "deal-river": _("River"),
+    "reveal-dealer": _("Dealer's cards"),
+    "reveal-box": _("Box's cards"),
+    "approve-bonus": _("Bonus award approved"),
+    "deny-bonus": _("Bonus award denied"),
+    "report-dealer-card-exposed": _("Irregularity: a dealer's card exposed (THB-73)"),
+    "report-face-up-card": _("Irregularity: face-up card(s) in the deck (THB-74)"),
+    "report-box-wrong-card-count": _("Irregularity: a box dealt the wrong number of cards (THB-76)"),
+    "report-dealer-wrong-card-count": _("Irregularity: the dealer dealt the wrong number of cards (THB-76)"),
+    "void-hand": _("Hand void"),
+    "undo": _("Undo"),
+}
+
+
+def _action_line(row) -> dict[str, Any]:
+    record = row.record
+    kind = record.get("action", row.kind)
+    cards = record.get("cards") or ([record["card"]] if record.get("card") else [])
+    if kind == "load-shoe":
+        cards = []  # 52 cards in shuffled order: the replay file has them, the screen need not
+    return {
+        "seq": row.seq,
+        "kind": kind,
+        "label": ACTION_LABELS.get(kind, kind),
+        "box": record.get("box"),
+        "amount": record.get("amount"),
+        "count": record.get("count") or record.get("cards_dealt"),
+        "cards": [card_view(c) for c in cards],
+        "actor": row.actor.get_username() if row.actor else "",
+        "at": row.at,
+        "reason": row.reason,
+        "undone": row.undone,
+        "undoes": record.get("seq") if kind == "undo" else None,
+    }
+
+
+def recall_view(hand: Hand) -> dict[str, Any]:
+    """One past hand as it was played: every action in order (undone ones marked), cards and results."""
+    rows = list(hand.actions.select_related("actor").order_by("seq"))
+    undone = {r.undoes_id for r in rows if r.undoes_id}
+    for row in rows:
+        row.undone = row.pk in undone
+    state = services.hand_state(hand)
+    settlement = state.settlement
+    over = state.phase in (Phase.SETTLED, Phase.VOID)
+    boxes = []
+    for box in state.boxes:
+        settled = settlement.box(box.number) if settlement else None
+        # A hand still in play shows only what is face up on the table (THB-73).
+        shown = box.cards if (over or box.revealed) else None
+        boxes.append({"box": box.number, "cards": [card_view(c) for c in shown or ()],
+                      "result": box_result(settled) if settled else None})
+    return {
+        "hand": hand,
+        "phase_label": PHASE_LABELS[state.phase.value],
+        "actions": [_action_line(r) for r in rows],
+        "board": [card_view(c) for c in state.board],
+        "dealer_cards": [card_view(c) for c in state.dealer_cards or ()] if over else [],
+        "boxes": boxes,
+        "house_net": settlement.house_net if settlement and over else None,
+        "downloadable": state.phase is Phase.SETTLED and not any(b.void for b in state.boxes),
+        "void_reason": state.void_reason,
+    }

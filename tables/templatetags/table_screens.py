@@ -1,0 +1,63 @@
+"""Small helpers for the tables' screens: request keys, cards and signed amounts."""
+
+from __future__ import annotations
+
+import uuid
+
+from django import template
+from django.utils.html import format_html
+
+register = template.Library()
+
+
+@register.simple_tag
+def request_key() -> str:
+    """A fresh idempotency key for one form: a double tap or a retry sends the same one again."""
+    return uuid.uuid4().hex
+
+
+@register.simple_tag
+def guard(version) -> str:
+    """The hidden fields every tablet and console form carries: the version it acted on and its key."""
+    return format_html(
+        '<input type="hidden" name="version" value="{}"><input type="hidden" name="key" value="{}">',
+        version,
+        uuid.uuid4().hex,
+    )
+
+
+@register.filter
+def signed(amount) -> str:
+    """+10, −10 or 0: a net result as the dealer reads it (a real minus sign, not a hyphen)."""
+    try:
+        amount = int(amount)
+    except (TypeError, ValueError):
+        return ""
+    if amount > 0:
+        return f"+{amount}"
+    if amount < 0:
+        return f"\u2212{-amount}"
+    return "0"
+
+
+@register.inclusion_tag("tables/_card.html")
+def card(view=None, size="", back=False):
+    """One card face from a projection's card dict, or a face-down back, or an empty spot."""
+    return {"card": view, "size": size, "back": back}
+
+
+@register.filter
+def get_item(mapping, key):
+    """``mapping|get_item:"some-key"``: a dict lookup with a key that is not an identifier."""
+    try:
+        return mapping.get(key)
+    except AttributeError:
+        return None
+
+
+@register.filter
+def engine_note(text):
+    """An engine note (why a hand is void, an irregularity applied) in the viewer's language."""
+    from tables.refusals import engine_note as translate
+
+    return translate(text or "")
