@@ -107,7 +107,16 @@ TEMPLATES = [
 
 # --- Database: PostgreSQL is the record; SQLite only for the embedded default.
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'casino.sqlite3'}")}
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=0)
+DATABASES["default"]["CONN_MAX_AGE"] = 0
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.bool("DATABASE_POOL", default=True):
+    # Every websocket push re-renders from the database: without a pool each one would open a
+    # new PostgreSQL connection. psycopg's pool (Django 5.1+) is safe under ASGI, where
+    # persistent per-thread connections (CONN_MAX_AGE) are not.
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env.int("DATABASE_POOL_MIN", default=2),
+        "max_size": env.int("DATABASE_POOL_MAX", default=20),
+        "timeout": env.float("DATABASE_POOL_TIMEOUT", default=10),
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     VAR_DIR.mkdir(exist_ok=True)
     # A file, not memory, so that daphne processes started by the tests see the test data.

@@ -1,0 +1,307 @@
+"""Load on a live pit: N tables with simulated dealers, M player phones, two daphne processes.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/casino_bench REDIS_URL=redis://127.0.0.1:6379/2 \\
+        .venv/bin/python bench/bench_pit_load.py --tables 50 --sockets 500 --seconds 60
+
+Each simulated dealer sends one action a second to its table over HTTP (a real dealer's POST through
+the tablet view, alternating between the daphne processes). Player sockets are spread over the tables
+and over both processes. For every action, the latency is the time from the dealer's request until that
+version arrives at each socket of that table. At the end every socket must show the server's final
+version (no update lost). It prints p50/p95/p99, throughput and the CPU of the daphne processes.
+
+It creates its own database content (a fresh pit of tables) in the database named by DATABASE_URL:
+use a bench database, not the casino's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from http.cookiejar import CookieJar
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+VERSION = re.compile(r'id="player-view"[^>]*data-version="(\d+)"|data-version="(\d+)"[^>]*id="player-view"')
+
+
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of a process, from /proc (seconds)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def machine_cpu() -> tuple[int, int]:
+    parts = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    idle = parts[3] + parts[4]
+    return sum(parts) - idle, sum(parts)
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def setup_django(env: dict) -> None:
+    os.environ.update(env)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
+    import django
+
+    django.setup()
+
+
+def prepare(n_tables: int, n_sockets: int, prefix: str):
+    """A pit per four tables, a dealer per table, open tables, player links spread over boxes."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from casino import player_links
+    from casino.roles import ensure_role_groups
+    from tables.models import Pit, Table
+
+    ensure_role_groups()
+    User = get_user_model()
+    dealer_group, boss_group = Group.objects.get(name="dealer"), Group.objects.get(name="pit_boss")
+    tables, sockets = [], []
+    for t in range(n_tables):
+        if t % 4 == 0:
+            boss = User.objects.create_user(f"{prefix}boss{t // 4}", password="bench-pass-2026")
+            boss.groups.add(boss_group)
+            pit = Pit.objects.create(name=f"{prefix}pit{t // 4}", pit_boss=boss)
+        dealer = User.objects.create_user(f"{prefix}dealer{t}", password="bench-pass-2026")
+        dealer.groups.add(dealer_group)
+        table = Table.objects.create(pit=pit, name=f"{prefix}T{t}", min_ante=5, max_ante=100, dealer=dealer)
+        table.ensure_boxes()
+        tables.append((table, dealer, boss))
+    for s in range(n_sockets):
+        table, dealer, _boss = tables[s % n_tables]
+        box = table.boxes.get(number=1 + (s // n_tables) % 7)
+        link = player_links.issue_player_link(seat=box, by=dealer)
+        session = SessionStore()
+        session[player_links.SESSION_KEY] = str(link.pk)
+        session.create()
+        sockets.append((table.pk, session.session_key))
+    return tables, sockets
+
+
+class Dealer(threading.Thread):
+    """One simulated dealer: logs in, then sends one action a second through the tablet's views."""
+
+    def __init__(self, table_id: int, username: str, base_urls: list[str], rate: float, stop_at: float, script):
+        super().__init__(daemon=True)
+        self.table_id, self.username = table_id, username
+        self.base_urls, self.rate, self.stop_at, self.script = base_urls, rate, stop_at, script
+        self.sent: dict[int, float] = {}  # version -> time the request that produced it was sent
+        self.errors: list[str] = []
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+
+    def request(self, base: str, path: str, data: dict | None = None, headers: dict | None = None) -> tuple[int, str]:
+        body = urllib.parse.urlencode(data).encode() if data is not None else None
+        req = urllib.request.Request(base + path, data=body, headers=headers or {})
+        try:
+            with self.opener.open(req, timeout=15) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+
+    def run(self) -> None:
+        try:
+            self.script.login(self)
+            step = 0
+            while time.time() < self.stop_at:
+                started = time.time()
+                base = self.base_urls[step % len(self.base_urls)]
+                version = self.script.act(self, base, started)
+                if version is not None:
+                    self.sent.setdefault(version, started)
+                step += 1
+                time.sleep(max(0.0, 1 / self.rate - (time.time() - started)))
+        except Exception as error:  # noqa: BLE001 - report, don't hide, in the summary
+            self.errors.append(repr(error))
+
+
+async def player_socket(
+    ws_url: str,
+    origin: str,
+    session_key: str,
+    arrivals: list,
+    stop: asyncio.Event,
+    connected: asyncio.Event | None = None,
+):
+    from websockets.asyncio.client import connect
+
+    async with connect(
+        ws_url,
+        origin=origin,
+        additional_headers={"Cookie": f"sessionid={session_key}"},
+        max_size=2**22,
+        open_timeout=30,
+    ) as socket:
+        if connected:
+            connected.set()
+        while not stop.is_set():
+            try:
+                message = await asyncio.wait_for(socket.recv(), 0.5)
+            except TimeoutError:
+                continue
+            match = VERSION.search(message)
+            if match:
+                arrivals.append((int(match.group(1) or match.group(2)), time.time()))
+
+
+def start_servers(count: int, env: dict) -> list[tuple[subprocess.Popen, int]]:
+    servers = []
+    for i in range(count):
+        port = 8900 + i
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "casino.asgi:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=open(f"/tmp/bench-daphne-{port}.log", "w"),
+        )
+        servers.append((proc, port))
+    for proc, port in servers:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)  # noqa: S310
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    raise SystemExit(f"daphne on {port} exited: see /tmp/bench-daphne-{port}.log") from None
+                time.sleep(0.2)
+    return servers
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--sockets", type=int, default=500)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--rate", type=float, default=1.0, help="dealer actions per second per table")
+    parser.add_argument("--servers", type=int, default=2)
+    args = parser.parse_args()
+
+    env = {**os.environ, "DEBUG": "1", "STATIC_MANIFEST": "0", "SECRET_KEY": "bench-only-secret-key-0123456789"}
+    env.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/casino_bench")
+    env.setdefault("REDIS_URL", "redis://127.0.0.1:6379/2")
+    if not env["DATABASE_URL"].startswith("postgres"):
+        raise SystemExit("bench_pit_load measures PostgreSQL + Redis: set DATABASE_URL and REDIS_URL")
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    setup_django(env)
+    from bench.pit_script import DealerScript  # the tablet's actions, kept beside the views they call
+
+    prefix = f"b{int(time.time())}_"
+    tables, sockets = prepare(args.tables, args.sockets, prefix)
+    script = DealerScript()
+    for table, dealer, boss in tables:
+        script.open_table(table, dealer, boss)
+
+    servers = start_servers(args.servers, env)
+    bases = [f"http://127.0.0.1:{port}" for _proc, port in servers]
+    try:
+        asyncio.run(run_load(args, tables, sockets, servers, bases, script))
+    finally:
+        for proc, _port in servers:
+            proc.terminate()
+        for proc, _port in servers:
+            proc.wait(timeout=10)
+
+
+async def run_load(args, tables, sockets, servers, bases, script) -> None:
+    from asgiref.sync import sync_to_async
+
+    from tables.models import Table
+
+    stop = asyncio.Event()
+    arrivals: dict[int, list] = {i: [] for i in range(len(sockets))}
+    tasks = []
+    for i, (_table_id, key) in enumerate(sockets):
+        _proc, port = servers[i % len(servers)]
+        connected = asyncio.Event()
+        tasks.append(
+            asyncio.create_task(
+                player_socket(
+                    f"ws://127.0.0.1:{port}/ws/player/", f"http://127.0.0.1:{port}", key, arrivals[i], stop, connected
+                )
+            )
+        )
+        await asyncio.wait_for(connected.wait(), 30)
+    print(f"{len(sockets)} player sockets connected over {len(servers)} daphne processes")
+
+    cpu_before = {proc.pid: cpu_seconds(proc.pid) for proc, _port in servers}
+    machine_before, wall_before = machine_cpu(), time.time()
+    stop_at = time.time() + args.seconds
+    dealers = [Dealer(table.pk, dealer.username, bases, args.rate, stop_at, script) for table, dealer, _b in tables]
+    for dealer in dealers:
+        dealer.start()
+    while any(d.is_alive() for d in dealers):
+        await asyncio.sleep(0.5)
+    wall = time.time() - wall_before
+    cpu_after = {proc.pid: cpu_seconds(proc.pid) for proc, _port in servers}
+    machine_after = machine_cpu()
+    await asyncio.sleep(3)  # let the last pushes land
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+    final = await sync_to_async(
+        lambda: dict(Table.objects.filter(pk__in=[t.pk for t, _d, _b in tables]).values_list("pk", "version"))
+    )()
+    sent_by_table = {d.table_id: d.sent for d in dealers}
+    latencies, behind, missed = [], 0, 0
+    for i, (table_id, _key) in enumerate(sockets):
+        seen = dict(arrivals[i])  # version -> arrival (first)
+        for version, arrived in arrivals[i]:
+            seen.setdefault(version, arrived)
+        for version, sent in sent_by_table[table_id].items():
+            if version in seen:
+                latencies.append(seen[version] - sent)
+            else:
+                missed += 1
+        if max(seen, default=0) != final[table_id]:
+            behind += 1
+    actions = sum(len(d.sent) for d in dealers)
+    errors = [e for d in dealers for e in d.errors]
+    busy = (machine_after[0] - machine_before[0]) / max(1, machine_after[1] - machine_before[1])
+    report = {
+        "tables": args.tables,
+        "sockets": len(sockets),
+        "daphne_processes": len(servers),
+        "seconds": round(wall, 1),
+        "dealer_actions": actions,
+        "actions_per_second": round(actions / wall, 1),
+        "deliveries": len(latencies),
+        "latency_ms": {
+            p: round(percentile(latencies, q) * 1000, 1) for p, q in (("p50", 50), ("p95", 95), ("p99", 99))
+        },
+        "mean_ms": round(statistics.fmean(latencies) * 1000, 1) if latencies else None,
+        "versions_not_seen": missed,
+        "sockets_behind_final_version": behind,
+        "daphne_cpu_percent": {
+            str(pid): round(100 * (cpu_after[pid] - cpu_before[pid]) / wall, 1) for pid in cpu_after
+        },
+        "machine_cpu_percent_of_2_cores": round(100 * busy, 1),
+        "dealer_errors": errors[:5],
+        "dealer_error_count": len(errors),
+    }
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()
