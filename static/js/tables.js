@@ -1,0 +1,133 @@
+// The tables' screens: the chip keypad, the card picker and refused taps (docs/tables.md, "Screens").
+// The server decides everything; this only helps the dealer type: it adds chips, checks the
+// table limits as the amount is typed (THB-19, THB-20, THB-52), keeps the picker to the number of
+// cards the step needs, and shows the fresh screen that comes back with a refusal.
+(function () {
+  "use strict";
+
+  // A refused tap (400 bad input, 409 stale version, 422 rule refusal) answers the fresh fragment
+  // with a message in it: show it instead of treating it as an error.
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var status = evt.detail.xhr ? evt.detail.xhr.status : 0;
+    if (status === 400 || status === 409 || status === 422 ||
+        (status === 403 && evt.detail.xhr.getResponseHeader("X-Rule-Refusal"))) {
+      evt.detail.shouldSwap = true;
+      evt.detail.isError = false;
+    }
+  });
+
+  // ------------------------------------------------------------------ chip keypad
+
+  var typed = null; // what the dealer had typed when a push replaced the tablet: {hand, box, spot, amount}
+
+  function keypadOf(el) { return el && el.closest ? el.closest("[data-keypad]") : null; }
+
+  function checked(form, name) { return form.querySelector("input[name=" + name + "]:checked"); }
+
+  function validate(form) {
+    var amountInput = form.querySelector("[data-amount]");
+    var hint = form.querySelector("[data-hint]");
+    var submit = form.querySelector("button[type=submit]");
+    var box = checked(form, "box");
+    var spot = checked(form, "spot");
+    var raw = amountInput.value.trim();
+    var message = "";
+    var ok = /^[0-9]+$/.test(raw) && parseInt(raw, 10) > 0;
+    if (box && spot) {
+      var amount = parseInt(raw || "0", 10);
+      var min = parseInt(spot.dataset.min, 10), max = parseInt(spot.dataset.max, 10);
+      var hasAnte = parseInt(box.dataset.ante || "0", 10) > 0;
+      var hasBonus = parseInt(box.dataset.bonus || "0", 10) > 0;
+      if (spot.value === "bonus" && !hasAnte) { ok = false; message = form.dataset.msgNoAnte; }
+      else if ((spot.value === "ante" && hasAnte) || (spot.value === "bonus" && hasBonus)) {
+        ok = false; message = form.dataset.msgHas;
+      } else if (raw && amount < min) { ok = false; message = form.dataset.msgLow + " " + min; }
+      else if (raw && amount > max) { ok = false; message = form.dataset.msgHigh + " " + max; }
+      else if (ok && spot.value === "ante") { message = form.dataset.msgFlop + " " + (2 * amount); }
+    }
+    hint.textContent = message;
+    hint.classList.toggle("error", !ok && message !== "");
+    submit.disabled = !ok;
+  }
+
+  function remember(form) {
+    var tablet = form.closest("[data-hand]");
+    var box = checked(form, "box"), spot = checked(form, "spot");
+    typed = {
+      hand: tablet ? tablet.dataset.hand : "",
+      box: box ? box.value : null,
+      spot: spot ? spot.value : null,
+      amount: form.querySelector("[data-amount]").value
+    };
+  }
+
+  document.addEventListener("click", function (evt) {
+    var chip = evt.target.closest("[data-chip]");
+    var clear = evt.target.closest("[data-clear]");
+    var form = keypadOf(chip || clear);
+    if (!form) return;
+    var input = form.querySelector("[data-amount]");
+    if (chip) {
+      var now = parseInt(input.value || "0", 10) || 0;
+      input.value = String(now + parseInt(chip.dataset.chip, 10));
+    } else {
+      input.value = "";
+    }
+    validate(form);
+    remember(form);
+  });
+
+  document.addEventListener("input", function (evt) {
+    var form = keypadOf(evt.target);
+    if (form) { validate(form); remember(form); }
+  });
+  document.addEventListener("change", function (evt) {
+    var form = keypadOf(evt.target);
+    if (form) { validate(form); remember(form); }
+    var picker = evt.target.closest ? evt.target.closest("[data-picker]") : null;
+    if (picker) updatePicker(picker);
+  });
+
+  // A sent bet is done with: a push must not bring it back.
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    if (keypadOf(evt.detail.elt) === evt.detail.elt) { typed = null; }
+  });
+
+  // ------------------------------------------------------------------ card picker
+
+  function updatePicker(form) {
+    var need = parseInt(form.dataset.picker, 10);
+    var boxes = form.querySelectorAll("input[name=cards]");
+    var chosen = [];
+    boxes.forEach(function (b) { if (b.checked) chosen.push(b.closest("label").title); });
+    boxes.forEach(function (b) {
+      var used = b.closest("label").classList.contains("is-used");
+      b.disabled = used || (!b.checked && chosen.length >= need);
+    });
+    var shown = form.querySelector("[data-chosen]");
+    shown.textContent = chosen.length ? chosen.join("  ") : form.dataset.msgPick;
+    form.querySelector("[data-picker-submit]").disabled = chosen.length !== need;
+  }
+
+  // ------------------------------------------------------------------ each new screen
+
+  function setUp(root) {
+    if (!root || !root.querySelectorAll) return;
+    root.querySelectorAll("[data-keypad]").forEach(function (form) {
+      var tablet = form.closest("[data-hand]");
+      if (typed && tablet && tablet.dataset.hand === typed.hand) {
+        // A push arrived while the dealer was typing: put back what they had typed.
+        var box = form.querySelector("input[name=box][value='" + typed.box + "']");
+        var spot = form.querySelector("input[name=spot][value='" + typed.spot + "']");
+        if (box) box.checked = true;
+        if (spot) spot.checked = true;
+        form.querySelector("[data-amount]").value = typed.amount || "";
+      }
+      validate(form);
+    });
+    root.querySelectorAll("[data-picker]").forEach(updatePicker);
+  }
+
+  document.addEventListener("htmx:load", function (evt) { setUp(evt.detail.elt); });
+  document.addEventListener("DOMContentLoaded", function () { setUp(document); });
+})();
