@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import total_ordering
 
-from casino.rules.errors import RuleViolation
+from casino.rules.errors import N_, RuleViolation
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -31,7 +31,7 @@ class Card:
 
     def __post_init__(self) -> None:
         if self.rank not in RANKS or self.suit not in SUITS:
-            raise RuleViolation(f"{self.rank}{self.suit!s} is not a card", "THB-03")
+            raise RuleViolation(N_("%(rank)s%(suit)s is not a card"), "THB-03", rank=self.rank, suit=self.suit)
 
     @property
     def rank_index(self) -> int:
@@ -64,14 +64,13 @@ def parse_card(text: object) -> Card:
     if isinstance(text, Card):
         return text
     if not isinstance(text, str):
-        raise RuleViolation(f"{text!r} is not a card: write rank and suit, such as Ah or 10d", "THB-03")
+        raise RuleViolation(N_("%(text)r is not a card: write rank and suit, such as Ah or 10d"), "THB-03", text=text)
     raw = text.strip()
     rank, suit = raw[:-1], raw[-1:].lower()
     rank = "T" if rank == "10" else rank.upper()
     if len(rank) != 1 or rank not in RANKS or suit not in SUITS:
-        raise RuleViolation(
-            f"{raw!r} is not a card: ranks are 2-9, T (or 10), J, Q, K, A and suits c, d, h, s", "THB-03"
-        )
+        raise RuleViolation(N_("%(text)r is not a card: ranks are 2-9, T (or 10), J, Q, K, A and suits c, d, h, s"),
+                            "THB-03", text=raw)
     return _BY_TEXT[rank + suit]
 
 

@@ -28,32 +28,36 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from casino.rules.cards import Card, parse_card, parse_cards
-from casino.rules.errors import RuleViolation
+from casino.rules.errors import N_, RuleViolation
 
 _REGISTRY: dict[str, type[Action]] = {}
 
 
 def _read_int(kind: str, name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleViolation(f"In a {kind} record, {name} must be a whole number, not {value!r}")
+        raise RuleViolation(N_("In a %(kind)s record, %(name)s must be a whole number, not %(value)r"),
+                            kind=kind, name=name, value=value)
     return value
 
 
 def _read_bool(kind: str, name: str, value: object) -> bool:
     if not isinstance(value, bool):
-        raise RuleViolation(f"In a {kind} record, {name} must be true or false, not {value!r}")
+        raise RuleViolation(N_("In a %(kind)s record, %(name)s must be true or false, not %(value)r"),
+                            kind=kind, name=name, value=value)
     return value
 
 
 def _read_str(kind: str, name: str, value: object) -> str:
     if not isinstance(value, str):
-        raise RuleViolation(f"In a {kind} record, {name} must be text, not {value!r}")
+        raise RuleViolation(N_("In a %(kind)s record, %(name)s must be text, not %(value)r"),
+                            kind=kind, name=name, value=value)
     return value
 
 
 def _read_cards(kind: str, name: str, value: object) -> tuple[Card, ...]:
     if isinstance(value, str) or not isinstance(value, list | tuple):
-        raise RuleViolation(f"In a {kind} record, {name} must be a list of cards such as [\"Ah\", \"Kd\"]")
+        raise RuleViolation(N_("In a %(kind)s record, %(name)s must be a list of cards such as [\"Ah\", \"Kd\"]"),
+                            kind=kind, name=name)
     return parse_cards(value)
 
 
@@ -116,7 +120,8 @@ def _normalise_cards(record: Action, name: str, optional: bool) -> None:
     if value is None and optional:
         return
     if value is None or isinstance(value, Mapping | int):
-        raise RuleViolation(f"{record.kind}: {name} must be a list of cards such as [\"Ah\", \"Kd\"]")
+        raise RuleViolation(N_("%(kind)s: %(name)s must be a list of cards such as [\"Ah\", \"Kd\"]"),
+                            kind=record.kind, name=name)
     # Text such as "Ah Kd" or "AhKd" is read by parse_cards; any other iterable card by card.
     object.__setattr__(record, name, parse_cards(value if isinstance(value, str | list | tuple) else tuple(value)))
 
@@ -130,21 +135,23 @@ def _normalise_card(record: Action, name: str) -> None:
 def action_from_dict(data: Mapping[str, Any]) -> Action:
     """Read one stored record back; refuses anything it does not know exactly."""
     if not isinstance(data, Mapping):
-        raise RuleViolation(f"A hand record must be a JSON object, not {data!r}")
+        raise RuleViolation(N_("A hand record must be a JSON object, not %(data)r"), data=data)
     kind = data.get("action")
     cls = _REGISTRY.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise RuleViolation(f"{kind!r} is not a Texas Hold'em Bonus action; actions are {', '.join(sorted(_REGISTRY))}")
+        raise RuleViolation(N_("%(kind)r is not a Texas Hold'em Bonus action; actions are %(actions)s"),
+                            kind=kind, actions=", ".join(sorted(_REGISTRY)))
     fields = {f.name: f for f in dataclasses.fields(cls)}
     unknown = sorted(set(data) - set(fields) - {"action"})
     if unknown:
         listed = ", ".join(fields) or "none"
-        raise RuleViolation(f"A {kind} record has no {', '.join(unknown)}; its fields are {listed}")
+        raise RuleViolation(N_("A %(kind)s record has no %(unknown)s; its fields are %(fields)s"),
+                            kind=kind, unknown=", ".join(unknown), fields=listed)
     values: dict[str, Any] = {}
     for name, f in fields.items():
         if name not in data or data[name] is None:
             if f.default is dataclasses.MISSING:
-                raise RuleViolation(f"A {kind} record needs {name}")
+                raise RuleViolation(N_("A %(kind)s record needs %(name)s"), kind=kind, name=name)
             continue
         values[name] = _READERS[str(f.type)](kind, name, data[name])
     return cls(**values)

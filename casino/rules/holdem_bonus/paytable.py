@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from casino.rules.cards import Card
-from casino.rules.errors import RuleViolation
+from casino.rules.errors import N_, RuleViolation
 
 AA_VS_DEALER_AA = "aa-vs-dealer-aa"
 AA = "aa"
@@ -97,15 +97,12 @@ class Paytable:
     def __post_init__(self) -> None:
         unknown = sorted(set(self.pays) - set(AWARD_KEYS))
         if unknown:
-            raise RuleViolation(
-                f"Paytable {self.name!r}: {', '.join(unknown)} is not an award; awards are {', '.join(AWARD_KEYS)}",
-                "THB-53",
-            )
+            raise RuleViolation(N_("Paytable %(name)r: %(unknown)s is not an award; awards are %(awards)s"), "THB-53",
+                                name=self.name, unknown=", ".join(unknown), awards=", ".join(AWARD_KEYS))
         for key, odds in self.pays.items():
             if isinstance(odds, bool) or not isinstance(odds, int) or odds <= 0:
-                raise RuleViolation(
-                    f"Paytable {self.name!r}: {key} must pay a whole number to 1, not {odds!r}", "THB-53"
-                )
+                raise RuleViolation(N_("Paytable %(name)r: %(award)s must pay a whole number to 1, not %(odds)r"),
+                                    "THB-53", name=self.name, award=key, odds=odds)
         # Keep the manual's order and freeze the mapping: a paytable is shared, read-only data.
         ordered = {k: self.pays[k] for k in AWARD_KEYS if k in self.pays}
         object.__setattr__(self, "pays", MappingProxyType(ordered))
@@ -153,7 +150,7 @@ DEFAULT_PAYTABLE = MANUAL_PAYTABLE.name
 def register_paytable(paytable: Paytable, *, replace: bool = False) -> Paytable:
     """Add a casino's own paytable to the registry under its name."""
     if paytable.name in _REGISTRY and not replace and _REGISTRY[paytable.name] != paytable:
-        raise RuleViolation(f"A paytable named {paytable.name!r} is already registered", "THB-53")
+        raise RuleViolation(N_("A paytable named %(name)r is already registered"), "THB-53", name=paytable.name)
     _REGISTRY[paytable.name] = paytable
     return paytable
 
@@ -166,7 +163,8 @@ def get_paytable(name: str | Paytable = DEFAULT_PAYTABLE) -> Paytable:
         return _REGISTRY[name]
     except (KeyError, TypeError):
         known = ", ".join(sorted(_REGISTRY))
-        raise RuleViolation(f"There is no paytable named {name!r}; known paytables: {known}", "THB-53") from None
+        raise RuleViolation(N_("There is no paytable named %(name)r; known paytables: %(known)s"), "THB-53",
+                            name=name, known=known) from None
 
 
 def paytable_names() -> tuple[str, ...]:

@@ -45,7 +45,7 @@ from enum import Enum
 from typing import Any
 
 from casino.rules.cards import Card, parse_card
-from casino.rules.errors import RuleViolation
+from casino.rules.errors import N_, Phrase, RuleViolation
 from casino.rules.evaluator import HandValue, evaluate
 from casino.rules.holdem_bonus import actions as act
 from casino.rules.holdem_bonus.settlement import (
@@ -100,6 +100,71 @@ _DEALING_PHASES = frozenset({
 _CARDS_OUT_PHASES = frozenset(Phase) - {Phase.BETS_OPEN, Phase.NO_MORE_BETS, Phase.SETTLED, Phase.VOID}
 _OVER = frozenset({Phase.SETTLED, Phase.VOID})
 
+# Refusals are N_ templates with named values (docs/rules-engine.md, "Refusal messages and
+# translation"). A sentence that changes with the street is written out once per street, so a
+# translator sees whole sentences; places where cards are, which combine with many sentences, are
+# Phrases translated on their own.
+_TOO_EARLY_TO_DECIDE = {
+    "flop": N_("Box %(box)s cannot make its flop decision yet: it comes after the initial deal"),
+    "turn": N_("Box %(box)s cannot make its turn decision yet: it comes after the flop"),
+    "river": N_("Box %(box)s cannot make its river decision yet: it comes after the turn"),
+}
+_DECISIONS_OVER = {
+    "flop": N_("The flop decisions are over"),
+    "turn": N_("The turn decisions are over"),
+    "river": N_("The river decisions are over"),
+}
+_ALREADY_DECIDED = {
+    "flop": N_("Box %(box)s has already decided on the flop"),
+    "turn": N_("Box %(box)s has already decided on the turn"),
+    "river": N_("Box %(box)s has already decided on the river"),
+}
+_TOO_EARLY_TO_DEAL = {
+    "flop": N_("The flop cannot be dealt yet"),
+    "turn": N_("The turn cannot be dealt yet"),
+    "river": N_("The river cannot be dealt yet"),
+}
+_ALREADY_DEALT = {
+    "flop": N_("The flop is already dealt"),
+    "turn": N_("The turn is already dealt"),
+    "river": N_("The river is already dealt"),
+}
+_STILL_TO_DECIDE = {
+    "flop": N_("Box %(box)s has still to make its flop decision: every player decides before the flop is dealt"),
+    "turn": N_("Box %(box)s has still to make its turn decision: every player decides before the turn is dealt"),
+    "river": N_("Box %(box)s has still to make its river decision: every player decides before the river is "
+                "dealt"),
+}
+
+# Places where cards are, inside a refusal ("... is already in the board"); _PLACES gives each
+# one at the start of a sentence ("The flop must be 3 cards, not 2"). A box's cards: _box_cards(n).
+# Translators: a place where cards are, inside a longer sentence.
+_FLOP = N_("the flop")
+# Translators: a place where cards are, inside a longer sentence.
+_TURN = N_("the turn")
+# Translators: a place where cards are, inside a longer sentence.
+_RIVER = N_("the river")
+# Translators: a place where cards are, inside a longer sentence.
+_DEALER_CARDS = N_("the dealer's cards")
+# Translators: a place where cards are, inside a longer sentence.
+_BOX_CARDS = N_("box %(box)s's cards")
+# Translators: a place where cards are, inside a longer sentence.
+_FACE_UP_CARD = N_("the face-up card")
+# Translators: a place where cards are, inside a longer sentence.
+_BOARD = N_("the board")
+# Translators: a place where cards are, inside a longer sentence.
+_DISCARDS = N_("the discards")
+_PLACES = {
+    _FLOP: N_("The flop"),
+    _TURN: N_("The turn"),
+    _RIVER: N_("The river"),
+    _DEALER_CARDS: N_("The dealer's cards"),
+    _BOX_CARDS: N_("Box %(box)s's cards"),
+    _FACE_UP_CARD: N_("The face-up card"),
+    _BOARD: N_("The board"),
+    _DISCARDS: N_("The discards"),
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Box:
@@ -152,7 +217,8 @@ class ReplayError(RuleViolation):
         self.index = index
         self.action = action
         self.violation = violation
-        super().__init__(f"record {index + 1}: {violation.message}", violation.clause)
+        refusal = Phrase(violation.template, **violation.params)  # translated with the record's sentence
+        super().__init__(N_("record %(record)s: %(refusal)s"), violation.clause, record=index + 1, refusal=refusal)
 
 
 def _as_cards(cards: Iterable[Card | str] | str | None) -> tuple[Card, ...] | None:
@@ -166,6 +232,23 @@ def _as_card(card: Card | str | None) -> Card | None:
 
 def _cards_text(cards: Iterable[Card]) -> str:
     return " ".join(str(c) for c in cards)
+
+
+def _box_cards(number: int) -> Phrase:
+    """``box 3's cards``, as a place inside a refusal."""
+    return Phrase(_BOX_CARDS, box=number)
+
+
+def _place(what: str) -> Phrase | str:
+    """A place where cards are (``_FLOP``...) as a translatable phrase; other text stays as it is."""
+    return what if isinstance(what, Phrase) or what not in _PLACES else Phrase(what)
+
+
+def _at_start(what: str) -> Phrase | str:
+    """The same place at the start of a sentence: "The flop", "Box 3's cards"."""
+    if isinstance(what, Phrase) and what.template in _PLACES:
+        return Phrase(_PLACES[what.template], **what.params)
+    return what.capitalize()
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,40 +377,44 @@ class HandState:
 
     # ------------------------------------------------------------------ shared checks
 
-    def _fail(self, message: str, clause: str) -> None:
-        raise RuleViolation(message, clause)
+    def _fail(self, message: str, clause: str, **params: Any) -> None:
+        """Refuse: ``message`` is an ``N_`` template, ``params`` its values (never an f-string)."""
+        raise RuleViolation(message, clause, **params)
 
     def _check_not_over(self) -> None:
         if self.phase is Phase.VOID:
-            self._fail("The hand is void: nothing more can happen in it", "THB-24")
+            self._fail(N_("The hand is void: nothing more can happen in it"), "THB-24")
         if self.phase is Phase.SETTLED:
-            self._fail("The hand is settled: nothing more can happen in it", "THB-64")
+            self._fail(N_("The hand is settled: nothing more can happen in it"), "THB-64")
 
     def _check_box_number(self, number: object) -> int:
         if isinstance(number, bool) or not isinstance(number, int):
-            self._fail(f"{number!r} is not a box: boxes are numbered 1 to {self.rules.boxes}", "C-28")
+            self._fail(N_("%(box)r is not a box: boxes are numbered 1 to %(boxes)s"), "C-28",
+                       box=number, boxes=self.rules.boxes)
         if not 1 <= number <= self.rules.boxes:
-            self._fail(f"There is no box {number}: boxes are numbered 1 to {self.rules.boxes}", "C-28")
+            self._fail(N_("There is no box %(box)s: boxes are numbered 1 to %(boxes)s"), "C-28",
+                       box=number, boxes=self.rules.boxes)
         return number
 
-    def _check_amount(self, what: str, amount: object, clause: str) -> int:
+    def _check_amount(self, what: Phrase, amount: object, clause: str) -> int:
+        """``what`` is the amount's name at the start of a sentence ("Box 3's ante")."""
         if isinstance(amount, bool) or not isinstance(amount, int):
-            self._fail(f"{what} must be a whole amount, not {amount!r}", clause)
+            self._fail(N_("%(what)s must be a whole amount, not %(amount)r"), clause, what=what, amount=amount)
         if amount <= 0:
-            self._fail(f"{what} must be more than zero, not {amount}", clause)
+            self._fail(N_("%(what)s must be more than zero, not %(amount)s"), clause, what=what, amount=amount)
         return amount
 
     def _box_in_hand(self, number: object) -> Box:
         number = self._check_box_number(number)
         box = self.box(number)
         if box is None:
-            self._fail(f"Box {number} has no ante in this hand", "THB-26")
+            self._fail(N_("Box %(box)s has no ante in this hand"), "THB-26", box=number)
         return box
 
     def _live_box(self, number: object) -> Box:
         box = self._box_in_hand(number)
         if box.void:
-            self._fail(f"Box {box.number}'s hand is void: its bets were returned", "THB-76")
+            self._fail(N_("Box %(box)s's hand is void: its bets were returned"), "THB-76", box=box.number)
         return box
 
     def _check_decision(self, number: object, street: str) -> Box:
@@ -338,63 +425,70 @@ class HandState:
         if self.phase not in phases:
             order = list(Phase)
             if order.index(self.phase) < order.index(phases[0]):
-                after = {"flop": "the initial deal", "turn": "the flop", "river": "the turn"}[street]
                 clause = {"flop": "THB-41", "turn": "THB-43", "river": "THB-44"}[street]
-                self._fail(f"Box {box.number} cannot make its {street} decision yet: it comes after {after}", clause)
+                self._fail(_TOO_EARLY_TO_DECIDE[street], clause, box=box.number)
             clause = {"flop": "THB-42", "turn": "THB-44", "river": "THB-45"}[street]
-            self._fail(f"The {street} decisions are over", clause)
+            self._fail(_DECISIONS_OVER[street], clause)
         if street != "flop" and box.folded:
-            self._fail(f"Box {box.number} folded (no va) and has no more decisions", "THB-55")
+            self._fail(N_("Box %(box)s folded (no va) and has no more decisions"), "THB-55", box=box.number)
         if box.decision(street) is not None:
-            self._fail(f"Box {box.number} has already decided on the {street}", "THB-41")
+            self._fail(_ALREADY_DECIDED[street], "THB-41", box=box.number)
         to_act = self.to_act
         if to_act != box.number:
-            self._fail(f"It is box {to_act}'s turn to decide, not box {box.number}'s: the dealer asks each box "
-                       f"in turn from his left", "THB-41")
+            self._fail(N_("It is box %(to_act)s's turn to decide, not box %(box)s's: the dealer asks each box "
+                          "in turn from his left"), "THB-41", to_act=to_act, box=box.number)
         return box
 
-    def _known_cards(self) -> dict[Card, str]:
+    def _known_cards(self) -> dict[Card, Phrase]:
         """Every card already seen or recorded, and where (to refuse a card seen twice, THB-03)."""
-        known: dict[Card, str] = {}
+        known: dict[Card, Phrase] = {}
         for box in self.boxes:
             for card in box.cards or ():
-                known[card] = f"box {box.number}'s cards"
+                known[card] = _box_cards(box.number)
         if self.dealer_cards and (self.mode is Mode.RECORDED or self.dealer_revealed):
             for card in self.dealer_cards:
-                known[card] = "the dealer's cards"
+                known[card] = Phrase(_DEALER_CARDS)
         for card in self.board:
-            known[card] = "the board"
+            known[card] = Phrase(_BOARD)
         for card in self.discards:
-            known[card] = "the discards"
+            known[card] = Phrase(_DISCARDS)
         return known
 
     def _check_new_cards(self, cards: tuple[Card, ...] | None, count: int, what: str, clause: str) -> None:
-        """Recorded mode: the dealer's entry must be ``count`` cards not already seen (THB-03)."""
+        """Recorded mode: the dealer's entry must be ``count`` cards not already seen (THB-03).
+
+        ``what`` is a place (``_FLOP``, ``_box_cards(3)``...); plain English text is taken as the place it names.
+        """
+        what = _place(what)
         if cards is None:
-            self._fail(f"Enter {what}: this hand's cards are recorded by the dealer", clause)
+            self._fail(N_("Enter %(what)s: this hand's cards are recorded by the dealer"), clause, what=what)
         if len(cards) != count:
-            self._fail(f"{what.capitalize()} must be {count} card{'s' if count > 1 else ''}, not {len(cards)}",
-                       clause)
+            if count == 1:
+                self._fail(N_("%(what)s must be 1 card, not %(given)s"), clause, what=_at_start(what),
+                           given=len(cards))
+            self._fail(N_("%(what)s must be %(count)s cards, not %(given)s"), clause, what=_at_start(what),
+                       count=count, given=len(cards))
         seen_here: set[Card] = set()
         known = self._known_cards()
         for card in cards:
             if card in seen_here:
-                self._fail(f"{card} is entered twice in {what}: a single deck has one of each card", "THB-03")
+                self._fail(N_("%(card)s is entered twice in %(what)s: a single deck has one of each card"), "THB-03",
+                           card=str(card), what=what)
             if card in known:
-                self._fail(f"{card} in {what} is already in {known[card]}: a single deck has one of each card",
-                           "THB-03")
+                self._fail(N_("%(card)s in %(what)s is already in %(where)s: a single deck has one of each card"),
+                           "THB-03", card=str(card), what=what, where=known[card])
             seen_here.add(card)
 
     def _check_matches(self, given: tuple[Card, ...] | None, actual: tuple[Card, ...], what: str, clause: str) -> None:
         """Dealt mode: cards the dealer enters must be the ones the engine dealt."""
         if given is not None and sorted(given) != sorted(actual):
-            self._fail(f"{what.capitalize()} dealt from the shoe are {_cards_text(actual)}, not {_cards_text(given)}",
-                       clause)
+            self._fail(N_("%(what)s dealt from the shoe are %(dealt)s, not %(given)s"), clause,
+                       what=_at_start(_place(what)), dealt=_cards_text(actual), given=_cards_text(given))
 
     def _peek_street(self, count: int) -> tuple[Card, ...]:
         """Dealt mode: the cards a street would get after its burn."""
         if self.shoe is None or len(self.shoe) < count + 1:
-            self._fail("The shoe has run out of cards", "THB-03")
+            self._fail(N_("The shoe has run out of cards"), "THB-03")
         return self.shoe.cards[1 : count + 1]
 
     # ------------------------------------------------------------------ bets
@@ -403,18 +497,19 @@ class HandState:
         """The ante: within the table's limits, before the cards, one per box (THB-12, THB-18, THB-19, THB-26)."""
         if self.phase is not Phase.BETS_OPEN:
             self._check_not_over()
-            self._fail("Bets are closed ('no va más'): the ante is placed before the cards are dealt", "THB-31")
+            self._fail(N_("Bets are closed ('no va más'): the ante is placed before the cards are dealt"), "THB-31")
         number = self._check_box_number(box)
-        amount = self._check_amount(f"Box {number}'s ante", amount, "THB-26")
+        amount = self._check_amount(Phrase(N_("Box %(box)s's ante"), box=number), amount, "THB-26")
         existing = self.box(number)
         if existing is not None:
-            self._fail(f"Box {number} already has an ante of {existing.ante}: withdraw it to change it", "THB-12")
+            self._fail(N_("Box %(box)s already has an ante of %(ante)s: withdraw it to change it"), "THB-12",
+                       box=number, ante=existing.ante)
         if amount < self.rules.min_ante:
-            self._fail(f"Box {number}'s ante of {amount} is below the table minimum of {self.rules.min_ante}",
-                       "THB-26")
+            self._fail(N_("Box %(box)s's ante of %(amount)s is below the table minimum of %(minimum)s"), "THB-26",
+                       box=number, amount=amount, minimum=self.rules.min_ante)
         if amount > self.rules.max_ante:
-            self._fail(f"Box {number}'s ante of {amount} is above the table maximum of {self.rules.max_ante}",
-                       "THB-18")
+            self._fail(N_("Box %(box)s's ante of %(amount)s is above the table maximum of %(maximum)s"), "THB-18",
+                       box=number, amount=amount, maximum=self.rules.max_ante)
 
     def can_place_ante(self, box: int, amount: int) -> bool:
         return self._can_do(act.PlaceAnte, box, amount)
@@ -430,23 +525,23 @@ class HandState:
         """The Bonus: only with an ante and before the cards, within its own limits (THB-20, THB-52)."""
         if self.phase is not Phase.BETS_OPEN:
             self._check_not_over()
-            self._fail("Bets are closed ('no va más'): the Bonus is placed only before the cards are dealt",
+            self._fail(N_("Bets are closed ('no va más'): the Bonus is placed only before the cards are dealt"),
                        "THB-52")
         number = self._check_box_number(box)
-        amount = self._check_amount(f"Box {number}'s Bonus", amount, "THB-20")
+        amount = self._check_amount(Phrase(N_("Box %(box)s's Bonus"), box=number), amount, "THB-20")
         existing = self.box(number)
         if existing is None:
-            self._fail(f"Box {number} has no ante: the Bonus is only for a player who has placed the ante",
-                       "THB-52")
+            self._fail(N_("Box %(box)s has no ante: the Bonus is only for a player who has placed the ante"),
+                       "THB-52", box=number)
         if existing.bonus:
-            self._fail(f"Box {number} already has a Bonus of {existing.bonus}: withdraw the bets to change it",
-                       "THB-52")
+            self._fail(N_("Box %(box)s already has a Bonus of %(bonus)s: withdraw the bets to change it"),
+                       "THB-52", box=number, bonus=existing.bonus)
         if amount < self.rules.min_bonus:
-            self._fail(f"Box {number}'s Bonus of {amount} is below the Bonus minimum of {self.rules.min_bonus}",
-                       "THB-20")
+            self._fail(N_("Box %(box)s's Bonus of %(amount)s is below the Bonus minimum of %(minimum)s"), "THB-20",
+                       box=number, amount=amount, minimum=self.rules.min_bonus)
         if amount > self.rules.max_bonus:
-            self._fail(f"Box {number}'s Bonus of {amount} is above the Bonus maximum of {self.rules.max_bonus}",
-                       "THB-20")
+            self._fail(N_("Box %(box)s's Bonus of %(amount)s is above the Bonus maximum of %(maximum)s"), "THB-20",
+                       box=number, amount=amount, maximum=self.rules.max_bonus)
 
     def can_place_bonus(self, box: int, amount: int) -> bool:
         return self._can_do(act.PlaceBonus, box, amount)
@@ -461,7 +556,7 @@ class HandState:
         """A box's ante and Bonus can be taken back only while bets are open (THB-30, THB-31)."""
         if self.phase is not Phase.BETS_OPEN:
             self._check_not_over()
-            self._fail("Bets are closed ('no va más'): they can no longer be withdrawn", "THB-31")
+            self._fail(N_("Bets are closed ('no va más'): they can no longer be withdrawn"), "THB-31")
         self._box_in_hand(box)
 
     def can_withdraw_bets(self, box: int) -> bool:
@@ -477,9 +572,9 @@ class HandState:
         """'No va más' closes betting; a hand needs at least one box with an ante (THB-12, THB-31)."""
         if self.phase is not Phase.BETS_OPEN:
             self._check_not_over()
-            self._fail("Bets are already closed", "THB-31")
+            self._fail(N_("Bets are already closed"), "THB-31")
         if not self.boxes:
-            self._fail("No box has an ante: a hand needs at least one player", "THB-12")
+            self._fail(N_("No box has an ante: a hand needs at least one player"), "THB-12")
 
     def can_close_bets(self) -> bool:
         return self._can_do(act.CloseBets)
@@ -496,11 +591,11 @@ class HandState:
         """Dealt mode: a complete, shuffled deck, loaded once before the initial deal (THB-03, THB-32)."""
         if self.phase not in (Phase.BETS_OPEN, Phase.NO_MORE_BETS):
             self._check_not_over()
-            self._fail("The shoe is loaded before the cards are dealt", "THB-32")
+            self._fail(N_("The shoe is loaded before the cards are dealt"), "THB-32")
         if self.shoe is not None:
-            self._fail("This hand's shoe is already loaded", "THB-32")
+            self._fail(N_("This hand's shoe is already loaded"), "THB-32")
         if self.discards:
-            self._fail("Cards were already recorded in this hand: it is a recorded hand, not a dealt one", "THB-32")
+            self._fail(N_("Cards were already recorded in this hand: it is a recorded hand, not a dealt one"), "THB-32")
         Shoe.from_cards(cards)
 
     def can_load_shoe(self, cards: tuple[Card, ...]) -> bool:
@@ -519,10 +614,10 @@ class HandState:
         if self.phase is not Phase.NO_MORE_BETS:
             self._check_not_over()
             if self.phase is Phase.BETS_OPEN:
-                self._fail("Announce 'no va más' before dealing", "THB-31")
-            self._fail("The initial deal is already done", "THB-40")
+                self._fail(N_("Announce 'no va más' before dealing"), "THB-31")
+            self._fail(N_("The initial deal is already done"), "THB-40")
         if self.mode is Mode.DEALT and len(self.shoe) < 2 * len(self.boxes) + 2:
-            self._fail("The shoe has run out of cards", "THB-03")
+            self._fail(N_("The shoe has run out of cards"), "THB-03")
 
     def can_deal_initial(self) -> bool:
         return self._can_do(act.DealInitial)
@@ -548,23 +643,23 @@ class HandState:
         if self.phase not in phases:
             order = list(Phase)
             if order.index(self.phase) < order.index(phases[0]):
-                self._fail(f"The {street} cannot be dealt yet", clause)
+                self._fail(_TOO_EARLY_TO_DEAL[street], clause)
             if not any(b.plays for b in self.boxes):
-                self._fail("Nobody plays against the dealer: no community cards are dealt", "THB-69")
-            self._fail(f"The {street} is already dealt", clause)
+                self._fail(N_("Nobody plays against the dealer: no community cards are dealt"), "THB-69")
+            self._fail(_ALREADY_DEALT[street], clause)
         to_act = self.to_act
         if to_act is not None:
-            self._fail(f"Box {to_act} has still to make its {self.street} decision: every player decides "
-                       f"before the {street} is dealt", clause)
+            # The decisions being taken are this street's: the phase is one of its decision phases.
+            self._fail(_STILL_TO_DECIDE[street], clause, box=to_act)
 
     def check_deal_flop(self, cards: tuple[Card, ...] | None = None) -> None:
         """Once every box has decided: burn one, then three cards face up (THB-42)."""
         cards = _as_cards(cards)
         self._check_street_deal("flop", "THB-42")
         if self.mode is Mode.RECORDED:
-            self._check_new_cards(cards, 3, "the flop", "THB-42")
+            self._check_new_cards(cards, 3, _FLOP, "THB-42")
         else:
-            self._check_matches(cards, self._peek_street(3), "the flop", "THB-42")
+            self._check_matches(cards, self._peek_street(3), _FLOP, "THB-42")
 
     def can_deal_flop(self, cards: Iterable[Card | str] | None = None) -> bool:
         return self._can_do(act.DealFlop, cards)
@@ -581,9 +676,9 @@ class HandState:
         self._check_street_deal("turn", "THB-44")
         cards = (card,) if card is not None else None
         if self.mode is Mode.RECORDED:
-            self._check_new_cards(cards, 1, "the turn", "THB-44")
+            self._check_new_cards(cards, 1, _TURN, "THB-44")
         else:
-            self._check_matches(cards, self._peek_street(1), "the turn", "THB-44")
+            self._check_matches(cards, self._peek_street(1), _TURN, "THB-44")
 
     def can_deal_turn(self, card: Card | str | None = None) -> bool:
         return self._can_do(act.DealTurn, card)
@@ -600,9 +695,9 @@ class HandState:
         self._check_street_deal("river", "THB-45")
         cards = (card,) if card is not None else None
         if self.mode is Mode.RECORDED:
-            self._check_new_cards(cards, 1, "the river", "THB-45")
+            self._check_new_cards(cards, 1, _RIVER, "THB-45")
         else:
-            self._check_matches(cards, self._peek_street(1), "the river", "THB-45")
+            self._check_matches(cards, self._peek_street(1), _RIVER, "THB-45")
 
     def can_deal_river(self, card: Card | str | None = None) -> bool:
         return self._can_do(act.DealRiver, card)
@@ -625,10 +720,10 @@ class HandState:
     def check_bet_flop(self, box: int, amount: int) -> None:
         """'Va': exactly twice the ante in the FLOP spot, in turn (THB-27, THB-41, THB-57)."""
         found = self._check_decision(box, "flop")
-        amount = self._check_amount(f"Box {found.number}'s flop bet", amount, "THB-57")
+        amount = self._check_amount(Phrase(N_("Box %(box)s's flop bet"), box=found.number), amount, "THB-57")
         if amount != 2 * found.ante:
-            self._fail(f"The flop bet must be exactly twice the ante: box {found.number} bets {2 * found.ante}, "
-                       f"not {amount}", "THB-57")
+            self._fail(N_("The flop bet must be exactly twice the ante: box %(box)s bets %(bet)s, not %(amount)s"),
+                       "THB-57", box=found.number, bet=2 * found.ante, amount=amount)
 
     def can_bet_flop(self, box: int, amount: int) -> bool:
         return self._can_do(act.BetFlop, box, amount)
@@ -649,14 +744,14 @@ class HandState:
         self._check_not_over()
         found = self._live_box(box)
         if self.phase not in _DECISION_PHASES["flop"] and found.plays:
-            self._fail(f"Box {found.number} made its flop bet: after the flop a player bets or checks, "
-                       f"and cannot fold", "THB-43")
+            self._fail(N_("Box %(box)s made its flop bet: after the flop a player bets or checks, and cannot fold"),
+                       "THB-43", box=found.number)
         self._check_decision(box, "flop")
         if cards is not None:
             if self.mode is Mode.RECORDED:
-                self._check_new_cards(cards, 2, f"box {found.number}'s cards", "THB-56")
+                self._check_new_cards(cards, 2, _box_cards(found.number), "THB-56")
             else:
-                self._check_matches(cards, found.cards, f"box {found.number}'s cards", "THB-56")
+                self._check_matches(cards, found.cards, _box_cards(found.number), "THB-56")
 
     def can_fold(self, box: int, cards: Iterable[Card | str] | None = None) -> bool:
         return self._can_do(act.Fold, box, cards)
@@ -673,10 +768,10 @@ class HandState:
     def check_bet_turn(self, box: int, amount: int) -> None:
         """The optional turn bet: exactly the ante, before the turn card (THB-28, THB-43, THB-58)."""
         found = self._check_decision(box, "turn")
-        amount = self._check_amount(f"Box {found.number}'s turn bet", amount, "THB-28")
+        amount = self._check_amount(Phrase(N_("Box %(box)s's turn bet"), box=found.number), amount, "THB-28")
         if amount != found.ante:
-            self._fail(f"The turn bet must equal the ante: box {found.number} bets {found.ante}, not {amount}",
-                       "THB-28")
+            self._fail(N_("The turn bet must equal the ante: box %(box)s bets %(bet)s, not %(amount)s"), "THB-28",
+                       box=found.number, bet=found.ante, amount=amount)
 
     def can_bet_turn(self, box: int, amount: int) -> bool:
         return self._can_do(act.BetTurn, box, amount)
@@ -707,10 +802,10 @@ class HandState:
     def check_bet_river(self, box: int, amount: int) -> None:
         """The optional river bet: exactly the ante, allowed after a turn check (THB-29, THB-44, THB-59)."""
         found = self._check_decision(box, "river")
-        amount = self._check_amount(f"Box {found.number}'s river bet", amount, "THB-29")
+        amount = self._check_amount(Phrase(N_("Box %(box)s's river bet"), box=found.number), amount, "THB-29")
         if amount != found.ante:
-            self._fail(f"The river bet must equal the ante: box {found.number} bets {found.ante}, not {amount}",
-                       "THB-29")
+            self._fail(N_("The river bet must equal the ante: box %(box)s bets %(bet)s, not %(amount)s"), "THB-29",
+                       box=found.number, bet=found.ante, amount=amount)
 
     def can_bet_river(self, box: int, amount: int) -> bool:
         return self._can_do(act.BetRiver, box, amount)
@@ -746,16 +841,16 @@ class HandState:
         cards = _as_cards(cards)
         self._check_not_over()
         if self.dealer_revealed:
-            self._fail("The dealer's cards are already shown", "THB-61")
+            self._fail(N_("The dealer's cards are already shown"), "THB-61")
         if self.phase not in (Phase.RIVER, Phase.SHOWDOWN):
             if self.phase in (Phase.BETS_OPEN, Phase.NO_MORE_BETS):
-                self._fail("The dealer has no cards yet", "THB-40")
-            self._fail("The dealer shows his cards only once the river is dealt and every player has decided",
+                self._fail(N_("The dealer has no cards yet"), "THB-40")
+            self._fail(N_("The dealer shows his cards only once the river is dealt and every player has decided"),
                        "THB-73")
         if self.mode is Mode.RECORDED:
-            self._check_new_cards(cards, 2, "the dealer's cards", "THB-61")
+            self._check_new_cards(cards, 2, _DEALER_CARDS, "THB-61")
         else:
-            self._check_matches(cards, self.dealer_cards, "the dealer's cards", "THB-61")
+            self._check_matches(cards, self.dealer_cards, _DEALER_CARDS, "THB-61")
 
     def can_reveal_dealer(self, cards: Iterable[Card | str] | None = None) -> bool:
         return self._can_do(act.RevealDealer, cards)
@@ -773,19 +868,20 @@ class HandState:
         self._check_not_over()
         found = self._live_box(box)
         if found.revealed:
-            self._fail(f"Box {found.number}'s cards are already shown", "THB-62")
+            self._fail(N_("Box %(box)s's cards are already shown"), "THB-62", box=found.number)
         if found.plays:
             if self.phase is not Phase.SHOWDOWN:
                 if self.phase is Phase.RIVER:
-                    self._fail("The dealer's hand is shown first, then boxes 7 to 1", "THB-15")
-                self._fail(f"Box {found.number}'s cards are shown at the showdown, after the river", "THB-46")
+                    self._fail(N_("The dealer's hand is shown first, then boxes 7 to 1"), "THB-15")
+                self._fail(N_("Box %(box)s's cards are shown at the showdown, after the river"), "THB-46",
+                           box=found.number)
             earlier = [b.number for b in self.boxes if b.plays and not b.revealed and b.number > found.number]
             if earlier:
-                self._fail(f"Box {max(earlier)} is shown before box {found.number}: boxes are shown from 7 down to 1",
-                           "THB-15")
+                self._fail(N_("Box %(first)s is shown before box %(box)s: boxes are shown from 7 down to 1"),
+                           "THB-15", first=max(earlier), box=found.number)
         elif not found.folded:
-            self._fail(f"Box {found.number}'s cards are shown after its decision", "THB-62")
-        what = f"box {found.number}'s cards"
+            self._fail(N_("Box %(box)s's cards are shown after its decision"), "THB-62", box=found.number)
+        what = _box_cards(found.number)
         if self.mode is Mode.RECORDED:
             self._check_new_cards(cards, 2, what, "THB-62")
         else:
@@ -805,10 +901,10 @@ class HandState:
 
     def _check_pending(self, box: int) -> None:
         if self.phase is not Phase.SETTLED:
-            self._fail("Bonus awards are approved once the hand is settled", "THB-54")
+            self._fail(N_("Bonus awards are approved once the hand is settled"), "THB-54")
         number = self._check_box_number(box)
         if number not in self.settlement.pending_approvals:
-            self._fail(f"Box {number} has no Bonus award waiting for approval", "THB-54")
+            self._fail(N_("Box %(box)s has no Bonus award waiting for approval"), "THB-54", box=number)
 
     def check_approve_bonus(self, box: int, approver: str = "") -> None:
         """An award that needs approval is paid only once approved (THB-54; approver per C-30)."""
@@ -847,9 +943,9 @@ class HandState:
         """A dealer's card shown before every player decided voids the round (THB-73)."""
         self._check_not_over()
         if self.phase is Phase.BETS_OPEN:
-            self._fail("No card is dealt yet", "THB-73")
+            self._fail(N_("No card is dealt yet"), "THB-73")
         if self.dealer_revealed:
-            self._fail("The dealer's cards are already shown", "THB-73")
+            self._fail(N_("The dealer's cards are already shown"), "THB-73")
 
     def can_report_dealer_card_exposed(self) -> bool:
         return self._can_do(act.ReportDealerCardExposed)
@@ -868,16 +964,16 @@ class HandState:
         self._check_not_over()
         if self.phase not in _DEALING_PHASES:
             if self.phase is Phase.BETS_OPEN:
-                self._fail("No card is being dealt yet", "THB-74")
-            self._fail("Every card of the hand is dealt", "THB-74")
-        count = self._check_amount("The number of face-up cards", count, "THB-74")
+                self._fail(N_("No card is being dealt yet"), "THB-74")
+            self._fail(N_("Every card of the hand is dealt"), "THB-74")
+        count = self._check_amount(Phrase(N_("The number of face-up cards")), count, "THB-74")
         if count == 1 and card is not None:
             if self.mode is Mode.RECORDED:
-                self._check_new_cards((card,), 1, "the face-up card", "THB-74")
+                self._check_new_cards((card,), 1, _FACE_UP_CARD, "THB-74")
             elif card not in self.shoe.cards:
-                self._fail(f"{card} is not among the undealt cards", "THB-74")
+                self._fail(N_("%(card)s is not among the undealt cards"), "THB-74", card=str(card))
         if count == 1 and self.mode is Mode.DEALT and not len(self.shoe):
-            self._fail("The shoe has run out of cards", "THB-03")
+            self._fail(N_("The shoe has run out of cards"), "THB-03")
 
     def can_report_face_up_card(self, count: int = 1, card: Card | str | None = None) -> bool:
         return self._can_do(act.ReportFaceUpCard, count, card)
@@ -904,14 +1000,14 @@ class HandState:
         """A box dealt other than two cards: that box's hand is void (THB-76)."""
         self._check_not_over()
         if self.phase not in _CARDS_OUT_PHASES:
-            self._fail("The boxes have no cards yet", "THB-76")
+            self._fail(N_("The boxes have no cards yet"), "THB-76")
         found = self._live_box(box)
         if isinstance(cards_dealt, bool) or not isinstance(cards_dealt, int) or cards_dealt < 0:
-            self._fail(f"{cards_dealt!r} is not a number of cards", "THB-76")
+            self._fail(N_("%(cards_dealt)r is not a number of cards"), "THB-76", cards_dealt=cards_dealt)
         if cards_dealt == 2:
-            self._fail("Two cards is the right number for a box", "THB-76")
+            self._fail(N_("Two cards is the right number for a box"), "THB-76")
         if found.revealed:
-            self._fail(f"Box {found.number}'s two cards are already shown", "THB-76")
+            self._fail(N_("Box %(box)s's two cards are already shown"), "THB-76", box=found.number)
 
     def can_report_box_wrong_card_count(self, box: int, cards_dealt: int) -> bool:
         return self._can_do(act.ReportBoxWrongCardCount, box, cards_dealt)
@@ -928,15 +1024,15 @@ class HandState:
         """The dealer dealt other than two cards: void unless correctable in sequence, face down (THB-76)."""
         self._check_not_over()
         if self.phase not in _CARDS_OUT_PHASES:
-            self._fail("The dealer has no cards yet", "THB-76")
+            self._fail(N_("The dealer has no cards yet"), "THB-76")
         if self.dealer_revealed:
-            self._fail("The dealer's two cards are already shown", "THB-76")
+            self._fail(N_("The dealer's two cards are already shown"), "THB-76")
         if isinstance(cards_dealt, bool) or not isinstance(cards_dealt, int) or cards_dealt < 0:
-            self._fail(f"{cards_dealt!r} is not a number of cards", "THB-76")
+            self._fail(N_("%(cards_dealt)r is not a number of cards"), "THB-76", cards_dealt=cards_dealt)
         if cards_dealt == 2:
-            self._fail("Two cards is the right number for the dealer", "THB-76")
+            self._fail(N_("Two cards is the right number for the dealer"), "THB-76")
         if not isinstance(correctable, bool):
-            self._fail(f"correctable must be true or false, not {correctable!r}", "THB-76")
+            self._fail(N_("correctable must be true or false, not %(correctable)r"), "THB-76", correctable=correctable)
 
     def can_report_dealer_wrong_card_count(self, cards_dealt: int, correctable: bool = False) -> bool:
         return self._can_do(act.ReportDealerWrongCardCount, cards_dealt, correctable)
@@ -954,7 +1050,7 @@ class HandState:
         """The pit boss voids the round for a dealing error (THB-24) or a defective deck (C-35)."""
         self._check_not_over()
         if not isinstance(reason, str) or not reason.strip():
-            self._fail("Say why the hand is void", "THB-24")
+            self._fail(N_("Say why the hand is void"), "THB-24")
 
     def can_void_hand(self, reason: str, clause: str = "THB-24") -> bool:
         return self._can_do(act.VoidHand, reason, clause)

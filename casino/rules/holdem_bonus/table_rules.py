@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from casino.rules.errors import RuleViolation
+from casino.rules.errors import N_, Phrase, RuleViolation
 from casino.rules.evaluator import Category
 from casino.rules.holdem_bonus.paytable import (
     AA_VS_DEALER_AA,
@@ -32,11 +32,14 @@ MAX_BOXES = 7
 ANTE_PAYS_FROM_CHOICES = (Category.STRAIGHT, Category.FLUSH)
 
 
-def _whole(name: str, value: object, clause: str) -> int:
+def _whole(setting: Phrase, value: object, clause: str) -> int:
+    """``setting`` is the setting's name at the start of a sentence ("The table minimum")."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleViolation(f"The {name} must be a whole amount, not {value!r}", clause)
+        raise RuleViolation(N_("%(setting)s must be a whole amount, not %(value)r"), clause,
+                            setting=setting, value=value)
     if value <= 0:
-        raise RuleViolation(f"The {name} must be more than zero, not {value}", clause)
+        raise RuleViolation(N_("%(setting)s must be more than zero, not %(value)s"), clause,
+                            setting=setting, value=value)
     return value
 
 
@@ -55,22 +58,20 @@ class TableRules:
     boxes: int = MAX_BOXES
 
     def __post_init__(self) -> None:
-        _whole("table minimum", self.min_ante, "THB-19")
+        _whole(Phrase(N_("The table minimum")), self.min_ante, "THB-19")
         if self.max_ante is None:
             object.__setattr__(self, "max_ante", 20 * self.min_ante)  # THB-18
-        _whole("table maximum", self.max_ante, "THB-19")
+        _whole(Phrase(N_("The table maximum")), self.max_ante, "THB-19")
         if self.max_ante < self.min_ante:
-            raise RuleViolation(
-                f"The table maximum {self.max_ante} is below the minimum {self.min_ante}", "THB-18"
-            )
-        _whole("Bonus minimum", self.min_bonus, "THB-20")
+            raise RuleViolation(N_("The table maximum %(maximum)s is below the minimum %(minimum)s"), "THB-18",
+                                maximum=self.max_ante, minimum=self.min_ante)
+        _whole(Phrase(N_("The Bonus minimum")), self.min_bonus, "THB-20")
         if self.max_bonus is None:
             object.__setattr__(self, "max_bonus", self.max_ante)
-        _whole("Bonus maximum", self.max_bonus, "THB-20")
+        _whole(Phrase(N_("The Bonus maximum")), self.max_bonus, "THB-20")
         if self.max_bonus < self.min_bonus:
-            raise RuleViolation(
-                f"The Bonus maximum {self.max_bonus} is below the Bonus minimum {self.min_bonus}", "THB-20"
-            )
+            raise RuleViolation(N_("The Bonus maximum %(maximum)s is below the Bonus minimum %(minimum)s"), "THB-20",
+                                maximum=self.max_bonus, minimum=self.min_bonus)
         if not isinstance(self.paytable, Paytable):
             object.__setattr__(self, "paytable", get_paytable(self.paytable))
         if isinstance(self.ante_pays_from, str):
@@ -79,18 +80,18 @@ class TableRules:
             except ValueError:
                 pass
         if self.ante_pays_from not in ANTE_PAYS_FROM_CHOICES:
-            raise RuleViolation(
-                f"The ante pays from a straight or from a flush, not from {self.ante_pays_from!r}", "THB-50"
-            )
+            raise RuleViolation(N_("The ante pays from a straight or from a flush, not from %(choice)r"), "THB-50",
+                                choice=self.ante_pays_from)
         awards = frozenset(self.approval_awards)
         unknown = sorted(awards - set(AWARD_KEYS))
         if unknown:
-            raise RuleViolation(f"{', '.join(unknown)} is not a Bonus award", "THB-54")
+            raise RuleViolation(N_("%(awards)s is not a Bonus award"), "THB-54", awards=", ".join(unknown))
         object.__setattr__(self, "approval_awards", awards)
         if self.approval_above is not None:
-            _whole("approval threshold", self.approval_above, "THB-54")
+            _whole(Phrase(N_("The approval threshold")), self.approval_above, "THB-54")
         if self.boxes != MAX_BOXES and not (isinstance(self.boxes, int) and 1 <= self.boxes <= MAX_BOXES):
-            raise RuleViolation(f"A table has 1 to {MAX_BOXES} boxes, not {self.boxes!r}", "C-28")
+            raise RuleViolation(N_("A table has 1 to %(most)s boxes, not %(boxes)r"), "C-28", most=MAX_BOXES,
+                                boxes=self.boxes)
 
     def award_needs_approval(self, award: str | None, payout: int) -> bool:
         """True when a Bonus payout must wait for approval (THB-54; house option: above an amount)."""
@@ -119,7 +120,8 @@ class TableRules:
         known = set(cls.__dataclass_fields__)
         unknown = sorted(set(data) - known)
         if unknown:
-            raise RuleViolation(f"Unknown table setting {', '.join(unknown)}; settings are {', '.join(sorted(known))}")
+            raise RuleViolation(N_("Unknown table setting %(unknown)s; settings are %(known)s"),
+                                unknown=", ".join(unknown), known=", ".join(sorted(known)))
         values = dict(data)
         if "approval_awards" in values:
             values["approval_awards"] = frozenset(values["approval_awards"])
