@@ -277,15 +277,16 @@ def _explain_legal(hand: HoldemHand, ours: tuple, theirs: tuple) -> str:
         all_in = hand.bets[p] + hand.stack[p]
         if shortfall and ours[2] == min(all_in, theirs[2] + shortfall):
             return "pot-limit-short-blind"
+    # Fixed limit: an all-in raise this round that was not a full one (under half a bet, TDA-47-B).
+    limit_short = hand.setup.betting is Betting.FIXED_LIMIT and any(
+        hand.stack[i] == 0 and not hand.folded[i] and hand.bets[i] > 0 for i in range(len(hand.seats)))
     if ours[1] is None and theirs[1] is not None:
         refusal = hand._raise_refusal(p)
         assert refusal is not None
         if refusal[1] == "TDA-47":
             assert p in hand.acted and hand.current_bet - hand.bets[p] < hand._min_increment()
             return "TDA-47-ex3"
-        if refusal[1] == "TDA-47-B":
-            return "limit-short-all-in"
-        if refusal[1] == "TDA-48" and hand.setup.betting is Betting.FIXED_LIMIT:
+        if refusal[1] in ("TDA-47-B", "TDA-48") and limit_short:
             return "limit-short-all-in"
     if ours[1] is not None and theirs[1] is None:
         if p in hand.acted and hand.current_bet - hand.bets[p] >= hand._min_increment():
@@ -295,11 +296,12 @@ def _explain_legal(hand: HoldemHand, ours: tuple, theirs: tuple) -> str:
         # Every opponent is all-in, or will be by calling the bet he faces.
         if all(hand.bets[i] + hand.stack[i] <= hand.current_bet for i in others):
             return "raise-against-all-ins"
-        if hand.setup.betting is Betting.FIXED_LIMIT:
+        if limit_short:
             return "limit-short-all-in"
-    if hand.setup.betting is Betting.FIXED_LIMIT and (ours[1:] != theirs[1:]):
-        if any(hand.stack[i] == 0 and not hand.folded[i] for i in range(len(hand.seats))):
-            return "limit-short-all-in"
+    if limit_short and ours[0] == theirs[0] and ours[1:] != theirs[1:]:
+        # The raise is sized from the last full level, not from the short all-in.
+        assert ours[1] == min(hand.full_level + hand._street_bet, hand.bets[p] + hand.stack[p])
+        return "limit-short-all-in"
     raise AssertionError(f"unexplained difference in legal actions: ours {ours}, pokerkit {theirs}\n{hand!r}\n"
                          f"{[a.to_dict() for a in hand.actions]}")
 
