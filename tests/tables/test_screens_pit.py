@@ -1,0 +1,250 @@
+"""The pit console, game recall, downloads and the player's phone over HTTP; who may see what."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+
+from casino import player_links
+from casino.rules.holdem_bonus.record import replay_thb_record
+from tables import services
+from tables.models import Alert, Hand, Pit, Table
+
+from .conftest import (
+    CLOSE_BETS,
+    DEAL,
+    ante,
+    bet_flop,
+    bonus,
+    flop,
+    open_for_play,
+    pass_river,
+    pass_turn,
+    play,
+    play_to_settlement,
+    reveal_box,
+    reveal_dealer,
+    river,
+    turn,
+)
+from .screens import console, tablet
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_passwords")]
+
+
+def _aces_against_aces(table, dealer):
+    """Box 2 A-A with a Bonus of 5 against the dealer's A-A: the 1000 to 1 award, held (THB-54)."""
+    play(table, dealer, ante(2, 10), bonus(2, 5), CLOSE_BETS, DEAL, bet_flop(2, 20), flop("2c 7d 9h"),
+         pass_turn(2), turn("Js"), pass_river(2), river("Kc"), reveal_dealer("Ah Ad"), reveal_box(2, "As Ac"))
+
+
+@pytest.fixture
+def started(table_one, dealer_dana, pit_boss_pat):
+    open_for_play(table_one, dealer_dana, pit_boss_pat)
+    from .conftest import act
+
+    act(services.start_hand, table_one, dealer_dana)
+    table_one.refresh_from_db()
+    return table_one
+
+
+# --------------------------------------------------------------------------- who may see what
+
+
+@pytest.mark.parametrize("url", ["/tables/{table}/", "/tables/{table}/hands/"])
+def test_a_dealer_of_another_table_is_refused(client, table_one, table_two, dealer_diego, url):
+    client.force_login(dealer_diego)
+    assert client.get(url.format(table=table_one.pk)).status_code == 403
+
+
+def test_a_dealer_cannot_post_to_another_table_or_to_the_console(client, table_one, table_two, dealer_diego,
+                                                                 dealer_dana):
+    client.force_login(dealer_diego)
+    data = {"version": 0, "key": "k1"}
+    assert client.post(f"/tables/{table_one.pk}/act/open/", data).status_code == 403
+    client.force_login(dealer_dana)
+    assert client.post(f"/tables/{table_one.pk}/pit/deck-check/", {**data, "approve": "1"}).status_code == 403
+    assert client.get(f"/tables/pit/{table_one.pit_id}/").status_code == 403
+
+
+def test_a_pit_boss_of_another_pit_is_refused_everywhere(client, table_one, pit_boss_paula, dealer_dana):
+    Pit.objects.create(name="Pit B", pit_boss=pit_boss_paula)
+    client.force_login(pit_boss_paula)
+    assert client.get(f"/tables/pit/{table_one.pit_id}/").status_code == 403
+    assert client.get(f"/tables/{table_one.pk}/hands/").status_code == 403
+    assert client.post(f"/tables/{table_one.pk}/pit/deck-check/", {"version": 0, "key": "k"}).status_code == 403
+    # Nor does a pit boss use a dealer's tablet.
+    assert client.get(f"/tables/{table_one.pk}/").status_code == 403
+
+
+def test_the_pit_boss_lands_on_their_live_console(client, table_one, pit_boss_pat):
+    client.force_login(pit_boss_pat)
+    page = client.get("/tables/pit/").content.decode()
+    assert f'ws-connect="/ws/tables/pit/{table_one.pit_id}/"' in page
+    assert f'id="pit-table-{table_one.pk}"' in page
+
+
+def test_a_director_opens_any_pits_console_from_the_floor(client, table_one, games_director_gloria):
+    client.force_login(games_director_gloria)
+    floor = client.get("/tables/floor/").content.decode()
+    assert f"/tables/pit/{table_one.pit_id}/" in floor
+    assert client.get(f"/tables/pit/{table_one.pit_id}/").status_code == 200
+
+
+# --------------------------------------------------------------------------- the console
+
+
+def test_the_console_shows_each_tables_phase_boxes_at_risk_dealer_and_session_result(client, started,
+                                                                                     dealer_dana, pit_boss_pat):
+    play(started, dealer_dana, ante(1, 10), bonus(1, 5), ante(3, 20), CLOSE_BETS, DEAL, bet_flop(1, 20))
+    boss = console(client, pit_boss_pat, started)
+    row = boss.html[boss.html.index(f'id="pit-table-{started.pk}"'):]
+    assert "Decisiones del flop" in row
+    assert "<dd>1, 3</dd>" in row
+    assert "<dd>55</dd>" in row  # 10 + 5 + 20 + the flop bet 20
+    assert "Dana" in row
+
+
+def test_the_deck_check_is_confirmed_from_the_console(client, table_one, dealer_dana, pit_boss_pat):
+    pad = tablet(Client(), dealer_dana, table_one)
+    pad.tap("open")
+    boss = console(client, pit_boss_pat, table_one)
+    assert 'data-action="deck-ok"' in boss.html
+    boss.tap("deck-check", approve="1")
+    table_one.refresh_from_db()
+    assert table_one.status == Table.Status.OPEN
+
+
+def test_a_refused_deck_keeps_the_table_closed_and_raises_an_alert(client, table_one, dealer_dana, pit_boss_pat):
+    pad = tablet(Client(), dealer_dana, table_one)
+    pad.tap("open")
+    boss = console(client, pit_boss_pat, table_one)
+    boss.tap("deck-check", approve="0")
+    assert "Subdirector" in boss.html and 'data-action="acknowledge"' in boss.html
+    alert = Alert.objects.get(table=table_one)
+    boss.tap("alert", alert=str(alert.pk))
+    alert.refresh_from_db()
+    assert alert.acknowledged_by == pit_boss_pat
+    assert "No hay avisos" in boss.html
+
+
+def test_an_approval_shows_the_hands_cards_and_the_pit_boss_approves_it(client, started, dealer_dana,
+                                                                        pit_boss_pat):
+    _aces_against_aces(started, dealer_dana)
+    boss = console(client, pit_boss_pat, started)
+    hand = Hand.objects.get(table=started)
+    card = boss.html[boss.html.index(f'id="approval-{hand.pk}-2"'):]
+    assert "A-A con A-A del crupier" in card and "1000:1" in card and "paga 5000" in card
+    for code in ("As", "Ac", "Ah", "Ad", "2c", "Kc"):
+        assert f'data-card="{code}"' in card
+    boss.tap("award", hand=str(hand.pk), box="2", approve="1")
+    assert f'id="approval-{hand.pk}-2"' not in boss.html
+    _hand, state = services.current_hand(started)
+    assert state.settlement.box(2).bonus.approval.value == "approved"
+    pad = tablet(Client(), dealer_dana, started)
+    assert "Aprobado" in pad.html and 'data-action="new-hand"' in pad.html
+
+
+def test_the_dealer_who_asked_never_sees_approve_buttons_and_cannot_approve(client, started, dealer_dana,
+                                                                           pit_boss_pat, django_user_model):
+    from django.contrib.auth.models import Group
+
+    # The dealer on duty is also a pit boss (a relief supervisor dealing): still never their own award (C-30).
+    dealer_dana.groups.add(Group.objects.get(name="pit_boss"))
+    Pit.objects.filter(pk=started.pit_id).update(pit_boss=dealer_dana)
+    _aces_against_aces(started, dealer_dana)
+    hand = Hand.objects.get(table=started)
+    boss = console(client, dealer_dana, started)
+    assert 'data-action="approve"' not in boss.html and "otro supervisor" in boss.html
+    response = boss.tap("award", hand=str(hand.pk), box="2", approve="1", expect=403)
+    assert response["X-Rule-Refusal"] == "1"
+    assert "nunca puede aprobarlo" in boss.notice
+    assert Hand.objects.get(pk=hand.pk).pending_approvals == 1
+
+
+def test_a_stale_console_is_refreshed_not_overwritten(client, started, dealer_dana, pit_boss_pat):
+    _aces_against_aces(started, dealer_dana)
+    boss = console(client, pit_boss_pat, started)
+    shown = boss.version
+    Table.objects.filter(pk=started.pk).update(version=started.version + 5)
+    hand = Hand.objects.get(table=started)
+    boss.tap("award", hand=str(hand.pk), box="2", approve="1", version=shown, expect=409)
+    assert "La mesa cambió" in boss.notice
+    assert Hand.objects.get(pk=hand.pk).pending_approvals == 1
+
+
+def test_bad_console_input_is_a_clear_400(client, started, dealer_dana, pit_boss_pat):
+    boss = console(client, pit_boss_pat, started)
+    boss.tap("award", hand="tres", box="2", approve="1", expect=400)
+    assert "número entero" in boss.notice
+    boss.tap("alert", alert="", expect=400)
+
+
+# --------------------------------------------------------------------------- game recall
+
+
+def test_the_last_hands_are_recalled_as_played_and_each_downloads_as_a_replay_hand_line(
+    client, started, dealer_dana, pit_boss_pat, tmp_path
+):
+    from .conftest import act
+
+    play_to_settlement(started, dealer_dana)
+    for _ in range(10):
+        act(services.start_hand, started, dealer_dana)
+        play(started, dealer_dana, ante(4, 10), CLOSE_BETS, DEAL, {"action": "fold", "box": 4})
+    client.force_login(pit_boss_pat)
+    page = client.get(f"/tables/{started.pk}/hands/").content.decode()
+    assert page.count('class="card recall"') == 11
+    first = Hand.objects.get(table=started, number=1)
+    assert f'id="hand-{first.pk}"' in page and "8s" in page  # box 3's cards as they were recorded
+    response = client.get(f"/tables/hands/{first.pk}.jsonl")
+    assert response.status_code == 200 and response["Content-Type"].startswith("application/jsonl")
+    line = response.content.decode()
+    assert line.endswith("\n") and line.count("\n") == 1
+    answer = replay_thb_record(json.loads(line))
+    state = services.hand_state(first)
+    assert {b["box"]: b["net"] for b in answer["boxes"]} == {b.box: b.net for b in state.settlement.boxes}
+    path = tmp_path / "hand.jsonl"
+    path.write_text(line)
+    call_command("replay_hand", str(path))
+
+
+def test_a_void_hand_is_recalled_but_has_no_replay_line(client, started, dealer_dana, pit_boss_pat):
+    play(started, dealer_dana, ante(1, 10), CLOSE_BETS, DEAL)
+    services.report_irregularity(table=started, by=dealer_dana, key="void-1",
+                                 expected_version=Table.objects.get(pk=started.pk).version,
+                                 record={"action": "report-dealer-card-exposed"})
+    client.force_login(pit_boss_pat)
+    hand = Hand.objects.get(table=started)
+    page = client.get(f"/tables/{started.pk}/hands/").content.decode()
+    assert "Se vio una carta del crupier" in page and f"/tables/hands/{hand.pk}.jsonl" not in page
+    response = client.get(f"/tables/hands/{hand.pk}.jsonl")
+    assert response.status_code == 409 and "THB-24" in response.content.decode()
+
+
+def test_another_pits_boss_cannot_download_a_hand(client, started, dealer_dana, pit_boss_paula):
+    play_to_settlement(started, dealer_dana)
+    client.force_login(pit_boss_paula)
+    hand = Hand.objects.get(table=started)
+    assert client.get(f"/tables/hands/{hand.pk}.jsonl").status_code == 403
+
+
+# --------------------------------------------------------------------------- the player's phone
+
+
+def test_the_phone_shows_its_bets_result_history_and_the_paytable_with_its_house_edge(client, started, dealer_dana):
+    link = player_links.issue_player_link(seat=started.boxes.get(number=1), by=dealer_dana)
+    play_to_settlement(started, dealer_dana)
+    client.get(player_links.url_for(link))
+    page = client.get("/p/").content.decode()
+    assert "Casilla 1" in page and 'ws-connect="/ws/player/"' in page
+    assert "Se le paga: 225" in page  # 45 staked back (ante, Bonus, flop, turn) and 180 won
+    assert "Sus manos en esta sesión" in page and "+180" in page
+    assert "Tabla de pagos del Bonus" in page and "1000:1" in page
+    assert "Ventaja de la casa en la apuesta de Bonus: 8,54%" in page
+    # Box 3's and box 5's cards are not on box 1's phone, even after the showdown.
+    for code in ("8s", "Ts", "3d", "4d"):
+        assert f'data-card="{code}"' not in page
