@@ -24,7 +24,7 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from casino.rules.cards import Card, parse_cards
-from casino.rules.errors import RuleViolation
+from casino.rules.errors import N_, RuleViolation
 from casino.rules.holdem.config import FORMAT
 
 if TYPE_CHECKING:
@@ -223,47 +223,49 @@ BETTING_KINDS = frozenset({"fold", "check", "call", "bet", "raise", "all-in", "c
 
 def _int(kind: str, name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleViolation(f"In a {kind} action, {name} must be a whole number, not {value!r}", FORMAT)
+        raise RuleViolation(N_("In a %(kind)s action, %(name)s must be a whole number, not %(value)r"), FORMAT,
+                            kind=kind, name=name, value=value)
     return value
 
 
 def _cards(kind: str, name: str, value: object) -> tuple[Card, ...]:
     if isinstance(value, str) or not isinstance(value, list | tuple):
-        raise RuleViolation(f"In a {kind} action, {name} must be a list of cards such as [\"Ah\", \"Kd\"]", FORMAT)
+        raise RuleViolation(N_("In a %(kind)s action, %(name)s must be a list of cards such as [\"Ah\", \"Kd\"]"),
+                            FORMAT, kind=kind, name=name)
     return parse_cards(value)
 
 
 def action_from_dict(data: Mapping[str, Any]) -> Action:
     """Read one record; refuse unknown kinds, unknown or missing keys and wrong types."""
     if not isinstance(data, Mapping):
-        raise RuleViolation(f"An action must be an object such as {{\"seat\": 3, \"act\": \"call\"}}, not {data!r}",
-                            FORMAT)
+        raise RuleViolation(N_("An action must be an object such as {\"seat\": 3, \"act\": \"call\"}, not %(data)r"),
+                            FORMAT, data=data)
     kind = data.get("act")
     cls = _REGISTRY.get(kind) if isinstance(kind, str) else None
     if cls is None:
         known = ", ".join(sorted(_REGISTRY))
-        raise RuleViolation(f"{kind!r} is not an act: use one of {known}", FORMAT)
+        raise RuleViolation(N_("%(kind)r is not an act: use one of %(acts)s"), FORMAT, kind=kind, acts=known)
     names = {f.name for f in fields(cls)}
     extra = set(data) - names - {"act"}
     if extra:
-        raise RuleViolation(f"A {kind} action has no {', '.join(sorted(extra))}", FORMAT)
+        raise RuleViolation(N_("A %(kind)s action has no %(keys)s"), FORMAT, kind=kind, keys=", ".join(sorted(extra)))
     values: dict[str, Any] = {}
     for f in fields(cls):
         if f.name not in data or data[f.name] is None:
             if f.default is not None or f.name in ("seat", "to", "chips"):
-                raise RuleViolation(f"A {kind} action needs {f.name!r}", FORMAT)
+                raise RuleViolation(N_("A %(kind)s action needs %(key)r"), FORMAT, kind=kind, key=f.name)
             continue
         raw = data[f.name]
         if f.name in ("seat", "to"):
             values[f.name] = _int(kind, f.name, raw)
         elif f.name == "chips":
             if isinstance(raw, str) or not isinstance(raw, list | tuple) or not raw:
-                raise RuleViolation(f"A {kind} action needs the chips' values as a list, such as [1000, 500]",
-                                    FORMAT)
+                raise RuleViolation(N_("A %(kind)s action needs the chips' values as a list, such as [1000, 500]"),
+                                    FORMAT, kind=kind)
             values[f.name] = tuple(_int(kind, "each chip", v) for v in raw)
         elif f.name == "cards" and cls is DealHoleCards:
             if not isinstance(raw, Mapping):
-                raise RuleViolation("deal-hole-cards takes cards as {\"3\": [\"As\", \"Kd\"], ...}", FORMAT)
+                raise RuleViolation(N_("deal-hole-cards takes cards as {\"3\": [\"As\", \"Kd\"], ...}"), FORMAT)
             values[f.name] = {_int(kind, "seat", int(k) if str(k).isdigit() else k): _cards(kind, "cards", v)
                               for k, v in raw.items()}
         elif f.name == "cards":

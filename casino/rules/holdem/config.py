@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from casino.rules.errors import RuleViolation
+from casino.rules.errors import N_, Phrase, RuleViolation
 
 MAX_SEATS = 10
 FORMAT = "hand-history format"
@@ -61,13 +61,20 @@ class CapLift(Enum):
     NEVER = "never"
 
 
-def _whole(value: object, what: str, clause: str = FORMAT, minimum: int = 0) -> int:
+def _whole(value: object, what: Phrase, clause: str = FORMAT, minimum: int = 0) -> int:
     # Chips are whole numbers: refuse floats and booleans rather than round them.
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleViolation(f"{what} must be a whole number of chips, not {value!r}", clause)
+        raise RuleViolation(N_("%(what)s must be a whole number of chips, not %(value)r"), clause, what=what,
+                            value=value)
     if value < minimum:
-        raise RuleViolation(f"{what} must be at least {minimum:,}, not {value:,}", clause)
+        raise RuleViolation(N_("%(what)s must be at least %(minimum)s, not %(value)s"), clause, what=what,
+                            minimum=minimum, value=value)
     return value
+
+
+_THE_ANTE = Phrase(N_("The ante"))
+_THE_SMALL_BLIND = Phrase(N_("The small blind"))
+_THE_BIG_BLIND = Phrase(N_("The big blind"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,9 +85,9 @@ class Ante:
     amount: int = 0
 
     def __post_init__(self) -> None:
-        _whole(self.amount, "The ante")
+        _whole(self.amount, _THE_ANTE)
         if self.kind is AnteKind.NONE and self.amount:
-            raise RuleViolation("An ante amount needs an ante kind: big-blind, button or every-player", "C-02")
+            raise RuleViolation(N_("An ante amount needs an ante kind: big-blind, button or every-player"), "C-02")
         if self.kind is not AnteKind.NONE and not self.amount:
             object.__setattr__(self, "kind", AnteKind.NONE)
 
@@ -92,14 +99,15 @@ class Ante:
         if not data:
             return cls()
         if not isinstance(data, Mapping):
-            raise RuleViolation("ante must be an object such as {\"kind\": \"button\", \"amount\": 200}", FORMAT)
+            raise RuleViolation(N_("ante must be an object such as {\"kind\": \"button\", \"amount\": 200}"), FORMAT)
         kind_text = data.get("kind")
         try:
             kind = default_kind if kind_text is None else AnteKind(kind_text)
         except ValueError:
             names = ", ".join(k.value for k in AnteKind)
-            raise RuleViolation(f"{kind_text!r} is not an ante kind: use one of {names}", "C-02") from None
-        return cls(kind, _whole(data.get("amount", 0), "The ante"))
+            raise RuleViolation(N_("%(kind)r is not an ante kind: use one of %(kinds)s"), "C-02", kind=kind_text,
+                                kinds=names) from None
+        return cls(kind, _whole(data.get("amount", 0), _THE_ANTE))
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,11 +141,11 @@ class HouseRules:
     def __post_init__(self) -> None:
         if isinstance(self.limit_raise_cap, bool) or not isinstance(self.limit_raise_cap, int) \
                 or self.limit_raise_cap < 1:
-            raise RuleViolation("The fixed-limit cap is a whole number of bets and raises, at least 1 (the bet)",
+            raise RuleViolation(N_("The fixed-limit cap is a whole number of bets and raises, at least 1 (the bet)"),
                                 "TDA-48")
         halve_at = self.button_ante_halved_at_or_below
         if halve_at is not None and (isinstance(halve_at, bool) or not isinstance(halve_at, int)):
-            raise RuleViolation("button_ante_halved_at_or_below is a number of players, or null to never halve",
+            raise RuleViolation(N_("button_ante_halved_at_or_below is a number of players, or null to never halve"),
                                 "C-02")
 
     @property
@@ -160,7 +168,7 @@ class HouseRules:
     def from_dict(cls, data: Mapping[str, Any]) -> HouseRules:
         unknown = sorted(set(data) - {f for f in cls.__dataclass_fields__})
         if unknown:
-            raise RuleViolation(f"Unknown house option{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}", FORMAT)
+            raise RuleViolation(N_("Unknown house option: %(options)s"), FORMAT, options=", ".join(unknown))
         lifted = data.get("limit_cap_lifted_when")
         return cls(
             mode=Mode(data.get("mode", Mode.TOURNAMENT.value)),
@@ -214,28 +222,30 @@ class TableSetup:
 
     def __post_init__(self) -> None:
         if not isinstance(self.stacks, Mapping):
-            raise RuleViolation("stacks must map each seat to its chips", FORMAT)
+            raise RuleViolation(N_("stacks must map each seat to its chips"), FORMAT)
         stacks: dict[int, int] = {}
         for seat, chips in self.stacks.items():
             seat_no = _seat_number(seat)
             if seat_no in stacks:
-                raise RuleViolation(f"Seat {seat_no} is listed twice in stacks", FORMAT)
-            stacks[seat_no] = _whole(chips, f"Seat {seat_no}'s stack", minimum=1)
+                raise RuleViolation(N_("Seat %(seat)s is listed twice in stacks"), FORMAT, seat=seat_no)
+            stacks[seat_no] = _whole(chips, Phrase(N_("Seat %(seat)s's stack"), seat=seat_no), minimum=1)
         if len(stacks) < 2:
-            raise RuleViolation("A hand needs at least two players dealt in", "CC-77")
+            raise RuleViolation(N_("A hand needs at least two players dealt in"), "CC-77")
         object.__setattr__(self, "stacks", dict(sorted(stacks.items())))
-        object.__setattr__(self, "button", _seat_number(self.button, "the button"))
-        _whole(self.small_blind, "The small blind")
-        _whole(self.big_blind, "The big blind", minimum=1)
+        object.__setattr__(self, "button", _seat_number(self.button, Phrase(N_("the button"))))
+        _whole(self.small_blind, _THE_SMALL_BLIND)
+        _whole(self.big_blind, _THE_BIG_BLIND, minimum=1)
         if self.small_blind > self.big_blind:
-            raise RuleViolation(f"The small blind {self.small_blind:,} is above the big blind {self.big_blind:,}",
-                                "DEAL-07")
-        _whole(self.chip_unit, "chip_unit", "TDA-20", minimum=1)
-        for what, amount in (("small blind", self.small_blind), ("big blind", self.big_blind),
-                             ("ante", self.ante.amount), *((f"seat {s}'s stack", c) for s, c in stacks.items())):
+            raise RuleViolation(N_("The small blind %(small)s is above the big blind %(big)s"), "DEAL-07",
+                                small=self.small_blind, big=self.big_blind)
+        _whole(self.chip_unit, Phrase(N_("The smallest chip (chip_unit)")), "TDA-20", minimum=1)
+        seat_stacks = ((Phrase(N_("Seat %(seat)s's stack"), seat=s), c) for s, c in stacks.items())
+        amounts = ((_THE_SMALL_BLIND, self.small_blind), (_THE_BIG_BLIND, self.big_blind),
+                   (_THE_ANTE, self.ante.amount), *seat_stacks)
+        for what, amount in amounts:
             if amount % self.chip_unit:
-                raise RuleViolation(f"The {what} of {amount:,} is not a whole number of the smallest chip in play"
-                                    f" ({self.chip_unit:,})", "TDA-20")
+                raise RuleViolation(N_("%(what)s of %(amount)s is not a whole number of the smallest chip in play"
+                                       " (%(unit)s)"), "TDA-20", what=what, amount=amount, unit=self.chip_unit)
 
         # Deal and betting order: clockwise starting left of the button (CC-77).
         start = next_seat(self.button)
@@ -254,7 +264,7 @@ class TableSetup:
         sb_given, bb_given = self.small_blind_seat, self.big_blind_seat
         if bb_given == DERIVE:
             if sb_given is None:
-                raise RuleViolation("With a dead small blind, say which seat posts the big blind", "CC-80")
+                raise RuleViolation(N_("With a dead small blind, say which seat posts the big blind"), "CC-80")
             if sb_given == DERIVE:
                 if len(order) == 2:
                     # Heads-up the button posts the small blind (TDA-34); with a dead button
@@ -263,27 +273,27 @@ class TableSetup:
                 else:
                     sb = order[0]
             else:
-                sb = _seat_number(sb_given, "the small blind seat")
+                sb = _seat_number(sb_given, Phrase(N_("the small blind seat")))
             bb = _next_player(sb, stacks)
         else:
-            bb = _seat_number(bb_given, "the big blind seat")
+            bb = _seat_number(bb_given, Phrase(N_("the big blind seat")))
             if sb_given == DERIVE:
                 if len(order) == 2:
                     sb = self.button if self.button in stacks else order[0]
                 else:
                     sb = order[0]
             else:
-                sb = None if sb_given is None else _seat_number(sb_given, "the small blind seat")
+                sb = None if sb_given is None else _seat_number(sb_given, Phrase(N_("the small blind seat")))
         if bb not in stacks:
-            raise RuleViolation(f"The big blind seat {bb} has no player dealt in", "TDA-32")
+            raise RuleViolation(N_("The big blind seat %(seat)s has no player dealt in"), "TDA-32", seat=bb)
         if len(order) == 2 and self.button not in stacks:
-            raise RuleViolation("Heads-up the button is on a player, who posts the small blind: move it there",
+            raise RuleViolation(N_("Heads-up the button is on a player, who posts the small blind: move it there"),
                                 "TDA-34")
         if sb is not None:
             if sb not in stacks:
-                raise RuleViolation(f"The small blind seat {sb} has no player dealt in", "TDA-32")
+                raise RuleViolation(N_("The small blind seat %(seat)s has no player dealt in"), "TDA-32", seat=sb)
             if sb == bb:
-                raise RuleViolation(f"Seat {sb} cannot post both blinds", "TDA-34")
+                raise RuleViolation(N_("Seat %(seat)s cannot post both blinds"), "TDA-34", seat=sb)
         return sb, bb
 
     @property
@@ -310,21 +320,21 @@ class TableSetup:
     def from_dict(cls, data: Mapping[str, Any], rules: HouseRules = DEFAULT_RULES) -> TableSetup:
         """Read the table part of a hand line (keys as in ``docs/hand-history.md``)."""
         if not isinstance(data, Mapping):
-            raise RuleViolation("A hand must be a JSON object", FORMAT)
+            raise RuleViolation(N_("A hand must be a JSON object"), FORMAT)
         betting_text = data.get("betting", Betting.NO_LIMIT.value)
         try:
             betting = Betting(betting_text)
         except ValueError:
-            raise RuleViolation(f"{betting_text!r} is not a betting structure: use no-limit, pot-limit or"
-                                " fixed-limit", "TDA-48") from None
+            raise RuleViolation(N_("%(betting)r is not a betting structure: use no-limit, pot-limit or fixed-limit"),
+                                "TDA-48", betting=betting_text) from None
         blinds = data.get("blinds")
         if not isinstance(blinds, Mapping) or "big" not in blinds:
-            raise RuleViolation("blinds must be an object such as {\"small\": 100, \"big\": 200}", FORMAT)
+            raise RuleViolation(N_("blinds must be an object such as {\"small\": 100, \"big\": 200}"), FORMAT)
         if "button" not in data:
-            raise RuleViolation("The hand needs a button seat", "DEAL-01")
+            raise RuleViolation(N_("The hand needs a button seat"), "DEAL-01")
         stacks = data.get("stacks")
         if not isinstance(stacks, Mapping):
-            raise RuleViolation("stacks must be an object such as {\"1\": 20000, \"2\": 20000}", FORMAT)
+            raise RuleViolation(N_("stacks must be an object such as {\"1\": 20000, \"2\": 20000}"), FORMAT)
         kwargs: dict[str, Any] = {}
         if "small_blind_seat" in data:
             kwargs["small_blind_seat"] = data["small_blind_seat"]
@@ -343,11 +353,12 @@ class TableSetup:
         )
 
 
-def _seat_number(value: object, what: str = "a seat") -> int:
+def _seat_number(value: object, what: Phrase | None = None) -> int:
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SEATS:
-        raise RuleViolation(f"{value!r} is not a seat number for {what}: seats are numbered 1 to {MAX_SEATS}", FORMAT)
+        raise RuleViolation(N_("%(value)r is not a seat number for %(what)s: seats are numbered 1 to %(seats)s"),
+                            FORMAT, value=value, what=what or Phrase(N_("a seat")), seats=MAX_SEATS)
     return value
 
 

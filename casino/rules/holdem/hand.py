@@ -29,7 +29,7 @@ from enum import Enum
 from typing import Any
 
 from casino.rules.cards import Card, parse_cards
-from casino.rules.errors import RuleViolation
+from casino.rules.errors import N_, Phrase, RuleViolation
 from casino.rules.evaluator import rank_cards
 from casino.rules.holdem import actions as A
 from casino.rules.holdem.config import (
@@ -100,25 +100,42 @@ class ChipsReading:
 
     ``act`` is ``"check"``, ``"call"`` or ``"raise"`` (a bet when there was
     none); ``to`` is the player's resulting total for the round; ``returned``
-    the chips given back as change; ``clause`` and ``reason`` explain it.
+    the chips given back as change; ``clause`` and ``reason`` explain it, and
+    ``adjustment`` says when the amount was brought up to the minimum or
+    down to the most allowed. ``reason`` and ``adjustment`` are ``Phrase``s:
+    English text that the dealer's language can translate.
     """
 
     act: str
     to: int
     returned: int
     clause: str
-    reason: str
+    reason: Phrase
+    adjustment: Phrase | None = None
 
 
-def _money(amount: int) -> str:
-    return f"{amount:,}"
-
-
-def _seats(seats: Iterable[int]) -> str:
-    listed = [str(s) for s in seats]
-    if len(listed) <= 1:
-        return "".join(listed)
-    return ", ".join(listed[:-1]) + " and " + listed[-1]
+_STREET_NAME = {
+    Street.PREFLOP: Phrase(N_("preflop")),
+    Street.FLOP: Phrase(N_("flop")),
+    Street.TURN: Phrase(N_("turn")),
+    Street.RIVER: Phrase(N_("river")),
+}
+_DEAL_STREET = {
+    Street.FLOP: Phrase(N_("burn and deal the flop")),
+    Street.TURN: Phrase(N_("burn and deal the turn")),
+    Street.RIVER: Phrase(N_("burn and deal the river")),
+}
+_NEXT_STEP = {
+    Phase.ANTES: Phrase(N_("post the antes")),
+    Phase.BLINDS: Phrase(N_("post the blinds")),
+    Phase.DEAL: Phrase(N_("deal the hole cards")),
+    Phase.BETTING: Phrase(N_("take the action")),
+    Phase.SHOWDOWN: Phrase(N_("have the hands shown")),
+    Phase.AWARD: Phrase(N_("award the pots")),
+    Phase.COMPLETE: Phrase(N_("start a new hand: this one is over")),
+    Phase.MISDEAL: Phrase(N_("redeal: this hand was a misdeal")),
+    Phase.VOID: Phrase(N_("start a new hand: this one was stopped for a defective deck")),
+}
 
 
 class HoldemHand:
@@ -258,26 +275,27 @@ class HoldemHand:
             return not self.setup.heads_up_in_tournament
         return True
 
-    def _raise_refusal(self, p: int) -> tuple[str, str] | None:
-        """Why the player at ``p`` may not bet or raise, or ``None`` when he may."""
+    def _raise_refusal(self, p: int) -> RuleViolation | None:
+        """Why the player at ``p`` may not bet or raise (the refusal, not raised), or ``None`` when he may."""
         to_call = self.current_bet - self.bets[p]
         if to_call < 0:
             to_call = 0
         if self.stack[p] <= to_call:
-            return (f"Seat {self.seats[p]} has only {_money(self.stack[p])} behind, not more than the"
-                    f" {_money(to_call)} to call: he can only call all-in or fold", "DEAL-16")
+            return RuleViolation(N_("Seat %(seat)s has only %(stack)s behind, not more than the %(call)s to call:"
+                                    " he can only call all-in or fold"), "DEAL-16",
+                                 seat=self.seats[p], stack=self.stack[p], call=to_call)
         if self.setup.betting is Betting.FIXED_LIMIT:
             if p in self.acted:
-                return (f"Seat {self.seats[p]} already acted and no bet or raise of at least half a bet has"
-                        " followed: he may only call or fold", "TDA-47-B")
+                return RuleViolation(N_("Seat %(seat)s already acted and no bet or raise of at least half a bet has"
+                                        " followed: he may only call or fold"), "TDA-47-B", seat=self.seats[p])
             if self.raise_count >= self.rules.limit_raise_cap and self._cap_applies():
-                return (f"The betting is capped at {self.rules.limit_raise_cap} bets and raises this round:"
-                        " call or fold", "TDA-48")
+                return RuleViolation(N_("The betting is capped at %(cap)s bets and raises this round: call or"
+                                        " fold"), "TDA-48", cap=self.rules.limit_raise_cap)
             return None
         if p in self.acted and to_call < self._min_increment():
-            return (f"Seat {self.seats[p]} already acted and now faces {_money(to_call)} more, less than a full"
-                    f" raise of {_money(self._min_increment())}: the betting is not reopened for him, he may"
-                    " only call or fold", "TDA-47")
+            return RuleViolation(N_("Seat %(seat)s already acted and now faces %(call)s more, less than a full raise"
+                                    " of %(full)s: the betting is not reopened for him, he may only call or fold"),
+                                 "TDA-47", seat=self.seats[p], call=to_call, full=self._min_increment())
         return None
 
     def _pot_limit_pot(self, p: int) -> int:
@@ -330,43 +348,38 @@ class HoldemHand:
     def _pos_of(self, seat: object) -> int:
         pos = self._pos.get(seat) if isinstance(seat, int) and not isinstance(seat, bool) else None
         if pos is None:
-            raise RuleViolation(f"Seat {seat!r} is not dealt in this hand", "TDA-30")
+            raise RuleViolation(N_("Seat %(seat)r is not dealt in this hand"), "TDA-30", seat=seat)
         return pos
 
     def _in_turn(self, seat: int) -> int:
         if self.phase is not Phase.BETTING:
-            raise RuleViolation(f"No betting now: the dealer must {self._next_step()}", "DEAL-09")
+            raise RuleViolation(N_("No betting now: the dealer must %(step)s"), "DEAL-09", step=self._next_step())
         p = self._pos_of(seat)
         if p != self.to_act_pos:
             if self.folded[p]:
-                raise RuleViolation(f"Seat {seat} has folded", "DEAL-10")
+                raise RuleViolation(N_("Seat %(seat)s has folded"), "DEAL-10", seat=seat)
             if self.stack[p] == 0:
-                raise RuleViolation(f"Seat {seat} is all-in and has no more action", "DEAL-16")
-            raise RuleViolation(f"It is seat {self.to_act}'s turn, not seat {seat}'s", "TDA-53")
+                raise RuleViolation(N_("Seat %(seat)s is all-in and has no more action"), "DEAL-16", seat=seat)
+            raise RuleViolation(N_("It is seat %(turn)s's turn, not seat %(seat)s's"), "TDA-53", turn=self.to_act,
+                                seat=seat)
         return p
 
-    def _next_step(self) -> str:
-        return {
-            Phase.ANTES: "post the antes",
-            Phase.BLINDS: "post the blinds",
-            Phase.DEAL: "deal the hole cards",
-            Phase.BETTING: "take the action",
-            Phase.BOARD: f"burn and deal the {STREETS[min(STREETS.index(self.street) + 1, 3)].value}",
-            Phase.SHOWDOWN: "have the hands shown",
-            Phase.AWARD: "award the pots",
-            Phase.COMPLETE: "start a new hand: this one is over",
-            Phase.MISDEAL: "redeal: this hand was a misdeal",
-            Phase.VOID: "start a new hand: this one was stopped for a defective deck",
-        }[self.phase]
+    def _next_step(self) -> Phrase:
+        """What the dealer must do next, as a phrase for refusals."""
+        phase = self.phase
+        if phase is Phase.BOARD:
+            return _DEAL_STREET[STREETS[min(STREETS.index(self.street) + 1, 3)]]
+        return _NEXT_STEP[phase]
 
-    def _step(self, phase: Phase, what: str) -> None:
+    def _step(self, phase: Phase, what: Phrase) -> None:
         if self.phase is not phase:
-            raise RuleViolation(f"Cannot {what} now: the dealer must {self._next_step()}", "DEAL-07")
+            raise RuleViolation(N_("Cannot %(what)s now: the dealer must %(step)s"), "DEAL-07", what=what,
+                                step=self._next_step())
 
     # -- forced bets ------------------------------------------------------------------------------------
 
     def check_post_antes(self) -> None:
-        self._step(Phase.ANTES, "post the antes")
+        self._step(Phase.ANTES, Phrase(N_("post the antes")))
 
     def can_post_antes(self) -> bool:
         return self.phase is Phase.ANTES
@@ -402,7 +415,7 @@ class HoldemHand:
         self.dead[p] += paid
 
     def check_post_blinds(self) -> None:
-        self._step(Phase.BLINDS, "post the blinds")
+        self._step(Phase.BLINDS, Phrase(N_("post the blinds")))
 
     def can_post_blinds(self) -> bool:
         return self.phase is Phase.BLINDS
@@ -428,20 +441,20 @@ class HoldemHand:
             if card is None:
                 continue
             if card in self._cards_seen or card in fresh:
-                raise RuleViolation(f"{card} is already in play: two identical cards mean a defective deck;"
-                                    " stop the hand and return all bets", "TDA-35-E")
+                raise RuleViolation(N_("%(card)s is already in play: two identical cards mean a defective deck;"
+                                       " stop the hand and return all bets"), "TDA-35-E", card=str(card))
             fresh.add(card)
 
     def check_deal_hole_cards(self, cards: Mapping[int, Sequence[Card | str]] | None = None) -> None:
-        self._step(Phase.DEAL, "deal the hole cards")
+        self._step(Phase.DEAL, Phrase(N_("deal the hole cards")))
         if cards:
             dealt = []
             for seat, hole in cards.items():
                 p = self._pos_of(seat)
                 hole = parse_cards(hole)
                 if len(hole) != 2:
-                    raise RuleViolation(f"Seat {self.seats[p]} must have exactly two hole cards, not {len(hole)}",
-                                        "TDA-35-A")
+                    raise RuleViolation(N_("Seat %(seat)s must have exactly two hole cards, not %(count)s"),
+                                        "TDA-35-A", seat=self.seats[p], count=len(hole))
                 dealt.extend(hole)
             self._check_new_cards(dealt)
 
@@ -461,15 +474,19 @@ class HoldemHand:
 
     def _check_board(self, street: Street, cards: Sequence[Card | str] | None, burn: Card | str | None) -> None:
         if self.phase is not Phase.BOARD or STREETS[STREETS.index(self.street) + 1] is not street:
-            raise RuleViolation(f"Cannot deal the {street.value} now: the dealer must {self._next_step()}",
-                                "DEAL-09")
+            raise RuleViolation(N_("Cannot %(what)s now: the dealer must %(step)s"), "DEAL-09",
+                                what=_DEAL_STREET[street], step=self._next_step())
         count = 3 if street is Street.FLOP else 1
         if cards is not None:
             cards = parse_cards(cards)
             if len(cards) != count:
                 # TDA-39 (a four-card flop) and CC-103 (too many cards) are handled by the floor.
-                raise RuleViolation(f"The {street.value} is {count} card{'s' if count > 1 else ''}, not {len(cards)}",
-                                    "CC-103" if len(cards) > count else "CC-111")
+                if street is Street.FLOP:
+                    raise RuleViolation(N_("The flop is three cards, not %(count)s"),
+                                        "CC-103" if len(cards) > count else "CC-111", count=len(cards))
+                raise RuleViolation(N_("The %(street)s is one card, not %(count)s"),
+                                    "CC-103" if len(cards) > count else "CC-112", street=_STREET_NAME[street],
+                                    count=len(cards))
         else:
             cards = ()
         burned = () if burn is None else parse_cards([burn])
@@ -534,7 +551,8 @@ class HoldemHand:
         elif street is Street.RIVER:
             self.deal_river(None if cards is None else cards[0], burn)
         else:
-            raise RuleViolation(f"No street to deal now: the dealer must {self._next_step()}", "DEAL-09")
+            raise RuleViolation(N_("No street to deal now: the dealer must %(step)s"), "DEAL-09",
+                                step=self._next_step())
         return street
 
     # -- the betting round ------------------------------------------------------------------------------
@@ -668,8 +686,8 @@ class HoldemHand:
         p = self._in_turn(seat)
         to_call = self.current_bet - self.bets[p]
         if to_call > 0:
-            raise RuleViolation(f"Seat {seat} faces {_money(to_call)} to call and cannot check: call, raise or fold",
-                                "DEAL-11")
+            raise RuleViolation(N_("Seat %(seat)s faces %(call)s to call and cannot check: call, raise or fold"),
+                                "DEAL-11", seat=seat, call=to_call)
 
     def can_check(self, seat: int) -> bool:
         return self._can(self.check_check, seat)
@@ -713,42 +731,42 @@ class HoldemHand:
     def check_raise_to(self, seat: int, to: int) -> None:
         p = self._in_turn(seat)
         if isinstance(to, bool) or not isinstance(to, int):
-            raise RuleViolation(f"A raise is a whole number of chips, not {to!r}", "TDA-43-B")
+            raise RuleViolation(N_("A raise is a whole number of chips, not %(to)r"), "TDA-43-B", to=to)
         self._check_aggression(p, to)
 
     def _check_aggression(self, p: int, to: int) -> None:
         seat = self.seats[p]
         betting = self.setup.betting
-        word = "bet" if self.current_bet == 0 else "raise"
         if to % self.setup.chip_unit:
-            raise RuleViolation(f"{_money(to)} is not a whole number of the smallest chip in play"
-                                f" ({_money(self.setup.chip_unit)})", "TDA-20")
+            raise RuleViolation(N_("%(to)s is not a whole number of the smallest chip in play (%(unit)s)"), "TDA-20",
+                                to=to, unit=self.setup.chip_unit)
         if to <= self.current_bet:
-            raise RuleViolation(f"A {word} must go above the {_money(self.current_bet)} to match; to put in that"
-                                " much, call", "TDA-43")
+            raise RuleViolation(N_("A bet or raise must go above the %(bet)s to match; to put in that much, call"),
+                                "TDA-43", bet=self.current_bet)
         all_in = self.bets[p] + self.stack[p]
         if to > all_in:
-            raise RuleViolation(f"Seat {seat} has only {_money(all_in)} for this round (his stack"
-                                f" {_money(self.stack[p])} plus {_money(self.bets[p])} in front)", "DEAL-16")
+            raise RuleViolation(N_("Seat %(seat)s has only %(all_in)s for this round (his stack %(stack)s plus"
+                                   " %(front)s in front)"), "DEAL-16", seat=seat, all_in=all_in, stack=self.stack[p],
+                                front=self.bets[p])
         refusal = self._raise_refusal(p)
         if refusal is not None:
-            raise RuleViolation(*refusal)
+            raise refusal
         low, high = self._raise_bounds(p)
         if to == all_in and to <= high:
             return  # all-in, full or short (TDA-47)
         if betting is Betting.FIXED_LIMIT:
             if to != low:
-                raise RuleViolation(f"In fixed-limit the {word} is to exactly {_money(low)}", "TDA-48")
+                raise RuleViolation(N_("In fixed-limit the bet or raise is to exactly %(to)s"), "TDA-48", to=low)
             return
         if to < low:
             if self.current_bet == 0:
-                raise RuleViolation(f"The minimum bet is the big blind of {_money(self._min_increment())}:"
-                                    f" bet at least {_money(low)}", "CC-136")
-            raise RuleViolation(f"A raise must be at least the previous full bet or raise of"
-                                f" {_money(self._min_increment())}: raise to {_money(low)} or more", "TDA-43")
+                raise RuleViolation(N_("The minimum bet is the big blind of %(big)s: bet at least %(low)s"),
+                                    "CC-136", big=self._min_increment(), low=low)
+            raise RuleViolation(N_("A raise must be at least the previous full bet or raise of %(full)s: raise to"
+                                   " %(low)s or more"), "TDA-43", full=self._min_increment(), low=low)
         if to > high:
-            raise RuleViolation(f"The pot-limit maximum is {_money(high)}: a pot-size raise is the call plus the"
-                                " pot after calling", "TDA-54")
+            raise RuleViolation(N_("The pot-limit maximum is %(high)s: a pot-size raise is the call plus the pot"
+                                   " after calling"), "TDA-54", high=high)
 
     def can_raise_to(self, seat: int, to: int) -> bool:
         return self._can(self.check_raise_to, seat, to)
@@ -842,89 +860,97 @@ class HoldemHand:
         """
         p = self._in_turn(seat)
         if isinstance(chips, str | bytes) or not isinstance(chips, Sequence) or not chips:
-            raise RuleViolation("Give the value of each chip put in, such as [1000, 500]", "TDA-45")
+            raise RuleViolation(N_("Give the value of each chip put in, such as [1000, 500]"), "TDA-45")
         unit = self.setup.chip_unit
         for chip in chips:
             if isinstance(chip, bool) or not isinstance(chip, int) or chip <= 0 or chip % unit:
-                raise RuleViolation(f"{chip!r} is not a chip value in play (the smallest chip is {_money(unit)})",
-                                    "TDA-20")
+                raise RuleViolation(N_("%(chip)r is not a chip value in play (the smallest chip is %(unit)s)"),
+                                    "TDA-20", chip=chip, unit=unit)
         pushed = sum(chips)
         stack, mine, bet = self.stack[p], self.bets[p], self.current_bet
         if pushed > stack:
-            raise RuleViolation(f"Seat {seat} has only {_money(stack)} behind, not the {_money(pushed)} read",
-                                "TDA-45")
+            raise RuleViolation(N_("Seat %(seat)s has only %(stack)s behind, not the %(pushed)s read"), "TDA-45",
+                                seat=seat, stack=stack, pushed=pushed)
         to_call = bet - mine if bet > mine else 0
         last = pushed == stack
 
         if to_call == 0:
             if self._raise_refusal(p) is not None:
-                return self._chips_call(p, pushed, "TDA-55", "no bet or raise is open to him: the chips are a check"
-                                        " and are returned")
+                return self._chips_call(p, pushed, "TDA-55", Phrase(N_("no bet or raise is open to him: the chips"
+                                                                       " are a check and are returned")))
             if bet == 0:
                 clause = "TDA-44-C" if len(chips) == 1 else "TDA-40-C"
                 return self._chips_raise(p, pushed, mine + pushed, clause,
-                                         "not facing a bet, chips put in are a bet of their value")
+                                         Phrase(N_("not facing a bet, chips put in are a bet of their value")))
             # The big blind's option: his own blind is the bet. One chip "calls" it, which is a check
             # (TDA-44-A); several are read against a raise of it (TDA-45).
             if len(chips) == 1:
-                return self._chips_call(p, pushed, "TDA-44-A", "one chip with the option, no raise announced: a"
-                                        " check, the chip is returned")
+                return self._chips_call(p, pushed, "TDA-44-A", Phrase(N_("one chip with the option, no raise"
+                                                                         " announced: a check, the chip is returned")))
             return self._chips_over_call(p, pushed, last)
         if pushed < to_call:
             if last:
-                return self._chips_call(p, pushed, "DEAL-16", "his last chips, less than the call: all-in for less")
+                return self._chips_call(p, pushed, "DEAL-16",
+                                        Phrase(N_("his last chips, less than the call: all-in for less")))
             heads_up = sum(1 for f in self.folded if not f) == 2
             opening = self.aggressions == 0 if self.street is Street.PREFLOP else self.aggressions == 1
             if heads_up or opening:
-                facing = "heads-up" if heads_up else "against the opening bet"
-                return self._chips_call(p, pushed, "TDA-51-B", f"an undercall of {_money(pushed)} {facing} binds"
-                                        f" him to the full call of {_money(to_call)}")
-            raise RuleViolation(f"{_money(pushed)} is less than the {_money(to_call)} to call: an undercall of a"
-                                " raise in a multi-way pot is for the floor to rule (call, or forfeit and fold)",
-                                "TDA-51-B")
+                if heads_up:
+                    reason = Phrase(N_("an undercall of %(pushed)s heads-up binds him to the full call of %(call)s"),
+                                    pushed=pushed, call=to_call)
+                else:
+                    reason = Phrase(N_("an undercall of %(pushed)s against the opening bet binds him to the full"
+                                       " call of %(call)s"), pushed=pushed, call=to_call)
+                return self._chips_call(p, pushed, "TDA-51-B", reason)
+            raise RuleViolation(N_("%(pushed)s is less than the %(call)s to call: an undercall of a raise in a"
+                                   " multi-way pot is for the floor to rule (call, or forfeit and fold)"), "TDA-51-B",
+                                pushed=pushed, call=to_call)
         if len(chips) == 1:
-            return self._chips_call(p, pushed, "TDA-44-A", "one chip facing a bet is a call, unless a raise was"
-                                    " announced first")
+            return self._chips_call(p, pushed, "TDA-44-A", Phrase(N_("one chip facing a bet is a call, unless a"
+                                                                     " raise was announced first")))
         if pushed - min(chips) < to_call:
-            return self._chips_call(p, pushed, "TDA-45-A", "every chip is needed for the call, so it is a call")
+            return self._chips_call(p, pushed, "TDA-45-A",
+                                    Phrase(N_("every chip is needed for the call, so it is a call")))
         return self._chips_over_call(p, pushed, last)
 
-    def _chips_call(self, p: int, pushed: int, clause: str, reason: str) -> ChipsReading:
+    def _chips_call(self, p: int, pushed: int, clause: str, reason: Phrase) -> ChipsReading:
         to_call = max(0, self.current_bet - self.bets[p])
         paid = min(to_call, self.stack[p])
         return ChipsReading("call" if to_call else "check", self.bets[p] + paid, max(0, pushed - paid), clause,
                             reason)
 
-    def _chips_raise(self, p: int, pushed: int, to: int, clause: str, reason: str) -> ChipsReading:
+    def _chips_raise(self, p: int, pushed: int, to: int, clause: str, reason: Phrase) -> ChipsReading:
         low, high = self._raise_bounds(p)
+        adjustment = None
         if to < low:
             to = low
             if low - self.bets[p] > pushed:
-                reason += f", brought up to the minimum of {_money(low)} (TDA-52-A)"
+                adjustment = Phrase(N_("brought up to the minimum of %(low)s (TDA-52-A)"), low=low)
         if to > high:
             to = high
-            reason += f"; the chips above the most allowed ({_money(high)}) are returned"
-        return ChipsReading("raise", to, max(0, self.bets[p] + pushed - to), clause, reason)
+            adjustment = Phrase(N_("the chips above the most allowed (%(high)s) are returned"), high=high)
+        return ChipsReading("raise", to, max(0, self.bets[p] + pushed - to), clause, reason, adjustment)
 
     def _chips_over_call(self, p: int, pushed: int, last: bool) -> ChipsReading:
         """Chips beyond what the call needs: all-in, a raise, or a call by the 50% rule."""
         if self._raise_refusal(p) is not None:
-            return self._chips_call(p, pushed, "TDA-47", "the betting is not open to him: the chips are a call and"
-                                    " the rest is returned")
+            return self._chips_call(p, pushed, "TDA-47", Phrase(N_("the betting is not open to him: the chips are"
+                                                                   " a call and the rest is returned")))
         bet = self.current_bet
         to = self.bets[p] + pushed
         if last:
-            return self._chips_raise(p, pushed, to, "TDA-45-B", "not every chip was needed and they are his last:"
-                                     " all-in")
+            return self._chips_raise(p, pushed, to, "TDA-45-B", Phrase(N_("not every chip was needed and they are"
+                                                                          " his last: all-in")))
         full = self._street_bet if self.setup.betting is Betting.FIXED_LIMIT else self._min_increment()
         extra = to - bet
         if extra >= full:
-            return self._chips_raise(p, pushed, to, "TDA-43-A", "the chips reach a full raise")
+            return self._chips_raise(p, pushed, to, "TDA-43-A", Phrase(N_("the chips reach a full raise")))
         if 2 * extra >= full:
-            return self._chips_raise(p, pushed, to, "TDA-43-A", f"the chips are at least half a raise over"
-                                     f" {_money(bet)}: a raise, completed to the minimum")
-        return self._chips_call(p, pushed, "TDA-43-A", f"the chips are less than half a raise over {_money(bet)}:"
-                                " a call, the rest is returned")
+            return self._chips_raise(p, pushed, to, "TDA-43-A", Phrase(N_("the chips are at least half a raise over"
+                                                                          " %(bet)s: a raise, completed to the"
+                                                                          " minimum"), bet=bet))
+        return self._chips_call(p, pushed, "TDA-43-A", Phrase(N_("the chips are less than half a raise over %(bet)s:"
+                                                                 " a call, the rest is returned"), bet=bet))
 
     def check_push_chips(self, seat: int, chips: Sequence[int]) -> None:
         self.read_chips(seat, chips)
@@ -948,23 +974,26 @@ class HoldemHand:
     # -- showdown and award -----------------------------------------------------------------------------
 
     def check_show_hand(self, seat: int, cards: Sequence[Card | str] | None = None) -> None:
-        self._step(Phase.SHOWDOWN, "show a hand")
+        self._step(Phase.SHOWDOWN, Phrase(N_("show a hand")))
         p = self._pos_of(seat)
         if self.folded[p]:
-            raise RuleViolation(f"Seat {seat} folded and has no hand to show", "DEAL-10")
+            raise RuleViolation(N_("Seat %(seat)s folded and has no hand to show"), "DEAL-10", seat=seat)
         if self.mucked[p] or self.shown[p]:
-            raise RuleViolation(f"Seat {seat}'s hand is already {'shown' if self.shown[p] else 'mucked'}", "TDA-14")
+            if self.shown[p]:
+                raise RuleViolation(N_("Seat %(seat)s's hand is already shown"), "TDA-14", seat=seat)
+            raise RuleViolation(N_("Seat %(seat)s's hand is already mucked"), "TDA-14", seat=seat)
         if cards is None:
             if self.hole[p] is None:
-                raise RuleViolation(f"Seat {seat}'s cards were not recorded: enter them to show the hand", "TDA-13-A")
+                raise RuleViolation(N_("Seat %(seat)s's cards were not recorded: enter them to show the hand"),
+                                    "TDA-13-A", seat=seat)
             return
         hole = parse_cards(cards)
         if len(hole) != 2:
-            raise RuleViolation("A hand is properly tabled with both hole cards face up", "TDA-13-A")
+            raise RuleViolation(N_("A hand is properly tabled with both hole cards face up"), "TDA-13-A")
         if self.hole[p] is not None:
             if set(hole) != set(self.hole[p]):
-                raise RuleViolation(f"Seat {seat} was dealt {' '.join(map(str, self.hole[p]))}, not"
-                                    f" {' '.join(map(str, hole))}", "TDA-13-A")
+                raise RuleViolation(N_("Seat %(seat)s was dealt %(dealt)s, not %(shown)s"), "TDA-13-A", seat=seat,
+                                    dealt=" ".join(map(str, self.hole[p])), shown=" ".join(map(str, hole)))
         else:
             self._check_new_cards(hole)
 
@@ -983,15 +1012,16 @@ class HoldemHand:
         self._after_showing()
 
     def check_muck_hand(self, seat: int) -> None:
-        self._step(Phase.SHOWDOWN, "muck a hand")
+        self._step(Phase.SHOWDOWN, Phrase(N_("muck a hand")))
         p = self._pos_of(seat)
         if self.folded[p] or self.mucked[p]:
-            raise RuleViolation(f"Seat {seat} has no live hand to muck", "DEAL-10")
+            raise RuleViolation(N_("Seat %(seat)s has no live hand to muck"), "DEAL-10", seat=seat)
         if self.cards_up:
-            raise RuleViolation("With an all-in and no more betting every hand is tabled; nobody may muck",
+            raise RuleViolation(N_("With an all-in and no more betting every hand is tabled; nobody may muck"),
                                 "TDA-16")
         if self.shown[p]:
-            raise RuleViolation(f"Seat {seat}'s hand is tabled: the dealer cannot kill a tabled hand", "TDA-13-D")
+            raise RuleViolation(N_("Seat %(seat)s's hand is tabled: the dealer cannot kill a tabled hand"),
+                                "TDA-13-D", seat=seat)
 
     def can_muck_hand(self, seat: int) -> bool:
         return self._can(self.check_muck_hand, seat)
@@ -1013,15 +1043,15 @@ class HoldemHand:
         return [i for i in range(len(self.seats)) if not self.folded[i] and not self.mucked[i]]
 
     def check_award_pots(self) -> None:
-        self._step(Phase.AWARD, "award the pots")
+        self._step(Phase.AWARD, Phrase(N_("award the pots")))
         contenders = self._contenders()
         if len(contenders) > 1:
             if len(self.board) < 5 or any(c is None for c in self.board):
-                raise RuleViolation("The board was not recorded: enter it to read the hands", "TDA-12")
+                raise RuleViolation(N_("The board was not recorded: enter it to read the hands"), "TDA-12")
             missing = [self.seats[i] for i in contenders if self.hole[i] is None]
             if missing:
-                raise RuleViolation(f"The cards of seat{'s' if len(missing) > 1 else ''} {_seats(missing)} are needed"
-                                    " to read the hands", "TDA-12")
+                raise RuleViolation(N_("The cards of seat %(seats)s are needed to read the hands"), "TDA-12",
+                                    seats=", ".join(map(str, missing)))
 
     def can_award_pots(self) -> bool:
         return self._can(self.check_award_pots)
@@ -1066,13 +1096,13 @@ class HoldemHand:
 
     def check_declare_misdeal(self) -> None:
         if self.phase in ENDED:
-            raise RuleViolation("The hand is already over", "TDA-35-D")
+            raise RuleViolation(N_("The hand is already over"), "TDA-35-D")
         if self.rules.misdeal_cutoff is MisdealCutoff.CC_TWO_ACTIONS:
             if len(self.players_acted) > 2:
-                raise RuleViolation(f"{len(self.players_acted)} players have acted: a misdeal may be declared only"
-                                    " while no more than two have", "CC-99")
+                raise RuleViolation(N_("%(count)s players have acted: a misdeal may be declared only while no more"
+                                       " than two have"), "CC-99", count=len(self.players_acted))
         elif self.substantial_action:
-            raise RuleViolation("There has been substantial action: no misdeal now, the hand continues",
+            raise RuleViolation(N_("There has been substantial action: no misdeal now, the hand continues"),
                                 "TDA-35-D")
 
     def can_declare_misdeal(self) -> bool:
@@ -1086,7 +1116,7 @@ class HoldemHand:
 
     def check_declare_defective_deck(self) -> None:
         if self.phase in ENDED:
-            raise RuleViolation("The hand is over: a defective deck claim now follows TDA-22", "TDA-35-E")
+            raise RuleViolation(N_("The hand is over: a defective deck claim now follows TDA-22"), "TDA-35-E")
 
     def can_declare_defective_deck(self) -> bool:
         return self._can(self.check_declare_defective_deck)

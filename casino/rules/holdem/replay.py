@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from casino.rules.cards import Card, parse_cards
-from casino.rules.errors import RuleViolation
+from casino.rules.errors import N_, RuleViolation
 from casino.rules.holdem.config import FORMAT, HouseRules, Mode, TableSetup
 from casino.rules.holdem.hand import HoldemHand, Phase
 
@@ -61,7 +61,7 @@ def replay_holdem_hand(record: dict) -> dict:
 def _read_rules(record: Mapping[str, Any]) -> HouseRules:
     rules_data = record.get("rules") or {}
     if not isinstance(rules_data, Mapping):
-        raise RuleViolation("rules must be an object of house options", FORMAT)
+        raise RuleViolation(N_("rules must be an object of house options"), FORMAT)
     data = dict(rules_data)
     if "mode" in record:
         data["mode"] = record["mode"]
@@ -69,57 +69,59 @@ def _read_rules(record: Mapping[str, Any]) -> HouseRules:
         return HouseRules.from_dict(data)
     except ValueError as exc:
         modes = ", ".join(m.value for m in Mode)
-        raise RuleViolation(f"Unknown house option value ({exc}); mode is one of {modes}", "C-21") from None
+        raise RuleViolation(N_("Unknown house option value (%(problem)s); mode is one of %(modes)s"), "C-21",
+                            problem=str(exc), modes=modes) from None
 
 
 def _read_cards(record: Mapping[str, Any], setup: TableSetup) -> tuple[dict[int, tuple[Card, ...]], list[Card]]:
     raw_cards = record.get("cards") or {}
     if not isinstance(raw_cards, Mapping):
-        raise RuleViolation("cards must map seats to two cards, such as {\"3\": [\"As\", \"Kd\"]}", FORMAT)
+        raise RuleViolation(N_("cards must map seats to two cards, such as {\"3\": [\"As\", \"Kd\"]}"), FORMAT)
     hole: dict[int, tuple[Card, ...]] = {}
     for key, value in raw_cards.items():
         seat = int(key) if isinstance(key, str) and key.strip().isdigit() else key
         if seat not in setup.stacks:
-            raise RuleViolation(f"cards are given for seat {key}, which is not dealt in", "TDA-35-A")
+            raise RuleViolation(N_("cards are given for seat %(seat)s, which is not dealt in"), "TDA-35-A", seat=key)
         if isinstance(value, str) or not isinstance(value, list | tuple):
-            raise RuleViolation(f"Seat {seat}'s cards must be a list such as [\"As\", \"Kd\"]", FORMAT)
+            raise RuleViolation(N_("Seat %(seat)s's cards must be a list such as [\"As\", \"Kd\"]"), FORMAT, seat=seat)
         cards = parse_cards(value)
         if len(cards) != 2:
-            raise RuleViolation(f"Seat {seat} must have exactly two hole cards, not {len(cards)}", "TDA-35-A")
+            raise RuleViolation(N_("Seat %(seat)s must have exactly two hole cards, not %(count)s"), "TDA-35-A",
+                                seat=seat, count=len(cards))
         hole[seat] = cards
     raw_board = record.get("board") or []
     if isinstance(raw_board, str) or not isinstance(raw_board, list | tuple):
-        raise RuleViolation("board must be a list of up to five cards", FORMAT)
+        raise RuleViolation(N_("board must be a list of up to five cards"), FORMAT)
     board = list(parse_cards(raw_board))
     if len(board) > 5:
-        raise RuleViolation(f"The board has five cards, not {len(board)}", "CC-103")
+        raise RuleViolation(N_("The board has five cards, not %(count)s"), "CC-103", count=len(board))
     seen: set[Card] = set()
     for card in [c for cards in hole.values() for c in cards] + board:
         if card in seen:
-            raise RuleViolation(f"{card} appears twice in the hand: one deck has one of each card (a defective"
-                                " deck stops the hand)", "TDA-35-E")
+            raise RuleViolation(N_("%(card)s appears twice in the hand: one deck has one of each card (a defective"
+                                   " deck stops the hand)"), "TDA-35-E", card=str(card))
         seen.add(card)
     return hole, board
 
 
 def _replay(record: Any) -> dict:
     if not isinstance(record, Mapping):
-        raise RuleViolation("A hand line must be a JSON object", FORMAT)
+        raise RuleViolation(N_("A hand line must be a JSON object"), FORMAT)
     unknown = sorted(set(record) - KNOWN_KEYS)
     if unknown:
-        raise RuleViolation(f"Unknown key{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} in a Hold'em hand"
-                            " line", FORMAT)
+        raise RuleViolation(N_("Unknown key in a Hold'em hand line: %(keys)s"), FORMAT, keys=", ".join(unknown))
     if record.get("game", "holdem") != "holdem":
-        raise RuleViolation(f"This replays Hold'em hands, not {record.get('game')!r}", FORMAT)
+        raise RuleViolation(N_("This replays Hold'em hands, not %(game)r"), FORMAT, game=record.get("game"))
     hand_id = record.get("hand")
     if hand_id is not None and (isinstance(hand_id, bool) or not isinstance(hand_id, str | int)):
-        raise RuleViolation(f"hand must be the hand's id (text or a whole number), not {hand_id!r}", FORMAT)
+        raise RuleViolation(N_("hand must be the hand's id (text or a whole number), not %(hand)r"), FORMAT,
+                            hand=hand_id)
     rules = _read_rules(record)
     setup = TableSetup.from_dict(record, rules)
     hole, board = _read_cards(record, setup)
     actions = record.get("actions") or []
     if isinstance(actions, str) or not isinstance(actions, list | tuple):
-        raise RuleViolation("actions must be a list such as [{\"seat\": 3, \"act\": \"call\"}]", FORMAT)
+        raise RuleViolation(N_("actions must be a list such as [{\"seat\": 3, \"act\": \"call\"}]"), FORMAT)
 
     hand = HoldemHand(setup, rules)
     if hand.phase is Phase.ANTES:
@@ -142,8 +144,8 @@ def _replay(record: Any) -> dict:
 
 def _apply(hand: HoldemHand, action: Any) -> None:
     if not isinstance(action, Mapping):
-        raise RuleViolation(f"An action must be an object such as {{\"seat\": 3, \"act\": \"call\"}}, not {action!r}",
-                            FORMAT)
+        raise RuleViolation(N_("An action must be an object such as {\"seat\": 3, \"act\": \"call\"}, not"
+                               " %(action)r"), FORMAT, action=action)
     act = action.get("act")
     if act in TABLE_ACTS:
         if act == "misdeal":
@@ -152,19 +154,21 @@ def _apply(hand: HoldemHand, action: Any) -> None:
             hand.declare_defective_deck()
         return
     if act not in SEAT_ACTS:
-        raise RuleViolation(f"{act!r} is not an act: use one of {', '.join(SEAT_ACTS + TABLE_ACTS)}", FORMAT)
+        raise RuleViolation(N_("%(act)r is not an act: use one of %(acts)s"), FORMAT, act=act,
+                            acts=", ".join(SEAT_ACTS + TABLE_ACTS))
     allowed = {"seat", "act"} | ({"to"} if act in ("bet", "raise") else {"chips"} if act == "chips" else set())
     extra = sorted(set(action) - allowed)
     if extra:
-        raise RuleViolation(f"A {act} action has no {', '.join(extra)}", FORMAT)
+        raise RuleViolation(N_("A %(act)s action has no %(keys)s"), FORMAT, act=act, keys=", ".join(extra))
     seat = action.get("seat")
     if isinstance(seat, str) and seat.strip().isdigit():
         seat = int(seat)
     if isinstance(seat, bool) or not isinstance(seat, int):
-        raise RuleViolation(f"A {act} action needs the seat number that acts", FORMAT)
+        raise RuleViolation(N_("A %(act)s action needs the seat number that acts"), FORMAT, act=act)
     if hand.phase is not Phase.BETTING:
         if hand.phase in (Phase.SHOWDOWN, Phase.AWARD) or hand.is_over:
-            raise RuleViolation(f"The betting is over: seat {seat} cannot {act} any more", "CC-113")
+            raise RuleViolation(N_("The betting is over: seat %(seat)s cannot %(act)s any more"), "CC-113", seat=seat,
+                                act=act)
     if act == "fold":
         hand.fold(seat)
     elif act == "check":
@@ -174,8 +178,8 @@ def _apply(hand: HoldemHand, action: Any) -> None:
     elif act in ("bet", "raise"):
         to = action.get("to")
         if isinstance(to, bool) or not isinstance(to, int):
-            raise RuleViolation(f"A {act} needs \"to\": the player's total for the round, in whole chips",
-                                "TDA-43-B")
+            raise RuleViolation(N_("A %(act)s needs \"to\": the player's total for the round, in whole chips"),
+                                "TDA-43-B", act=act)
         if act == "bet":
             hand.bet(seat, to)
         else:
@@ -185,7 +189,8 @@ def _apply(hand: HoldemHand, action: Any) -> None:
     else:
         chips = action.get("chips")
         if isinstance(chips, str) or not isinstance(chips, list | tuple):
-            raise RuleViolation("A chips action needs \"chips\": each chip's value, such as [1000, 500]", "TDA-45")
+            raise RuleViolation(N_("A chips action needs \"chips\": each chip's value, such as [1000, 500]"),
+                                "TDA-45")
         hand.push_chips(seat, list(chips))
 
 

@@ -283,10 +283,10 @@ def _explain_legal(hand: HoldemHand, ours: tuple, theirs: tuple) -> str:
     if ours[1] is None and theirs[1] is not None:
         refusal = hand._raise_refusal(p)
         assert refusal is not None
-        if refusal[1] == "TDA-47":
+        if refusal.clause == "TDA-47":
             assert p in hand.acted and hand.current_bet - hand.bets[p] < hand._min_increment()
             return "TDA-47-ex3"
-        if refusal[1] in ("TDA-47-B", "TDA-48") and limit_short:
+        if refusal.clause in ("TDA-47-B", "TDA-48") and limit_short:
             return "limit-short-all-in"
     if ours[1] is not None and theirs[1] is None:
         if p in hand.acted and hand.current_bet - hand.bets[p] >= hand._min_increment():

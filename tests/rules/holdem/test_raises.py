@@ -37,7 +37,7 @@ def test_TDA_43_ex1_a_smaller_reraise_is_refused_naming_the_rule():
     with pytest.raises(RuleViolation) as refused:
         hand.raise_to(D, 5_000)
     assert refused.value.clause == "TDA-43"
-    assert "previous full bet or raise of 2,000" in str(refused.value)
+    assert "previous full bet or raise of 2000" in str(refused.value)
     assert str(refused.value).endswith("(TDA-43)")
     assert not hand.can_raise_to(D, 5_599) and hand.can_raise_to(D, 5_600)
 
@@ -168,7 +168,7 @@ def test_TDA_47_ex3A_the_first_raiser_may_only_call():
     assert not hand.can_raise_to(3, 11_500)
     with pytest.raises(RuleViolation) as refused:
         hand.raise_to(3, 11_500)
-    assert refused.value.clause == "TDA-47" and "3,500" in str(refused.value)
+    assert refused.value.clause == "TDA-47" and refused.value.params["call"] == 3_500
 
 
 def test_TDA_47_ex3B_after_the_big_blind_min_raises_A_has_every_option():

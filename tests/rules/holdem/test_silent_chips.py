@@ -62,7 +62,7 @@ def test_TDA_44_C_one_chip_not_facing_a_bet_is_a_bet_of_its_value():
 def test_TDA_52_A_a_silent_bet_below_the_minimum_is_brought_up_to_it():
     hand = to_street(new_hand([10_000] * 3, button=3), "flop")
     reading = hand.read_chips(1, [100])
-    assert (reading.act, reading.to) == ("raise", 200) and "TDA-52-A" in reading.reason
+    assert (reading.act, reading.to) == ("raise", 200) and "TDA-52-A" in reading.adjustment
 
 
 def test_TDA_44_A_the_big_blind_with_the_option_tossing_one_chip_checks():
