@@ -275,6 +275,17 @@ class HoldemHand:
             return not self.setup.heads_up_in_tournament
         return True
 
+    def _may_raise(self, p: int) -> bool:
+        """Whether the player at ``p`` may bet or raise (``_raise_refusal`` says why not)."""
+        to_call = self.current_bet - self.bets[p]
+        if to_call < 0:
+            to_call = 0
+        if self.stack[p] <= to_call:
+            return False
+        if self.setup.betting is Betting.FIXED_LIMIT:
+            return p not in self.acted and not (self.raise_count >= self.rules.limit_raise_cap and self._cap_applies())
+        return p not in self.acted or to_call >= self._min_increment()
+
     def _raise_refusal(self, p: int) -> RuleViolation | None:
         """Why the player at ``p`` may not bet or raise (the refusal, not raised), or ``None`` when he may."""
         to_call = self.current_bet - self.bets[p]
@@ -338,7 +349,7 @@ class HoldemHand:
             to_call = 0
         call = to_call if to_call < self.stack[p] else self.stack[p]
         low = high = None
-        if self._raise_refusal(p) is None:
+        if self._may_raise(p):
             low, high = self._raise_bounds(p)
         # TDA-58: folding is always allowed in turn, even when a check is possible (and binding).
         return Legal(self.seats[p], True, to_call == 0, call, low, high)

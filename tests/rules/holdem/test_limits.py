@@ -139,3 +139,28 @@ def test_in_limit_an_all_in_above_the_fixed_raise_is_refused():
     with pytest.raises(RuleViolation) as refused:
         hand.all_in(4)
     assert refused.value.clause == "TDA-48"
+
+
+def pot_of_10500():
+    """Pot-limit 500-1,000: a raise to 3,500 called twice before the flop leaves 10,500 in the pot."""
+    hand = new_hand([100_000] * 3, button=3, small=500, big=1_000, betting=Betting.POT_LIMIT)
+    assert hand.legal().max_to == 3_500
+    hand.raise_to(3, 3_500)
+    hand.call(1)
+    hand.call(2)
+    hand.deal_flop()
+    assert hand.pot_total == 10_500
+    return hand
+
+
+def test_TDA_52_ex1_a_pot_bet_is_measured_on_the_exact_pot_so_the_dealer_cannot_miscount_it():
+    hand = pot_of_10500()
+    assert hand.legal().max_to == 10_500
+    assert hand.can_bet(1, 9_500)  # a bet below the pot is any bet
+
+
+def test_TDA_52_ex3_a_bet_above_the_pot_is_refused():
+    hand = pot_of_10500()
+    with pytest.raises(RuleViolation) as refused:
+        hand.bet(1, 11_500)
+    assert refused.value.clause == "TDA-54" and refused.value.params["high"] == 10_500

@@ -37,6 +37,7 @@ def check_invariants(hand: HoldemHand) -> None:
         assert hand.stack[p] > 0 and not hand.folded[p]
         assert 0 <= legal.call <= hand.stack[p]
         assert legal.check == (legal.call == 0)
+        assert hand._may_raise(p) == (hand._raise_refusal(p) is None)
         if legal.min_to is not None:
             assert hand.current_bet < legal.min_to <= legal.max_to <= hand.bets[p] + hand.stack[p]
             if hand.setup.betting is Betting.FIXED_LIMIT:

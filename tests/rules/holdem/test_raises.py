@@ -229,3 +229,12 @@ def test_DEAL_16_a_player_short_of_the_call_calls_all_in():
     hand.call(2)
     legal = hand.legal()
     assert legal.seat == 3 and legal.call == 100 and legal.min_to is None
+
+
+def test_TDA_52_A_an_under_raise_is_refused_when_entered_so_the_callers_never_match_it():
+    # NLH 100-200, postflop: A bets 600, B "raises to 1,000" (200 short): the minimum is 1,200.
+    hand = postflop(5, 100, 200)
+    hand.bet(A, 600)
+    with pytest.raises(RuleViolation) as refused:
+        hand.raise_to(B, 1_000)
+    assert refused.value.clause == "TDA-43" and refused.value.params["low"] == 1_200
