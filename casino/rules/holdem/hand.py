@@ -196,6 +196,16 @@ class HoldemHand:
     def apply(self, action: A.Action) -> None:
         action.apply_to(self)
 
+    def to_dict(self) -> dict[str, Any]:
+        """Everything needed to rebuild the hand: the table, the house options and the records."""
+        return {"setup": self.setup.to_dict(), "rules": self.rules.to_dict(),
+                "actions": [action.to_dict() for action in self.actions]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> HoldemHand:
+        rules = HouseRules.from_dict(data.get("rules") or {})
+        return cls.replay(TableSetup.from_dict(data["setup"], rules), data.get("actions") or (), rules)
+
     def copy(self) -> HoldemHand:
         return HoldemHand.replay(self.setup, self.actions, self.rules)
 

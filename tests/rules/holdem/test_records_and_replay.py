@@ -33,6 +33,13 @@ def test_a_hand_is_its_records_replayed(seed):
     assert [a.to_dict() for a in again.actions] == records
 
 
+@pytest.mark.parametrize("seed", range(10))
+def test_a_whole_hand_round_trips_through_json(seed):
+    hand = played_hand(100 + seed)
+    again = HoldemHand.from_dict(json.loads(json.dumps(hand.to_dict())))
+    assert again.to_dict() == hand.to_dict() and again.stacks == hand.stacks
+
+
 def test_records_read_back_exactly():
     for data in ({"act": "raise", "seat": 4, "to": 1000}, {"act": "chips", "seat": 3, "chips": [1000, 500]},
                  {"act": "deal-flop", "cards": ["2c", "7d", "9h"], "burn": "As"}, {"act": "deal-turn", "card": "Kc"},
