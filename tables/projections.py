@@ -124,7 +124,8 @@ def _category(value) -> dict[str, Any] | None:
 def box_result(settled: BoxSettlement) -> dict[str, Any]:
     """One box's settlement in numbers a dealer pays from: each bet's net, what to take and what to pay."""
     wagers = []
-    take = pay = 0
+    take = pay = held = 0
+    bonus = settled.bonus
     for name, wager in settled.wagers.items():
         if not wager.stake:
             continue
@@ -132,9 +133,10 @@ def box_result(settled: BoxSettlement) -> dict[str, Any]:
                        "returned": wager.returned})
         if wager.net < 0:
             take += -wager.net
+        elif name == "bonus" and bonus.approval is Approval.PENDING:
+            held += wager.net  # not paid until the approver decides (THB-54)
         else:
             pay += wager.net
-    bonus = settled.bonus
     approval = bonus.approval.value if bonus.approval else None
     return {
         "box": settled.box,
@@ -151,6 +153,7 @@ def box_result(settled: BoxSettlement) -> dict[str, Any]:
         "blocked": bonus.approval is Approval.PENDING,
         "take": take,
         "pay": pay,
+        "held": held,
         "net": settled.net,
         "staked": settled.staked,
         "returned": settled.returned,

@@ -180,8 +180,9 @@ def test_the_dealers_tablet_shows_face_up_cards_only():
     final = dealer_projection(steps[-1])
     assert [r["box"] for r in final["results"]] == [5, 3, 1]  # paid from box 7 down to box 1
     box_1 = final["results"][2]
-    # A-A against the dealer's A-A on this board is a tie (THB-68): the main bets push, the Bonus pays 1000 to 1.
-    assert box_1["outcome"] == "push" and box_1["pay"] == 5000 and box_1["take"] == 0
+    # A-A against the dealer's A-A on this board is a tie (THB-68): the main bets push, and the 1000 to 1
+    # Bonus is held, not paid, until the pit boss approves it (THB-54).
+    assert box_1["outcome"] == "push" and box_1["pay"] == 0 and box_1["held"] == 5000 and box_1["take"] == 0
     box_5 = final["results"][0]
     assert box_5["take"] == 5 and box_5["pay"] == 50  # ante lost on the fold, Q-Q Bonus pays 10 to 1
     assert {"2c", "Ah", "As"} <= set(final["used"])
