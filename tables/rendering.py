@@ -16,6 +16,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from casino.roles import APPROVE_PAYOUT, Role, can, has_role
 from casino.rules.cards import RANKS, SUITS
 from casino.rules.holdem_bonus import Phase, paytable_odds
 from casino.rules.holdem_bonus.paytable import get_paytable
@@ -107,16 +108,22 @@ def dealer_fragment(table: Table, user, notice: dict | None = None) -> str:
 # --------------------------------------------------------------------------- pit console
 
 
-def _may_decide(user, hand: Hand, table: Table) -> bool:
-    """Hide the buttons from the dealer who asked; the service refuses them anyway (C-30)."""
-    if table.dealer_id == user.pk:
-        return False
-    return not hand.actions.filter(actor=user).exclude(kind__in=("approve-bonus", "deny-bonus")).exists()
+def _why_not_decide(user, hand: Hand, table: Table) -> str | None:
+    """Why this viewer gets no approve/deny buttons, or None. The service refuses them anyway (C-30)."""
+    approver = services.award_approver_role(table)
+    own_pit = has_role(user, Role.PIT_BOSS) and table.pit.pit_boss_id == user.pk
+    if not can(user, APPROVE_PAYOUT) or not (
+        has_role(user, Role.GAMES_DIRECTOR) or (approver == Role.PIT_BOSS and own_pit)
+    ):
+        return gettext("At this table the %(role)s approves held awards (C-30).") % {"role": Role(approver).label}
+    if table.dealer_id == user.pk or hand.actions.filter(actor=user, kind__in=services.DEALER_KINDS).exists():
+        return gettext("You took part in this hand: another supervisor must decide on its award (C-30).")
+    return None
 
 
 def pit_context(pit: Pit, user, notice: dict | None = None) -> dict[str, Any]:
     pit = Pit.objects.select_related("pit_boss").get(pk=pit.pk)
-    tables = list(pit.tables.select_related("dealer").order_by("name"))
+    tables = list(pit.tables.select_related("dealer", "pit").order_by("name"))
     rows = []
     for table in tables:
         session = services.live_session(table)
@@ -143,7 +150,7 @@ def pit_context(pit: Pit, user, notice: dict | None = None) -> dict[str, Any]:
             "stake": award.stake,
             "payout": award.payout,
             "view": approval_view(award.state, award.box),
-            "may_decide": _may_decide(user, award.hand, table),
+            "why_not": _why_not_decide(user, award.hand, table),
         })
     alerts = [{"alert": a, "table": by_table.get(a.table_id, a.table), "text": alert_text(a)}
               for a in services.open_alerts(pit)]

@@ -248,3 +248,18 @@ def test_the_phone_shows_its_bets_result_history_and_the_paytable_with_its_house
     # Box 3's and box 5's cards are not on box 1's phone, even after the showdown.
     for code in ("8s", "Ts", "3d", "4d"):
         assert f'data-card="{code}"' not in page
+
+
+def test_where_the_house_gives_approval_to_the_games_director_the_pit_boss_gets_no_buttons(
+    client, started, dealer_dana, pit_boss_pat, games_director_gloria
+):
+    Table.objects.filter(pk=started.pk).update(house_options={"award_approver_role": "games_director"})
+    _aces_against_aces(started, dealer_dana)
+    boss = console(client, pit_boss_pat, started)
+    assert 'data-action="approve"' not in boss.html
+    assert "En esta mesa aprueba los premios retenidos el Director de juego (C-30)." in boss.html
+    director = console(Client(), games_director_gloria, started)
+    hand = Hand.objects.get(table=started)
+    director.tap("award", hand=str(hand.pk), box="2", approve="0")
+    _hand, state = services.current_hand(started)
+    assert state.settlement.box(2).bonus.approval.value == "denied"
