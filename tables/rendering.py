@@ -267,7 +267,7 @@ ACTION_LABELS = {
     "pass-river": _("Checks the river"),
     "deal-river": _("River"),
     "reveal-dealer": _("Dealer's cards"),
-    "reveal-box": _("Box's cards"),
+    "reveal-box": _("Cards shown"),
     "approve-bonus": _("Bonus award approved"),
     "deny-bonus": _("Bonus award denied"),
     "report-dealer-card-exposed": _("Irregularity: a dealer's card exposed (THB-73)"),
@@ -324,7 +324,7 @@ def recall_view(hand: Hand) -> dict[str, Any]:
         "board": [card_view(c) for c in state.board],
         "dealer_cards": [card_view(c) for c in state.dealer_cards or ()] if over else [],
         "boxes": boxes,
-        "house_net": settlement.house_net if settlement and over else None,
+        "house_net": hand.house_net,  # set once final: not while an award waits for approval
         "downloadable": state.phase is Phase.SETTLED and not any(b.void for b in state.boxes),
         "void_reason": state.void_reason,
     }
