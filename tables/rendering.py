@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.roles import APPROVE_PAYOUT, Role, can, has_role
 from casino.rules.cards import RANKS, SUITS
+from casino.rules.errors import RuleViolation
 from casino.rules.holdem_bonus import Phase, paytable_odds
 from casino.rules.holdem_bonus.paytable import get_paytable
 from tables import services
@@ -301,6 +302,15 @@ def _action_line(row) -> dict[str, Any]:
     }
 
 
+def _has_history_record(hand: Hand) -> bool:
+    """Whether the services can write this hand as a ``replay_hand`` line (a hand in play cannot)."""
+    try:
+        services.hand_history_record(hand)
+    except RuleViolation:
+        return False
+    return True
+
+
 def recall_view(hand: Hand) -> dict[str, Any]:
     """One past hand as it was played: every action in order (undone ones marked), cards and results."""
     rows = list(hand.actions.select_related("actor").order_by("seq"))
@@ -325,6 +335,6 @@ def recall_view(hand: Hand) -> dict[str, Any]:
         "dealer_cards": [card_view(c) for c in state.dealer_cards or ()] if over else [],
         "boxes": boxes,
         "house_net": hand.house_net,  # set once final: not while an award waits for approval
-        "downloadable": state.phase is Phase.SETTLED and not any(b.void for b in state.boxes),
+        "downloadable": _has_history_record(hand),
         "void_reason": state.void_reason,
     }
