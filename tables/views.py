@@ -22,6 +22,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -284,7 +285,7 @@ def _answer(request, render_fragment, page: str, status: int, notice: dict | Non
 def dealer_act(request, table_id: int, action: str):
     """One tap on the tablet: one service call."""
     table = _dealer_table(request, table_id)
-    page = f"/tables/{table.pk}/"
+    page = reverse("tables:dealer_table", args=[table.pk])
     try:
         call, kwargs = _dealer_call(action, request.POST, table)
     except BadInput as bad:
@@ -335,7 +336,7 @@ def pit_act(request, table_id: int, action: str):
     table = get_object_or_404(Table.objects.select_related("pit"), pk=table_id)
     if not supervises(request.user, table):
         raise PermissionDenied
-    page = f"/tables/pit/{table.pit_id}/"
+    page = reverse("tables:pit_console", args=[table.pit_id])
 
     def fragment(notice):
         return rendering.pit_fragment(table.pit, request.user, notice)

@@ -37,6 +37,11 @@ def _set_up(table_one, dealer_dana, pit_boss_pat):
     for record in (
         {"action": "place-ante", "box": 2, "amount": 10}, {"action": "place-bonus", "box": 2, "amount": 5},
         {"action": "place-ante", "box": 5, "amount": 25}, {"action": "close-bets"}, {"action": "deal-initial"},
+    ):
+        _act(services.record_action, t, dealer_dana, record=record)
+    # One card found face up in the deck: burned, the hand goes on, the pit boss is alerted (THB-74).
+    _act(services.report_irregularity, t, dealer_dana, record={"action": "report-face-up-card", "count": 1})
+    for record in (
         {"action": "bet-flop", "box": 2, "amount": 20}, {"action": "fold", "box": 5},
         {"action": "deal-flop", "cards": ["2c", "7d", "9h"]}, {"action": "pass-turn", "box": 2},
         {"action": "deal-turn", "card": "Js"}, {"action": "bet-river", "box": 2, "amount": 10},
@@ -94,6 +99,20 @@ def test_the_console_the_recall_and_the_tablet_fit_a_phone_and_a_tablet(
     assert "Place your bets" in dealer.inner_text("#dealer-table")
     assert dealer.evaluate(SMALL_TARGETS) == 0
     dealer.screenshot(path=os.path.join(screenshots, "pit-tablet-english.png"), full_page=True)
+
+    # A push arriving while the dealer types (the pit boss marks an alert seen) keeps what was typed.
+    keypad = "#dealer-table form[data-keypad]"
+    dealer.click(f"{keypad} .pick-box label:has(input[value='3'])")
+    dealer.fill(f"{keypad} [data-amount]", "25")
+    shown = int(dealer.get_attribute("#dealer-table", "data-version"))
+    boss.goto(f"{server.url}/tables/pit/")
+    boss.click("button[data-action='acknowledge']")
+    dealer.wait_for_function(f"parseInt(document.querySelector('#dealer-table').dataset.version, 10) > {shown}")
+    assert dealer.input_value(f"{keypad} [data-amount]") == "25"
+    assert dealer.is_checked(f"{keypad} input[name=box][value='3']")
+    dealer.click(f"{keypad} button[data-action='record-bet']")
+    dealer.wait_for_selector("#box-3 .bets")
+    assert "25" in dealer.inner_text("#box-3")
     dealer.set_viewport_size(PHONE)
     assert _fits(dealer)
     dealer.screenshot(path=os.path.join(screenshots, "pit-tablet-keypad-phone.png"), full_page=True)
