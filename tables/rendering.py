@@ -8,10 +8,11 @@ template a projection (``tables.projections``), never the engine's state.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from functools import lru_cache
 from typing import Any
 
-from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -19,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from casino.roles import APPROVE_PAYOUT, Role, can, has_role
 from casino.rules.cards import RANKS, SUITS
 from casino.rules.errors import RuleViolation
-from casino.rules.holdem_bonus import Phase, paytable_odds
+from casino.rules.holdem_bonus import HandState, Phase, paytable_odds
 from casino.rules.holdem_bonus.paytable import get_paytable
 from tables import services
 from tables.models import Hand, Pit, Table, TableSession
@@ -51,6 +52,39 @@ UNDO_REASONS = (
 )
 
 
+# --------------------------------------------------------------------------- one replay per version
+
+_SNAPSHOTS: OrderedDict[tuple, tuple] = OrderedDict()
+_SNAPSHOTS_KEPT = 512
+_snapshots_lock = threading.Lock()
+
+
+def table_snapshot(table: Table) -> tuple[TableSession | None, Hand | None, HandState | None]:
+    """The table's live session, its latest hand and that hand's state, replayed once per table version.
+
+    Every screen of a table re-renders on each change (a tablet, a console, a phone per box): they
+    all ask for the same version, so the hand is replayed once and shared. Every write bumps the
+    version (tables.services), and the key also holds the live session's id and opening time, so a
+    state is never served for another session or another database.
+    """
+    session = services.live_session(table)
+    if session is None:
+        return None, None, None
+    key = (table.pk, table.version, session.pk, session.requested_at)
+    with _snapshots_lock:
+        found = _SNAPSHOTS.get(key)
+        if found is not None:
+            _SNAPSHOTS.move_to_end(key)
+            return session, *found
+    hand = session.hands.order_by("-number").first()
+    state = services.hand_state(hand) if hand else None
+    with _snapshots_lock:
+        _SNAPSHOTS[key] = (hand, state)
+        while len(_SNAPSHOTS) > _SNAPSHOTS_KEPT:
+            _SNAPSHOTS.popitem(last=False)
+    return session, hand, state
+
+
 def _picker(used: set[str]) -> list[list[dict[str, Any]]]:
     """The 52 cards as rows of a suit, ranks from ace down, each marked used or free (THB-03)."""
     assert set(PICKER_SUITS) == set(SUITS)
@@ -71,8 +105,7 @@ def _limits(table: Table) -> dict[str, Any]:
 
 def dealer_context(table: Table, user, notice: dict | None = None) -> dict[str, Any]:
     table = Table.objects.select_related("pit", "dealer").get(pk=table.pk)
-    session = services.live_session(table)
-    hand, state = services.current_hand(table)
+    session, hand, state = table_snapshot(table)
     view = dealer_projection(state)
     finished = hand is None or hand.is_finished
     in_bets = state is not None and state.phase is Phase.BETS_OPEN
@@ -127,8 +160,7 @@ def pit_context(pit: Pit, user, notice: dict | None = None) -> dict[str, Any]:
     tables = list(pit.tables.select_related("dealer", "pit").order_by("name"))
     rows = []
     for table in tables:
-        session = services.live_session(table)
-        hand, state = services.current_hand(table)
+        session, hand, state = table_snapshot(table)
         rows.append({
             "table": table,
             "session": session,
@@ -200,28 +232,34 @@ def paytable_view(name: str) -> dict[str, Any]:
     }
 
 
+_RESULTS: OrderedDict[tuple, dict] = OrderedDict()
+_RESULTS_KEPT = 4096
+
+
 def _finished_results(hand: Hand) -> dict[int, dict[str, Any]]:
-    """Each box's final result in a finished hand. A finished hand never changes, so it is cached."""
-    key = f"tables.hand-results.{hand.pk}"
-    results = cache.get(key)
+    """Each box's final result in a finished hand. A finished hand never changes, so it is kept in memory
+    (keyed by its id and start time, which no other hand shares)."""
+    key = (hand.pk, hand.started_at)
+    with _snapshots_lock:
+        results = _RESULTS.get(key)
     if results is None:
         state = services.hand_state(hand)
         boxes = state.settlement.boxes if state.settlement else ()
         results = {b.box: {"outcome": b.outcome.value, "net": b.net, "staked": b.staked,
                            "bonus_award": b.bonus.award} for b in boxes}
-        cache.set(key, results, 6 * 3600)
+        with _snapshots_lock:
+            _RESULTS[key] = results
+            while len(_RESULTS) > _RESULTS_KEPT:
+                _RESULTS.popitem(last=False)
     return results
 
 
-def _box_history(table: Table, number: int) -> dict[str, Any]:
+def _box_history(session: TableSession | None, number: int) -> dict[str, Any]:
     """The box's results over this session's finished hands, latest first: their own box only."""
-    session = services.live_session(table)
     if session is None:
         return {"hands": [], "total": 0}
     hands = []
-    for hand in session.hands.order_by("-number"):
-        if not hand.is_finished:
-            continue
+    for hand in session.hands.filter(pending_approvals=0, phase__in=("settled", "void")).order_by("-number"):
         result = _finished_results(hand).get(number)
         if result is None:
             continue
@@ -232,14 +270,14 @@ def _box_history(table: Table, number: int) -> dict[str, Any]:
 
 def player_context(box, link) -> dict[str, Any]:
     table = Table.objects.get(pk=box.table_id)
-    hand, state = services.current_hand(table)
+    session, hand, state = table_snapshot(table)
     return {
         "table": table,
         "box": box,
         "link": link,
         "hand": hand,
         "view": player_projection(state, box.number),
-        "history": _box_history(table, box.number),
+        "history": _box_history(session, box.number),
         "limits": _limits(table),
         "paytable": paytable_view(services.table_rules(table).paytable.name),
     }

@@ -40,10 +40,21 @@ def signed(amount) -> str:
     return "0"
 
 
-@register.inclusion_tag("tables/_card.html")
+@register.simple_tag
 def card(view=None, size="", back=False):
-    """One card face from a projection's card dict, or a face-down back, or an empty spot."""
-    return {"card": view, "size": size, "back": back}
+    """One card face from a projection's card dict, a face-down back, or an empty spot.
+
+    Built here rather than by an included template: a screen draws dozens of cards on every push.
+    """
+    size_class = f" pc-{size}" if size else ""
+    if view:
+        red = " pc-red" if view["red"] else ""
+        return format_html(
+            '<span class="pc{}{}" data-card="{}"><span class="pc-rank">{}</span><span class="pc-suit">{}</span></span>',
+            red, size_class, view["code"], view["rank"], view["symbol"],
+        )
+    kind = "pc-back" if back else "pc-empty"
+    return format_html('<span class="pc {}{}" aria-hidden="true"></span>', kind, size_class)
 
 
 @register.filter
