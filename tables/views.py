@@ -236,7 +236,7 @@ def _dealer_call(action: str, post, table: Table):
     parser = RECORDS.get(action)
     if parser is None:
         raise Http404
-    _hand, state = services.current_hand(table)
+    _session, _hand, state = rendering.table_snapshot(table)
     return services.record_action, {"record": parser(post, state)}
 
 
