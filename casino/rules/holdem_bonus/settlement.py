@@ -137,6 +137,9 @@ class BoxSettlement:
         if self.bonus.wager.stake:
             answer["bonus_award"] = self.bonus.award
             answer["needs_approval"] = self.bonus.needs_approval
+            if self.bonus.approval in (Approval.APPROVED, Approval.DENIED):
+                # Only once decided: without it an award that needs approval is still pending.
+                answer["approval"] = self.bonus.approval.value
         answer["net"] = self.net
         return answer
 
