@@ -55,7 +55,7 @@ from casino.rules.holdem_bonus import (
     action_from_dict,
     replay,
 )
-from casino.rules.holdem_bonus.record import GAME
+from casino.rules.holdem_bonus.record import record_from_state
 from casino.rules.shuffle import Shoe
 from tables.access import is_dealer_at, supervises
 from tables.models import Alert, Hand, HandAction, Pit, Table, TableRequest, TableSession, pit_group
@@ -282,51 +282,15 @@ def session_result(table: Table) -> int:
 def hand_history_record(hand: Hand) -> dict:
     """The hand in the ``replay_hand`` input format (casino/rules/holdem_bonus/record.py).
 
-    ``python manage.py replay_hand`` on it reproduces the live settlement. A void hand, or one
-    with a voided box, has no such record: the format cannot say so (``RuleViolation``).
+    ``python manage.py replay_hand`` on it reproduces the live settlement: a void hand with its
+    ``void`` (clause and reason, as the engine voided it), a void box with ``"void": true``, and
+    awards the approver decided with ``approvals`` (``record_from_state``). A hand still in play
+    has no record (``RuleViolation``).
     """
     state = hand_state(hand)
-    if state.phase is Phase.VOID:
-        raise RuleViolation(_("A void hand has no settlement to replay: every stake was returned"), "THB-24")
-    if state.phase is not Phase.SETTLED:
+    if state.phase not in (Phase.SETTLED, Phase.VOID):
         raise RuleViolation(_("The hand is not settled yet: it still needs %(what)s") % {"what": state.awaiting})
-    if any(b.void for b in state.boxes):
-        raise RuleViolation(_("A hand with a void box cannot be written in the hand-history format"), "THB-76")
-    rules = state.rules
-    record: dict = {
-        "game": GAME,
-        "hand": f"{hand.table.name}#{hand.number}",
-        "limits": {
-            "min_ante": rules.min_ante,
-            "max_ante": rules.max_ante,
-            "min_bonus": rules.min_bonus,
-            "max_bonus": rules.max_bonus,
-        },
-        "paytable": rules.paytable.name,
-        "house": {
-            "ante_pays_from": rules.ante_pays_from.value,
-            "approval_awards": rules.to_dict()["approval_awards"],
-        },
-    }
-    if rules.approval_above is not None:
-        record["house"]["approval_above"] = rules.approval_above
-    if state.dealer_cards is not None:
-        record["dealer"] = [str(c) for c in state.dealer_cards]
-    record["board"] = [str(c) for c in state.board]
-    boxes = []
-    for box in state.boxes:
-        entry: dict = {"box": box.number, "ante": box.ante}
-        if box.bonus:
-            entry["bonus"] = box.bonus
-        if box.cards is not None:
-            entry["cards"] = [str(c) for c in box.cards]
-        entry["flop"] = box.decision("flop").value
-        if box.plays:
-            entry["turn"] = box.decision("turn").value
-            entry["river"] = box.decision("river").value
-        boxes.append(entry)
-    record["boxes"] = boxes
-    return record
+    return record_from_state(state, hand=f"{hand.table.name}#{hand.number}")
 
 
 # --- The write path ------------------------------------------------------------------------------------
