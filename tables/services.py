@@ -35,13 +35,12 @@ from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
 from django.db.models import Max, Sum
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from casino.audit import record_event, stream_for
 from casino.realtime import announce_change
 from casino.roles import APPROVE_PAYOUT, SUPERVISE_PIT, Role, can, has_role, primary_role
-from casino.rules.errors import RuleViolation
+from casino.rules.errors import N_, RuleViolation
 from casino.rules.holdem_bonus import (
     Action,
     ApproveBonus,
@@ -105,15 +104,21 @@ class StaleVersion(Exception):
 
     def __init__(self, current_version: int) -> None:
         self.current_version = current_version
-        super().__init__(_("The table changed, refreshing."))
+        super().__init__("The table changed, refreshing.")  # the screens say it in their language
 
 
 class NotAllowed(PermissionDenied):
-    """This person may not do this at this table (role or object refusal)."""
+    """This person may not do this at this table (role or object refusal).
 
-    def __init__(self, message: str) -> None:
-        self.message = message
-        super().__init__(message)
+    Like the engine's ``RuleViolation``: an English ``N_`` template and its values, so that
+    ``.message`` (logs, tests) does not depend on the active language and the screens translate
+    it with ``casino.i18n.explain``.
+    """
+
+    def __init__(self, template: str, clause: str | None = None, **params) -> None:
+        self.template, self.clause, self.params = template, clause, params
+        self.message = template % params if params else template
+        super().__init__(self.message)
 
 
 @dataclass
@@ -289,7 +294,7 @@ def hand_history_record(hand: Hand) -> dict:
     """
     state = hand_state(hand)
     if state.phase not in (Phase.SETTLED, Phase.VOID):
-        raise RuleViolation(_("The hand is not settled yet: it still needs %(what)s") % {"what": state.awaiting})
+        raise RuleViolation(N_("The hand is not settled yet: it still needs %(what)s"), None, what=state.awaiting)
     return record_from_state(state, hand=f"{hand.table.name}#{hand.number}")
 
 
@@ -335,7 +340,7 @@ def _write(*, table, by, key: str, expected_version: int, action: str, work: Cal
         done = TableRequest.objects.filter(table=locked, key=key).first()
         if done is not None:
             if done.by_id != getattr(by, "pk", None):
-                raise NotAllowed(_("This request belongs to someone else."))
+                raise NotAllowed(N_("This request belongs to someone else."))
             return ActionResult(done.table_version, done.hand_id, duplicate=True, alerts=list(done.alerts))
         if int(expected_version) != locked.version:
             raise StaleVersion(locked.version)
@@ -360,12 +365,12 @@ def _write(*, table, by, key: str, expected_version: int, action: str, work: Cal
 
 def _require_dealer(w: _Write) -> None:
     if not is_dealer_at(w.by, w.table):
-        raise NotAllowed(_("Only the dealer on duty at %(table)s can do this.") % {"table": w.table.name})
+        raise NotAllowed(N_("Only the dealer on duty at %(table)s can do this."), table=w.table.name)
 
 
 def _require_supervisor(w: _Write) -> None:
     if not (supervises(w.by, w.table) and can(w.by, SUPERVISE_PIT)):
-        raise NotAllowed(_("Only the pit boss of %(table)s's pit can do this.") % {"table": w.table.name})
+        raise NotAllowed(N_("Only the pit boss of %(table)s's pit can do this."), table=w.table.name)
 
 
 def award_approver_role(table: Table) -> str:
@@ -399,7 +404,7 @@ def request_opening(*, table, by, key: str, expected_version: int) -> ActionResu
     def work(w: _Write) -> None:
         _require_dealer(w)
         if w.table.status != Table.Status.CLOSED:
-            raise RuleViolation(_("The table is already open or waiting for the pit boss."), "THB-21")
+            raise RuleViolation(N_("The table is already open or waiting for the pit boss."), "THB-21")
         session = TableSession.objects.create(table=w.table, requested_by=w.by, requested_at=w.now)
         w.table.status = Table.Status.OPENING
         w.event = "opening-requested"
@@ -417,9 +422,9 @@ def confirm_deck_check(*, table, by, key: str, expected_version: int, approve: b
         _require_supervisor(w)
         session = _live_session_locked(w.table)
         if session is None or session.status != TableSession.Status.DECK_CHECK:
-            raise RuleViolation(_("No deck check is waiting at this table."), "THB-21")
+            raise RuleViolation(N_("No deck check is waiting at this table."), "THB-21")
         if session.requested_by_id == w.by.pk:
-            raise NotAllowed(_("The deck check is confirmed by the pit boss, not by whoever asked to open."))
+            raise NotAllowed(N_("The deck check is confirmed by the pit boss, not by whoever asked to open."))
         session.deck_checked_by, session.deck_checked_at = w.by, w.now
         if approve:
             session.status, session.opened_at = TableSession.Status.OPEN, w.now
@@ -446,11 +451,11 @@ def request_closing(*, table, by, key: str, expected_version: int) -> ActionResu
     def work(w: _Write) -> None:
         _require_dealer(w)
         if w.table.status != Table.Status.OPEN:
-            raise RuleViolation(_("Only an open table can be closed."))
+            raise RuleViolation(N_("Only an open table can be closed."))
         session = _live_session_locked(w.table)
         last = session.hands.order_by("-number").first()
         if last is not None and not last.is_finished:
-            raise RuleViolation(_("Finish the hand in play before closing the table."))
+            raise RuleViolation(N_("Finish the hand in play before closing the table."))
         session.status = TableSession.Status.CLOSING
         session.closing_requested_by, session.closing_requested_at = w.by, w.now
         session.save()
@@ -468,9 +473,9 @@ def confirm_closing(*, table, by, key: str, expected_version: int, approve: bool
         _require_supervisor(w)
         session = _live_session_locked(w.table)
         if session is None or session.status != TableSession.Status.CLOSING:
-            raise RuleViolation(_("No closing is waiting at this table."))
+            raise RuleViolation(N_("No closing is waiting at this table."))
         if session.closing_requested_by_id == w.by.pk:
-            raise NotAllowed(_("The closing is confirmed by the pit boss, not by whoever asked for it."))
+            raise NotAllowed(N_("The closing is confirmed by the pit boss, not by whoever asked for it."))
         if approve:
             session.status, session.closed_by, session.closed_at = TableSession.Status.CLOSED, w.by, w.now
             w.table.status = Table.Status.CLOSED
@@ -494,7 +499,7 @@ def _hand_in_play(w: _Write) -> Hand:
     session = _live_session_locked(w.table)
     hand = session.hands.order_by("-number").first() if session else None
     if hand is None:
-        raise RuleViolation(_("No hand is in play: start a hand first."))
+        raise RuleViolation(N_("No hand is in play: start a hand first."))
     w.hand = hand
     return hand
 
@@ -568,14 +573,14 @@ def start_hand(*, table, by, key: str, expected_version: int, mode: str = Hand.M
         if mode not in Hand.Mode.values:
             raise ValueError(f"mode is one of {', '.join(Hand.Mode.values)}, not {mode!r}")
         if w.table.status != Table.Status.OPEN:
-            raise RuleViolation(_("The table is not open: the pit boss confirms the deck check first."), "THB-21")
+            raise RuleViolation(N_("The table is not open: the pit boss confirms the deck check first."), "THB-21")
         session = _live_session_locked(w.table)
         last = session.hands.order_by("-number").first()
         if last is not None and not last.is_finished:
             if last.is_over:
-                raise RuleViolation(_("The last hand's Bonus award waits for approval: the next hand starts "
+                raise RuleViolation(N_("The last hand's Bonus award waits for approval: the next hand starts "
                                       "once it is decided."), "THB-54")
-            raise RuleViolation(_("The hand in play is not finished."))
+            raise RuleViolation(N_("The hand in play is not finished."))
         rules = table_rules(w.table)
         number = (w.table.hands.aggregate(m=Max("number"))["m"] or 0) + 1
         hand = Hand.objects.create(table=w.table, session=session, number=number, mode=mode, rules=rules.to_dict(),
@@ -609,11 +614,11 @@ def record_action(*, table, by, key: str, expected_version: int, record: dict) -
         _require_dealer(w)
         action = _read_record(record)
         if action.kind in (ApproveBonus.kind, DenyBonus.kind):
-            raise NotAllowed(_("A held Bonus award is approved or denied from the pit boss's console (C-30)."))
+            raise NotAllowed(N_("A held Bonus award is approved or denied from the pit boss's console (C-30)."))
         if action.kind in IRREGULARITY_KINDS:
-            raise RuleViolation(_("Report an irregularity from the irregularity menu."))
+            raise RuleViolation(N_("Report an irregularity from the irregularity menu."))
         if action.kind not in DEALER_KINDS:
-            raise RuleViolation(_("The shoe is loaded when a dealt hand starts."), "THB-32")
+            raise RuleViolation(N_("The shoe is loaded when a dealt hand starts."), "THB-32")
         hand = _hand_in_play(w)
         before = hand_state(hand)
         after = _append(w, hand, before, action)
@@ -636,10 +641,10 @@ def repeat_last_bets(*, table, by, key: str, expected_version: int) -> ActionRes
         hand = _hand_in_play(w)
         state = before = hand_state(hand)
         if state.phase is not Phase.BETS_OPEN:
-            raise RuleViolation(_("Bets are closed ('no va más'): they can no longer be placed."), "THB-31")
+            raise RuleViolation(N_("Bets are closed ('no va más'): they can no longer be placed."), "THB-31")
         previous = _previous_hand(hand)
         if previous is None:
-            raise RuleViolation(_("There is no previous hand in this session to repeat."), "THB-30")
+            raise RuleViolation(N_("There is no previous hand in this session to repeat."), "THB-30")
         placed = 0
         for box in hand_state(previous).boxes:
             if state.box(box.number) is not None:
@@ -653,7 +658,9 @@ def repeat_last_bets(*, table, by, key: str, expected_version: int) -> ActionRes
                     w.alerts.append(str(refused))
                     break  # no Bonus without its ante (THB-52)
         if not placed:
-            raise RuleViolation(_("No bet of the last hand could be repeated.") + " " + " ".join(w.alerts), "THB-30")
+            raise RuleViolation(
+                N_("No bet of the last hand could be repeated: %(why)s"), "THB-30", why=" ".join(w.alerts)
+            )
         _sync_hand(w, hand, before, state)
         w.event = "hand-action"
 
@@ -674,22 +681,22 @@ def undo_last_action(*, table, by, key: str, expected_version: int, reason: str)
     def work(w: _Write) -> None:
         _require_dealer(w)
         if not isinstance(reason, str) or not reason.strip():
-            raise RuleViolation(_("Say why the action is undone."))
+            raise RuleViolation(N_("Say why the action is undone."))
         hand = _hand_in_play(w)
         if hand.is_over:
             # Once settled the amounts are paid out and final (a recorded payout is never altered
             # afterwards); a dispute is a reconstruction with the pit boss (THB-71), not an undo.
-            raise RuleViolation(_("The hand is over: its record is final and can no longer be undone."), "THB-64")
+            raise RuleViolation(N_("The hand is over: its record is final and can no longer be undone."), "THB-64")
         rows = list(hand.actions.order_by("seq"))
         effective = _effective_rows(rows)
         if not effective:
-            raise RuleViolation(_("There is nothing to undo in this hand."))
+            raise RuleViolation(N_("There is nothing to undo in this hand."))
         target = effective[-1]
         moved_on = [r for r in rows if r.seq > target.seq and r.kind != HandAction.UNDO and r.kind not in
                     BETS_AND_DECISIONS]
         correctable = target.kind in CORRECTABLE_CARD_ENTRIES and hand.mode == Hand.Mode.RECORDED
         if moved_on or not (target.kind in BETS_AND_DECISIONS or correctable):
-            raise RuleViolation(_("The hand has moved on since that action: it can no longer be undone. "
+            raise RuleViolation(N_("The hand has moved on since that action: it can no longer be undone. "
                                   "Report an irregularity instead."))
         before = replay(_rules_of(hand), [r.record for r in effective])
         after = replay(_rules_of(hand), [r.record for r in effective[:-1]])
@@ -715,7 +722,7 @@ def report_irregularity(*, table, by, key: str, expected_version: int, record: d
             _require_supervisor(w)
         action = _read_record(record)
         if action.kind not in IRREGULARITY_KINDS:
-            raise RuleViolation(_("That is not one of the irregularities of the manual."), "THB-24")
+            raise RuleViolation(N_("That is not one of the irregularities of the manual."), "THB-24")
         hand = _hand_in_play(w)
         before = hand_state(hand)
         after = _append(w, hand, before, action)
@@ -744,16 +751,16 @@ def decide_award(*, table, by, key: str, expected_version: int, hand_id: int, bo
     def work(w: _Write) -> None:
         hand = Hand.objects.filter(pk=hand_id, table=w.table).first()
         if hand is None:
-            raise NotAllowed(_("That hand is not at this table."))
+            raise NotAllowed(N_("That hand is not at this table."))
         w.hand = hand
         if not _may_approve(w.by, w.table):
-            raise NotAllowed(_("Only the %(role)s can approve this award (C-30).")
-                             % {"role": Role(award_approver_role(w.table)).label})
+            raise NotAllowed(N_("Only the %(role)s can approve this award (C-30)."),
+                             role=Role(award_approver_role(w.table)).label)
         # Whoever recorded the hand's bets, cards or decisions is the one asking (a pit boss who only
         # reported an irregularity in it is not).
         dealt_it = hand.actions.filter(actor=w.by, kind__in=DEALER_KINDS).exists()
         if dealt_it or w.table.dealer_id == w.by.pk:
-            raise NotAllowed(_("The dealer who asked for the award can never approve it (C-30)."))
+            raise NotAllowed(N_("The dealer who asked for the award can never approve it (C-30)."))
         before = hand_state(hand)
         approver = w.by.get_username()
         decision = ApproveBonus(box, approver) if approve else DenyBonus(box, approver, reason)
@@ -776,9 +783,9 @@ def acknowledge_alert(*, table, by, key: str, expected_version: int, alert_id: i
         _require_supervisor(w)
         alert = Alert.objects.select_for_update().filter(pk=alert_id, table=w.table).first()
         if alert is None:
-            raise NotAllowed(_("That alert is not of this table."))
+            raise NotAllowed(N_("That alert is not of this table."))
         if alert.acknowledged_at is not None:
-            raise RuleViolation(_("That alert was already acknowledged."))
+            raise RuleViolation(N_("That alert was already acknowledged."))
         alert.acknowledged_by, alert.acknowledged_at = w.by, w.now
         alert.save(update_fields=["acknowledged_by", "acknowledged_at"])
         w.hand = alert.hand

@@ -259,7 +259,7 @@ def _submit(request, call, kwargs, *, table: Table, render_fragment: Callable, p
         return _answer(request, render_fragment, page, 422, {"level": "error", "text": refusal_text(refused)},
                        refusal=True)
     except services.NotAllowed as denied:
-        return _answer(request, render_fragment, page, 403, {"level": "error", "text": denied.message},
+        return _answer(request, render_fragment, page, 403, {"level": "error", "text": refusal_text(denied)},
                        refusal=True)
     notice = None
     if result.alerts:
