@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import re
 import statistics
 import subprocess
@@ -108,6 +109,7 @@ class Dealer(threading.Thread):
         self.table_id, self.username = table_id, username
         self.base_urls, self.rate, self.stop_at, self.script = base_urls, rate, stop_at, script
         self.sent: dict[int, float] = {}  # version -> time the request that produced it was sent
+        self.request_seconds: list[float] = []  # how long each tap took to answer
         self.errors: list[str] = []
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
 
@@ -123,11 +125,15 @@ class Dealer(threading.Thread):
     def run(self) -> None:
         try:
             self.script.login(self)
+            # Real tables are not in lockstep: each dealer starts at a random point of the second,
+            # or every table's tap would land in the same instant and measure a burst, not a pit.
+            time.sleep(random.random() / self.rate)  # noqa: S311 - timing jitter, not a game
             step = 0
             while time.time() < self.stop_at:
                 started = time.time()
                 base = self.base_urls[step % len(self.base_urls)]
                 version = self.script.act(self, base, started)
+                self.request_seconds.append(time.time() - started)
                 if version is not None:
                     self.sent.setdefault(version, started)
                 step += 1
@@ -198,7 +204,16 @@ def main() -> None:
     parser.add_argument("--servers", type=int, default=2)
     args = parser.parse_args()
 
-    env = {**os.environ, "DEBUG": "1", "STATIC_MANIFEST": "0", "SECRET_KEY": "bench-only-secret-key-0123456789"}
+    # Production settings (DEBUG off: cached templates, no debug bookkeeping), on plain HTTP.
+    env = {
+        **os.environ,
+        "DEBUG": "0",
+        "SECRET_KEY": "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SECURE_SSL_REDIRECT": "0",
+        "SECURE_COOKIES": "0",
+        "STATIC_MANIFEST": "0",
+    }
     env.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/casino_bench")
     env.setdefault("REDIS_URL", "redis://127.0.0.1:6379/2")
     if not env["DATABASE_URL"].startswith("postgres"):
@@ -221,7 +236,10 @@ def main() -> None:
         for proc, _port in servers:
             proc.terminate()
         for proc, _port in servers:
-            proc.wait(timeout=10)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:  # still draining sockets: the figures are printed already
+                proc.kill()
 
 
 async def run_load(args, tables, sockets, servers, bases, script) -> None:
@@ -256,7 +274,14 @@ async def run_load(args, tables, sockets, servers, bases, script) -> None:
     wall = time.time() - wall_before
     cpu_after = {proc.pid: cpu_seconds(proc.pid) for proc, _port in servers}
     machine_after = machine_cpu()
-    await asyncio.sleep(3)  # let the last pushes land
+    # Let the backlog drain: wait until no socket has received anything for 2 s (at most 30 s),
+    # so that "behind the final version" means lost, not late.
+    drained_at = time.time() + 30
+    while time.time() < drained_at:
+        latest = max((a[-1][1] for a in arrivals.values() if a), default=0)
+        if time.time() - latest > 2:
+            break
+        await asyncio.sleep(0.5)
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
 
@@ -291,6 +316,10 @@ async def run_load(args, tables, sockets, servers, bases, script) -> None:
             p: round(percentile(latencies, q) * 1000, 1) for p, q in (("p50", 50), ("p95", 95), ("p99", 99))
         },
         "mean_ms": round(statistics.fmean(latencies) * 1000, 1) if latencies else None,
+        "dealer_request_ms": {
+            p: round(percentile([t for d in dealers for t in d.request_seconds], q) * 1000, 1)
+            for p, q in (("p50", 50), ("p95", 95))
+        },
         "versions_not_seen": missed,
         "sockets_behind_final_version": behind,
         "daphne_cpu_percent": {

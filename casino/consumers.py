@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import WebsocketConsumer
@@ -24,10 +25,18 @@ log = logging.getLogger(__name__)
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_REVOKED = 4401
+# The version a fragment shows, on its root element (read from the first few hundred characters).
+SHOWN_VERSION = re.compile(r'data-version="(\d+)"')
 
 
 class LiveConsumer(WebsocketConsumer):
     """Base for every live screen. Subclasses implement ``authorise`` and ``render_fragment``."""
+
+    # Groups whose announcements carry the version this screen's fragment shows (its root's
+    # data-version). A screen that fell behind renders the current state once for a backlog of
+    # such announcements instead of once per message: under load the backlog would otherwise grow
+    # until the channel layer expires messages. Announcements on other groups are never skipped.
+    coalesce_groups: frozenset[str] = frozenset()
 
     def authorise(self) -> list[str] | None:
         """The groups this viewer may follow, or None to refuse the connection."""
@@ -42,6 +51,7 @@ class LiveConsumer(WebsocketConsumer):
 
     def connect(self) -> None:
         self.joined: list[str] = []
+        self.shown_version = -1
         self.language = _language_of(self.scope)
         groups = self.authorise()
         if groups is None:
@@ -69,6 +79,8 @@ class LiveConsumer(WebsocketConsumer):
             self.push_fragment()
 
     def state_changed(self, event) -> None:
+        if event.get("group") in self.coalesce_groups and event.get("version", 0) <= self.shown_version:
+            return  # this screen already shows that version or a later one
         self.push_fragment()
 
     def push_fragment(self) -> None:
@@ -77,7 +89,10 @@ class LiveConsumer(WebsocketConsumer):
             self.close(code=CLOSE_REVOKED)
             return
         with translation.override(self.language):
-            self.send(text_data=self.render_fragment())
+            html = self.render_fragment()
+        shown = SHOWN_VERSION.search(html, 0, 600)
+        self.shown_version = int(shown.group(1)) if shown else -1
+        self.send(text_data=html)
 
     def render_goodbye(self) -> str:
         with translation.override(self.language):
@@ -104,7 +119,11 @@ class PlayerConsumer(LiveConsumer):
             return None
         from casino.player_views import seat_groups
 
-        return [self.link.group_name, *seat_groups(self.link)]
+        seat = seat_groups(self.link)
+        # The seat's group carries the version the player's fragment shows; the link's group
+        # (revocation) is never coalesced.
+        self.coalesce_groups = frozenset(seat)
+        return [self.link.group_name, *seat]
 
     def still_allowed(self) -> bool:
         self.link.refresh_from_db(fields=["revoked_at", "expires_at"])

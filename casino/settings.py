@@ -134,9 +134,10 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
                 "hosts": [REDIS_URL],
-                # A push is only a hint (docs/realtime.md): keep it short-lived, and
-                # give busy table groups room before channels-redis drops silently.
-                "expiry": 10,
+                # A push is only a hint (docs/realtime.md), but the last one of a burst is what
+                # brings a screen up to date: keep channels-redis's 60 s expiry (screens skip stale
+                # pushes cheaply, casino.consumers), and give busy groups room before it drops.
+                "expiry": 60,
                 "capacity": 500,
                 "prefix": env.str("CHANNEL_PREFIX", default="casino"),
             },

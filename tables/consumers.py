@@ -27,6 +27,7 @@ class TableDealerConsumer(LiveConsumer):
         self.table = Table.objects.select_related("pit").filter(pk=table_id).first()
         if self.user is None or self.table is None or not is_dealer_at(self.user, self.table):
             return None
+        self.coalesce_groups = frozenset({self.table.group_name})  # the tablet shows the table's version
         return [self.table.group_name]
 
     def still_allowed(self) -> bool:

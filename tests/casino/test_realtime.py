@@ -132,3 +132,29 @@ def test_a_change_made_through_one_daphne_reaches_a_socket_on_another(daphne_ser
     assert "THB-1" not in second and 'id="player-view"' in second
     link.refresh_from_db()
     assert link.revoked_at is not None
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_screen_renders_once_for_versions_it_already_shows_and_again_for_a_newer_one(table_one, dealer_dana):
+    from django.db.models import F
+
+    from tables.models import Table
+
+    box = await database_sync_to_async(table_one.boxes.get)(number=2)
+    link = await database_sync_to_async(player_links.issue_player_link)(seat=box, by=dealer_dana)
+    key = await database_sync_to_async(_player_session)(link)
+    socket = _socket(key)
+    assert (await socket.connect())[0]
+    first = await socket.receive_from(timeout=5)
+    shown = table_one.version
+    assert f'data-version="{shown}"' in first
+    layer = get_channel_layer()
+    group = table_one.group_name
+    for stale in (shown - 1, shown):  # a backlog of announcements this screen already reflects
+        await layer.group_send(group, {"type": "state.changed", "group": group, "version": stale})
+    assert await socket.receive_nothing(timeout=0.5)
+    await database_sync_to_async(Table.objects.filter(pk=table_one.pk).update)(version=F("version") + 1)
+    await layer.group_send(group, {"type": "state.changed", "group": group, "version": shown + 1})
+    newer = await socket.receive_from(timeout=5)
+    assert f'data-version="{shown + 1}"' in newer
+    await socket.disconnect()
