@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from django.db import connection, transaction
+from django.db import connection
 from django.utils import timezone
 
 from casino.models import GENESIS_HASH, AuditEvent
@@ -102,9 +102,3 @@ def verify_chain(stream: str | None = None, *, chunk: int = 2000) -> tuple[int, 
                 return checked, BrokenLink(name, event.seq, event.pk, "its content does not match its hash")
             expected_seq, prev_hash = event.seq + 1, event.hash
     return checked, None
-
-
-def audited(action: str, **kwargs) -> AuditEvent:
-    """``record_event`` in its own transaction, for actions that change nothing else (a login)."""
-    with transaction.atomic():
-        return record_event(action=action, **kwargs)

@@ -13,18 +13,16 @@ def is_dealer_at(user, table: Table) -> bool:
     return has_role(user, Role.DEALER) and table.dealer_id == user.pk
 
 
-def supervises(user, table: Table) -> bool:
-    """A pit boss sees the tables of their own pit; directors and administrators see all."""
-    if has_role(user, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR):
-        return True
-    return has_role(user, Role.PIT_BOSS) and table.pit.pit_boss_id == user.pk
-
-
 def supervises_pit(user, pit: Pit) -> bool:
     """A pit's console: its own pit boss; directors and administrators see every pit."""
     if has_role(user, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR):
         return True
     return has_role(user, Role.PIT_BOSS) and pit.pit_boss_id == user.pk
+
+
+def supervises(user, table: Table) -> bool:
+    """A pit boss sees the tables of their own pit; directors and administrators see all."""
+    return supervises_pit(user, table.pit)
 
 
 def may_view(user, table: Table) -> bool:

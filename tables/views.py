@@ -333,9 +333,7 @@ def _pit_call(action: str, post):
 @require_POST
 def pit_act(request, table_id: int, action: str):
     """One decision from the console about one table: one service call."""
-    table = get_object_or_404(Table.objects.select_related("pit"), pk=table_id)
-    if not supervises(request.user, table):
-        raise PermissionDenied
+    table = _supervised_table(request, table_id)
     page = reverse("tables:pit_console", args=[table.pit_id])
 
     def fragment(notice):
