@@ -128,12 +128,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Channel layer and cache: Redis when REDIS_URL is set, in-process otherwise.
 REDIS_URL = env.str("REDIS_URL", default="")
+REDIS_READ_TIMEOUT = 30  # seconds; channels-redis blocks 5 s per receive (RedisChannelLayer.brpop_timeout)
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                # redis-py 8 reads with a 5 s socket timeout by default, the very time channels-redis
+                # blocks in BZPOPMIN waiting for a message: an idle socket's receive then fails with
+                # "Timeout reading from Redis" and the consumer dies (the phone drops and reconnects).
+                # Read for longer than the block, still short enough to notice a dead connection.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": REDIS_READ_TIMEOUT}],
                 # A push is only a hint (docs/realtime.md), but the last one of a burst is what
                 # brings a screen up to date: keep channels-redis's 60 s expiry (screens skip stale
                 # pushes cheaply, casino.consumers), and give busy groups room before it drops.

@@ -158,3 +158,24 @@ async def test_a_screen_renders_once_for_versions_it_already_shows_and_again_for
     newer = await socket.receive_from(timeout=5)
     assert f'data-version="{shown + 1}"' in newer
     await socket.disconnect()
+
+
+@pytest.mark.redis
+def test_an_idle_socket_outlives_the_channel_layers_five_second_wait_on_redis():
+    """channels-redis waits 5 s per receive (BZPOPMIN); redis-py 8 reads with a 5 s timeout by default.
+
+    Without the longer read timeout of casino.settings, a phone with nothing to hear for 5 s loses
+    its consumer to "Timeout reading from Redis". Here the wait simply goes on until we stop it.
+    """
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+
+    async def wait_quietly():
+        channel = await layer.new_channel()
+        with pytest.raises(TimeoutError) as stopped:
+            await asyncio.wait_for(layer.receive(channel), timeout=6.5)
+        return stopped.value
+
+    stopped = asyncio.run(wait_quietly())
+    assert type(stopped) is TimeoutError  # our own deadline, not redis.exceptions.TimeoutError
