@@ -7,10 +7,12 @@ open a socket as a logged-in dealer.
 
 import os
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
-django_asgi_app = get_asgi_application()
+
+from casino.asgi_http import get_sync_request_asgi_application  # noqa: E402
+
+# Every view is sync: one thread per request instead of hopping per middleware (casino.asgi_http).
+django_asgi_app = get_sync_request_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402 - needs Django set up first
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -83,3 +83,18 @@ def test_healthz_answers_503_when_the_database_does_not(client):
         response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json()["database"] is False
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_http_runs_the_whole_middleware_chain_and_view_in_one_worker_thread():
+    """casino.asgi_http: no hop between the event loop and threads per middleware (docs/benchmarks.md)."""
+    import asyncio
+
+    from channels.testing import HttpCommunicator
+
+    from casino.asgi import application, django_asgi_app
+
+    assert not asyncio.iscoroutinefunction(django_asgi_app._middleware_chain)
+    request = HttpCommunicator(application, "GET", "/healthz", headers=[(b"host", b"localhost")])
+    response = await request.get_response()
+    assert response["status"] == 200
