@@ -4,8 +4,8 @@ Consumers never change state: every action is an HTTP POST (CSRF-checked,
 idempotent) through a service. A consumer is told *that* something changed
 (ids and a version, casino.realtime) and re-renders its own viewer's
 projection from the database, re-checking the viewer's right to see it.
-They are sync consumers on purpose: the ORM runs in sync code, and Channels
-closes stale database connections around each handler.
+The sockets are async and their hooks sync: the ORM runs in sync code, in a
+worker thread per push (see LiveConsumer).
 """
 
 from __future__ import annotations
@@ -14,12 +14,14 @@ import json
 import logging
 import re
 
-from asgiref.sync import async_to_sync
-from channels.generic.websocket import WebsocketConsumer
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import connection
 from django.template.loader import render_to_string
-from django.utils import translation
+from django.utils import timezone, translation
 
 from casino import player_links
+from casino.models import PlayerLink
 
 log = logging.getLogger(__name__)
 
@@ -29,8 +31,18 @@ CLOSE_REVOKED = 4401
 SHOWN_VERSION = re.compile(r'data-version="(\d+)"')
 
 
-class LiveConsumer(WebsocketConsumer):
-    """Base for every live screen. Subclasses implement ``authorise`` and ``render_fragment``."""
+class LiveConsumer(AsyncWebsocketConsumer):
+    """Base for every live screen. Subclasses implement the sync hooks ``authorise``,
+    ``still_allowed`` and ``render_fragment``; they run in a worker thread, one call per push.
+
+    The socket itself is async on purpose. A pit has hundreds of phones: with sync consumers
+    every push of a process would queue on one thread (Channels runs them all on the thread-
+    sensitive executor), each waiting for its database round trip and for its hop back to the
+    event loop to send. Here each push is one hop to a worker thread (``thread_sensitive=False``:
+    the hooks share nothing between calls but their own connection's attributes) and the send
+    is a plain ``await``; Channels' ``database_sync_to_async`` closes stale connections around
+    each call, as the design notes require of long-lived consumers.
+    """
 
     # Groups whose announcements carry the version this screen's fragment shows (its root's
     # data-version). A screen that fell behind renders the current state once for a backlog of
@@ -46,57 +58,62 @@ class LiveConsumer(WebsocketConsumer):
         """Re-checked before every push: a revoked link or a removed role stops at once."""
         return True
 
-    def render_fragment(self) -> str:
+    def render_fragment(self, version: int | None = None) -> str:
+        """The viewer's fragment. ``version``: what the push being answered announced (a hint a
+        screen may use to share its process's read of that version; without it, read now)."""
         raise NotImplementedError
 
-    def connect(self) -> None:
+    async def connect(self) -> None:
         self.joined: list[str] = []
         self.shown_version = -1
         self.language = _language_of(self.scope)
-        groups = self.authorise()
+        groups = await database_sync_to_async(self.authorise, thread_sensitive=False)()
         if groups is None:
             # Closing before accept rejects the handshake (HTTP 403 to the browser).
-            self.close(code=CLOSE_FORBIDDEN)
+            await self.close(code=CLOSE_FORBIDDEN)
             return
-        self.accept()
+        await self.accept()
         for group in groups:
-            async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
+            await self.channel_layer.group_add(group, self.channel_name)
             self.joined.append(group)
         # A (re)connecting client gets the current state at once, never a guess.
-        self.push_fragment()
+        await self.push_fragment()
 
-    def disconnect(self, code) -> None:
+    async def disconnect(self, code) -> None:
         for group in getattr(self, "joined", []):
-            async_to_sync(self.channel_layer.group_discard)(group, self.channel_name)
+            await self.channel_layer.group_discard(group, self.channel_name)
 
-    def receive(self, text_data=None, bytes_data=None) -> None:
+    async def receive(self, text_data=None, bytes_data=None) -> None:
         # The only thing a client may ask: "I missed a version, send me the current state."
         try:
             wants_refresh = bool(json.loads(text_data or "{}").get("refresh"))
         except (ValueError, AttributeError):
             wants_refresh = False
         if wants_refresh:
-            self.push_fragment()
+            await self.push_fragment()
 
-    def state_changed(self, event) -> None:
-        if event.get("group") in self.coalesce_groups and event.get("version", 0) <= self.shown_version:
+    async def state_changed(self, event) -> None:
+        announced = event.get("version") if event.get("group") in self.coalesce_groups else None
+        if announced is not None and announced <= self.shown_version:
             return  # this screen already shows that version or a later one
-        self.push_fragment()
+        await self.push_fragment(version=announced)
 
-    def push_fragment(self) -> None:
-        if not self.still_allowed():
-            self.send(text_data=self.render_goodbye())
-            self.close(code=CLOSE_REVOKED)
+    async def push_fragment(self, version: int | None = None) -> None:
+        html, allowed = await database_sync_to_async(self._checked_fragment, thread_sensitive=False)(version)
+        if not allowed:
+            await self.send(text_data=html)
+            await self.close(code=CLOSE_REVOKED)
             return
-        with translation.override(self.language):
-            html = self.render_fragment()
         shown = SHOWN_VERSION.search(html, 0, 600)
-        self.shown_version = int(shown.group(1)) if shown else -1
-        self.send(text_data=html)
+        self.shown_version = max(self.shown_version, int(shown.group(1))) if shown else -1
+        await self.send(text_data=html)
 
-    def render_goodbye(self) -> str:
+    def _checked_fragment(self, version: int | None) -> tuple[str, bool]:
+        """In a worker thread: the viewer's right checked again, then their fragment (or a goodbye)."""
         with translation.override(self.language):
-            return render_to_string("casino/fragments/access_ended.html", {})
+            if not self.still_allowed():
+                return render_to_string("casino/fragments/access_ended.html", {}), False
+            return self.render_fragment(version), True
 
 
 def _language_of(scope) -> str:
@@ -109,6 +126,11 @@ def _language_of(scope) -> str:
     return lang if lang in codes else settings.LANGUAGE_CODE
 
 
+_LINK_USABLE = (
+    f"SELECT 1 FROM {PlayerLink._meta.db_table} WHERE id = %s AND revoked_at IS NULL AND expires_at > %s"  # noqa: S608
+)
+
+
 class PlayerConsumer(LiveConsumer):
     """A player's phone: only the seat their link is bound to, only what that seat may see."""
 
@@ -119,6 +141,7 @@ class PlayerConsumer(LiveConsumer):
             return None
         from casino.player_views import seat_groups
 
+        self.seat = self.link.seat  # kept: a seat (a box, an entry) never moves to another table
         seat = seat_groups(self.link)
         # The seat's group carries the version the player's fragment shows; the link's group
         # (revocation) is never coalesced.
@@ -126,10 +149,18 @@ class PlayerConsumer(LiveConsumer):
         return [self.link.group_name, *seat]
 
     def still_allowed(self) -> bool:
-        self.link.refresh_from_db(fields=["revoked_at", "expires_at"])
-        return self.link.is_usable()
+        # Read again before every push (one indexed row): a revocation made on another process, whose
+        # own push this socket might have missed, stops the next update.
+        # Plain SQL on purpose: this runs for every phone on every push, and building the ORM query
+        # cost more than the database's answer. Same test as PlayerLink.is_usable().
+        fields = PlayerLink._meta
+        params = [fields.pk.get_db_prep_value(self.link.pk, connection),
+                  fields.get_field("expires_at").get_db_prep_value(timezone.now(), connection)]
+        with connection.cursor() as cursor:
+            cursor.execute(_LINK_USABLE, params)
+            return cursor.fetchone() is not None
 
-    def render_fragment(self) -> str:
+    def render_fragment(self, version: int | None = None) -> str:
         from casino.player_views import render_player_fragment
 
-        return render_player_fragment(self.link)
+        return render_player_fragment(self.link, seat=self.seat, version=version)

@@ -21,5 +21,7 @@ def seat_groups(link: PlayerLink) -> list[str]:
     return list(_seat(link).player_groups())
 
 
-def render_player_fragment(link: PlayerLink) -> str:
-    return _seat(link).render_player_fragment(link)
+def render_player_fragment(link: PlayerLink, *, seat=None, version: int | None = None) -> str:
+    """The seat's fragment; ``version``: the version a push announced, which the seat may render from
+    what its process already holds for that version."""
+    return (seat or _seat(link)).render_player_fragment(link, version=version)

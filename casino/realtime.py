@@ -10,6 +10,7 @@ which is also what keeps private cards private.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from asgiref.sync import async_to_sync
@@ -26,17 +27,30 @@ def group_for(obj) -> str:
     return f"{obj._meta.label_lower}.{obj.pk}"
 
 
-def send_now(group: str, message: dict) -> None:
+def send_now(groups: list[str], messages: list[dict]) -> None:
+    """Send each message to its group: one trip from this thread to the event loop for all of them."""
     layer = get_channel_layer()
     if layer is None:
         return
-    try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception:  # noqa: BLE001 - a lost push is recovered by version checks, never fatal
-        log.warning("could not announce %s to %s", message.get("event"), group, exc_info=True)
+
+    async def send_all() -> None:
+        results = await asyncio.gather(
+            *(layer.group_send(group, message) for group, message in zip(groups, messages, strict=True)),
+            return_exceptions=True,
+        )
+        for group, message, result in zip(groups, messages, results, strict=True):
+            if isinstance(result, Exception):  # a lost push is recovered by version checks, never fatal
+                log.warning("could not announce %s to %s", message.get("event"), group, exc_info=result)
+
+    async_to_sync(send_all)()
 
 
-def announce_change(group: str, *, version: int, event: str = "changed", **ids) -> None:
-    """Tell ``group`` that its object changed, once the current transaction commits."""
-    message = {"type": MESSAGE_TYPE, "group": group, "version": int(version), "event": event, **ids}
-    transaction.on_commit(lambda: send_now(group, message))
+def announce_change(*groups: str, version: int, event: str = "changed", **ids) -> None:
+    """Tell each of ``groups`` that its object changed, once the current transaction commits.
+
+    Each group gets its own message (``group`` names it: a screen following several groups knows
+    which one moved) carrying the same version, event and ids.
+    """
+    messages = [{"type": MESSAGE_TYPE, "group": group, "version": int(version), "event": event, **ids}
+                for group in groups]
+    transaction.on_commit(lambda: send_now(list(groups), messages))

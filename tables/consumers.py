@@ -37,8 +37,9 @@ class TableDealerConsumer(LiveConsumer):
         self.user._casino_roles = None
         return self.user.is_active and is_dealer_at(self.user, self.table)
 
-    def render_fragment(self) -> str:
-        return rendering.dealer_fragment(self.table, self.user)
+    def render_fragment(self, version: int | None = None) -> str:
+        # At the version the push announced: the table's other screens in this process share its read.
+        return rendering.dealer_fragment(self.table, self.user, version=version)
 
 
 class PitConsumer(LiveConsumer):
@@ -58,5 +59,5 @@ class PitConsumer(LiveConsumer):
         self.user._casino_roles = None
         return self.user.is_active and supervises_pit(self.user, self.pit)
 
-    def render_fragment(self) -> str:
+    def render_fragment(self, version: int | None = None) -> str:
         return rendering.pit_fragment(self.pit, self.user)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -91,6 +91,9 @@ class Table(models.Model):
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.CLOSED)
     # Bumped by every change a screen shows; pushes carry it so clients spot a gap.
     version = models.PositiveBigIntegerField(default=0)
+    # With the id, names this row for the screens' per-process caches (tables.services.table_snapshot):
+    # a test database that reuses a flushed id never gets another table's cached state.
+    created_at = models.DateTimeField(_("created"), default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["pit__name", "name"]
@@ -143,11 +146,11 @@ class Box(models.Model):
         # The table's group: every change at the table re-renders this box's own projection.
         return [self.table.group_name]
 
-    def render_player_fragment(self, link) -> str:
+    def render_player_fragment(self, link, *, version: int | None = None) -> str:
         # Only this box's projection reaches the template (tables.projections.player_projection).
-        from tables.rendering import player_context  # late: the screens' module imports the models
+        from tables.rendering import player_fragment  # late: the screens' module imports the models
 
-        return render_to_string("tables/player_fragment.html", player_context(self, link))
+        return player_fragment(self, link, version=version)
 
 
 # --- The live game: sessions, hands and their frozen actions ----------------------------------------

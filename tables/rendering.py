@@ -8,19 +8,23 @@ template a projection (``tables.projections``), never the engine's state.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
+import json
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from casino.memo import BoundedCache
 from casino.roles import APPROVE_PAYOUT, Role, can, has_role
 from casino.rules.cards import RANKS, SUITS
 from casino.rules.errors import RuleViolation
-from casino.rules.holdem_bonus import HandState, Phase, paytable_odds
+from casino.rules.holdem_bonus import Phase, paytable_odds
 from casino.rules.holdem_bonus.paytable import get_paytable
 from tables import services
 from tables.models import Hand, Pit, Table, TableSession
@@ -52,39 +56,6 @@ UNDO_REASONS = (
 )
 
 
-# --------------------------------------------------------------------------- one replay per version
-
-_SNAPSHOTS: OrderedDict[tuple, tuple] = OrderedDict()
-_SNAPSHOTS_KEPT = 512
-_snapshots_lock = threading.Lock()
-
-
-def table_snapshot(table: Table) -> tuple[TableSession | None, Hand | None, HandState | None]:
-    """The table's live session, its latest hand and that hand's state, replayed once per table version.
-
-    Every screen of a table re-renders on each change (a tablet, a console, a phone per box): they
-    all ask for the same version, so the hand is replayed once and shared. Every write bumps the
-    version (tables.services), and the key also holds the live session's id and opening time, so a
-    state is never served for another session or another database.
-    """
-    session = services.live_session(table)
-    if session is None:
-        return None, None, None
-    key = (table.pk, table.version, session.pk, session.requested_at)
-    with _snapshots_lock:
-        found = _SNAPSHOTS.get(key)
-        if found is not None:
-            _SNAPSHOTS.move_to_end(key)
-            return session, *found
-    hand = session.hands.order_by("-number").first()
-    state = services.hand_state(hand) if hand else None
-    with _snapshots_lock:
-        _SNAPSHOTS[key] = (hand, state)
-        while len(_SNAPSHOTS) > _SNAPSHOTS_KEPT:
-            _SNAPSHOTS.popitem(last=False)
-    return session, hand, state
-
-
 def _picker(used: set[str]) -> list[list[dict[str, Any]]]:
     """The 52 cards as rows of a suit, ranks from ace down, each marked used or free (THB-03)."""
     assert set(PICKER_SUITS) == set(SUITS)
@@ -103,9 +74,13 @@ def _limits(table: Table) -> dict[str, Any]:
 # --------------------------------------------------------------------------- dealer's tablet
 
 
-def dealer_context(table: Table, user, notice: dict | None = None) -> dict[str, Any]:
-    table = Table.objects.select_related("pit", "dealer").get(pk=table.pk)
-    session, hand, state = table_snapshot(table)
+def dealer_context(table: Table, user, notice: dict | None = None, version: int | None = None) -> dict[str, Any]:
+    """The tablet's context: at ``version`` (the one a write just made, or a push announced), else now."""
+    if version is not None:
+        snapshot = services.snapshot_at(table.pk, table.created_at, version)
+    else:
+        snapshot = services.table_snapshot(Table.objects.get(pk=table.pk))
+    table, session, hand, state = snapshot.table, snapshot.session, snapshot.hand, snapshot.state
     view = dealer_projection(state)
     finished = hand is None or hand.is_finished
     in_bets = state is not None and state.phase is Phase.BETS_OPEN
@@ -135,8 +110,8 @@ def dealer_context(table: Table, user, notice: dict | None = None) -> dict[str, 
     }
 
 
-def dealer_fragment(table: Table, user, notice: dict | None = None) -> str:
-    return render_to_string("tables/_dealer_fragment.html", dealer_context(table, user, notice))
+def dealer_fragment(table: Table, user, notice: dict | None = None, version: int | None = None) -> str:
+    return render_to_string("tables/_dealer_fragment.html", dealer_context(table, user, notice, version))
 
 
 # --------------------------------------------------------------------------- pit console
@@ -160,7 +135,8 @@ def pit_context(pit: Pit, user, notice: dict | None = None) -> dict[str, Any]:
     tables = list(pit.tables.select_related("dealer", "pit").order_by("name"))
     rows = []
     for table in tables:
-        session, hand, state = table_snapshot(table)
+        snapshot = services.table_snapshot(table)
+        session, hand, state = snapshot.session, snapshot.hand, snapshot.state
         rows.append({
             "table": table,
             "session": session,
@@ -232,59 +208,106 @@ def paytable_view(name: str) -> dict[str, Any]:
     }
 
 
-_RESULTS: OrderedDict[tuple, dict] = OrderedDict()
-_RESULTS_KEPT = 4096
+# A finished hand never changes: each box's final result, by the hand's id and start time.
+_results: BoundedCache[dict[int, dict[str, Any]]] = BoundedCache(4096)
+# A box's session history as shown, by session, box and how far the session has got (below).
+_histories: BoundedCache[dict[str, Any]] = BoundedCache(2048)
+# Rendered parts of a phone's screen, by language, part and everything the part shows.
+_phone_parts: BoundedCache[str] = BoundedCache(4096)
 
 
 def _finished_results(hand: Hand) -> dict[int, dict[str, Any]]:
-    """Each box's final result in a finished hand. A finished hand never changes, so it is kept in memory
-    (keyed by its id and start time, which no other hand shares)."""
-    key = (hand.pk, hand.started_at)
-    with _snapshots_lock:
-        results = _RESULTS.get(key)
-    if results is None:
+    """Each box's final result in a finished hand."""
+
+    def results() -> dict[int, dict[str, Any]]:
         state = services.hand_state(hand)
         boxes = state.settlement.boxes if state.settlement else ()
-        results = {b.box: {"outcome": b.outcome.value, "net": b.net, "staked": b.staked,
-                           "bonus_award": b.bonus.award} for b in boxes}
-        with _snapshots_lock:
-            _RESULTS[key] = results
-            while len(_RESULTS) > _RESULTS_KEPT:
-                _RESULTS.popitem(last=False)
-    return results
+        return {b.box: {"outcome": b.outcome.value, "net": b.net, "staked": b.staked,
+                        "bonus_award": b.bonus.award} for b in boxes}
+
+    return _results.get_or_make((hand.pk, hand.started_at), results)
 
 
-def _box_history(session: TableSession | None, number: int) -> dict[str, Any]:
-    """The box's results over this session's finished hands, latest first: their own box only."""
+def _box_history(session: TableSession | None, number: int, latest: Hand | None = None) -> dict[str, Any]:
+    """The box's results over this session's finished hands, latest first: their own box only.
+
+    A hand starts only once the one before is finished (THB-54), so the finished hands are known
+    from the latest one: the history is read again only when a hand finishes.
+    """
     if session is None:
         return {"hands": [], "total": 0}
-    hands = []
-    for hand in session.hands.filter(pending_approvals=0, phase__in=("settled", "void")).order_by("-number"):
-        result = _finished_results(hand).get(number)
-        if result is None:
-            continue
-        hands.append({**result, "number": hand.number, "outcome_label": OUTCOME_LABELS[result["outcome"]],
-                      "bonus_award_label": AWARD_LABELS.get(result["bonus_award"]) if result["bonus_award"] else None})
-    return {"hands": hands, "total": sum(h["net"] for h in hands)}
+    latest_done = latest is not None and latest.is_finished
+    key = (session.pk, session.requested_at, number, latest.pk if latest else None, latest_done)
+
+    def history() -> dict[str, Any]:
+        hands = []
+        for hand in session.hands.filter(pending_approvals=0, phase__in=("settled", "void")).order_by("-number"):
+            result = _finished_results(hand).get(number)
+            if result is None:
+                continue
+            hands.append({**result, "number": hand.number, "outcome": result["outcome"],
+                          "bonus_award": result["bonus_award"]})
+        return {"hands": hands, "total": sum(h["net"] for h in hands)}
+
+    return _histories.get_or_make(key, history)
 
 
-def player_context(box, link) -> dict[str, Any]:
-    table = Table.objects.get(pk=box.table_id)
-    session, hand, state = table_snapshot(table)
-    return {
-        "table": table,
-        "box": box,
-        "link": link,
-        "hand": hand,
-        "view": player_projection(state, box.number),
-        "history": _box_history(session, box.number),
-        "limits": _limits(table),
-        "paytable": paytable_view(services.table_rules(table).paytable.name),
-    }
+def _phone_part(template: str, key: tuple, context: Callable[[], dict[str, Any]]) -> str:
+    """One part of a phone's screen, rendered once per language and content in this process.
+
+    ``key`` holds everything the part shows, so the phones of a table that re-render after one push
+    share the work: the paytable never changes, the history changes when a hand finishes, and the
+    hand's part is the same for every box with no bet.
+    """
+    full_key = (template, translation.get_language(), *key)
+    return _phone_parts.get_or_make(full_key, lambda: render_to_string(template, context()))
 
 
-def player_fragment(box, link) -> str:
-    return render_to_string("tables/player_fragment.html", player_context(box, link))
+def _history_rows(history: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{**h, "outcome_label": OUTCOME_LABELS[h["outcome"]],
+             "bonus_award_label": AWARD_LABELS.get(h["bonus_award"]) if h["bonus_award"] else None}
+            for h in history["hands"]]
+
+
+def player_fragment(box, link=None, *, version: int | None = None) -> str:
+    """The phone of one box: ``#player-view`` carrying the table's version, in four parts.
+
+    ``version``: the version a push announced (the snapshot most screens of the table share);
+    without it the table is read now. Only this box's projection reaches a template
+    (``player_projection``): no other box's cards, no dealer's card before the reveal, no shoe.
+    """
+    table = box.table  # the box's table row, for its id and creation stamp
+    if version is None:
+        snapshot = services.table_snapshot(Table.objects.get(pk=box.table_id))
+    else:
+        snapshot = services.snapshot_at(table.pk, table.created_at, version)
+    table, session, hand = snapshot.table, snapshot.session, snapshot.hand
+    limits = _limits(table)
+    head = _phone_part(
+        "tables/player/_head.html", (table.name, table.status, limits["min_ante"], limits["max_ante"], box.number),
+        lambda: {"table": table, "number": box.number, "limits": limits},
+    )
+    view = player_projection(snapshot.state, box.number)
+    shown = {k: v for k, v in view.items() if k != "box"}  # boxes with no bet share their part
+    hand_part = _phone_part(
+        "tables/player/_hand.html", (hand.number if hand else None, json.dumps(shown, sort_keys=True, default=str)),
+        lambda: {"hand": hand, "view": view},
+    )
+    history = _box_history(session, box.number, hand)
+    history_key = tuple((h["number"], h["outcome"], h["net"], h["bonus_award"]) for h in history["hands"])
+    history_part = _phone_part(
+        "tables/player/_history.html", history_key,
+        lambda: {"hands": _history_rows(history), "total": history["total"]},
+    )
+    paytable_name = services.table_rules(table).paytable.name
+    paytable = _phone_part(
+        "tables/player/_paytable.html", (paytable_name,), lambda: {"paytable": paytable_view(paytable_name)}
+    )
+    return format_html(
+        '<div id="player-view" data-version="{}" class="player">{}{}{}{}</div>',
+        snapshot.version, mark_safe(head), mark_safe(hand_part),  # noqa: S308 - rendered by our templates
+        mark_safe(history_part), mark_safe(paytable),  # noqa: S308
+    )
 
 
 # --------------------------------------------------------------------------- game recall

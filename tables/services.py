@@ -25,8 +25,6 @@ be undone, and who may approve are procedure, not rules of the game.
 from __future__ import annotations
 
 import hashlib
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -38,6 +36,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from casino.audit import record_event, stream_for
+from casino.memo import BoundedCache
 from casino.realtime import announce_change
 from casino.roles import APPROVE_PAYOUT, SUPERVISE_PIT, Role, can, has_role, primary_role
 from casino.rules.errors import N_, RuleViolation
@@ -177,49 +176,111 @@ def _rules_of(hand: Hand) -> TableRules:
     return TableRules.from_dict(hand.rules)
 
 
-class _StateCache:
-    """Replayed states by (hand, last row's seq), per process.
-
-    Rows are append-only, so a hand's committed rows up to a given seq never change and neither
-    does their replay: every screen that re-renders after a push (the tablet, the console, each
-    phone) shares one replay instead of doing its own. Only states read outside a transaction are
-    stored, so a row that is later rolled back can never be remembered.
-    """
-
-    def __init__(self, size: int = 1024) -> None:
-        self.size = size
-        self.states: OrderedDict[tuple, HandState] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key: tuple) -> HandState | None:
-        with self.lock:
-            state = self.states.get(key)
-            if state is not None:
-                self.states.move_to_end(key)
-            return state
-
-    def put(self, key: tuple, state: HandState) -> None:
-        if connection.in_atomic_block:
-            return
-        with self.lock:
-            self.states[key] = state
-            while len(self.states) > self.size:
-                self.states.popitem(last=False)
+# The latest replayed state of each hand, per process: ``(hand id, start) -> (last seq, state)``.
+# Rows are append-only, so a hand's committed rows up to a given seq never change and neither does
+# their replay: every screen that re-renders after a push (the tablet, the console, each phone)
+# shares one replay, and a screen that finds the hand moved on applies only the rows it has not
+# seen (usually one). Only states whose rows are all committed are stored: read outside a write,
+# or put by the write itself once it has committed, so a row later rolled back is never remembered.
+_states: BoundedCache[tuple[int, HandState]] = BoundedCache(1024)
 
 
-_states = _StateCache()
+def _remember_state(key: tuple, seq: int, state: HandState) -> None:
+    def put() -> None:
+        known = _states.get(key)
+        if known is None or known[0] < seq:  # two screens may race: keep the later one (either is right)
+            _states.put(key, (seq, state))
+
+    if connection.in_atomic_block:
+        transaction.on_commit(put)
+    else:
+        put()
+
+
+def _state_key(hand: Hand) -> tuple:
+    return (hand.pk, hand.started_at)  # the start time too: a test database may reuse a flushed id
 
 
 def hand_state(hand: Hand) -> HandState:
-    """The hand as the engine sees it: its stored records replayed in order under its own rules."""
-    last = hand.actions.order_by("-seq").values_list("seq", flat=True).first() or 0
-    key = (hand.pk, hand.started_at, last)  # the start time too: a test database may reuse a flushed id
-    state = _states.get(key)
-    if state is None:
-        rows = hand.actions.filter(seq__lte=last).order_by("seq")
+    """The hand as the engine sees it: its stored records replayed in order under its own rules.
+
+    One query: the rows after the last one this process has replayed. New rows are applied to the
+    remembered state (the same ``apply`` a full replay makes, in the same order); an undo among them
+    changes which earlier rows count, so then the hand is replayed from its first row.
+    """
+    key = _state_key(hand)
+    known = _states.get(key)
+    since, state = known if known is not None else (0, None)
+    rows = list(hand.actions.filter(seq__gt=since).order_by("seq"))
+    if state is not None and not rows:
+        hand._last_seq = since
+        return state
+    if state is not None and all(r.kind != HandAction.UNDO for r in rows):
+        state = replay(_rules_of(hand), [r.record for r in rows], start=state)
+    else:
+        if since:
+            rows = list(hand.actions.order_by("seq"))
         state = replay(_rules_of(hand), [r.record for r in _effective_rows(rows)])
-        _states.put(key, state)
+    last = rows[-1].seq if rows else since
+    # Inside a write the rows read are committed (the table lock keeps other writers out) but the
+    # write may still fail: remember the state only once it has committed.
+    _remember_state(key, last, state)
+    hand._last_seq = last  # the write path numbers its next row from here (_next_seq)
     return state
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A table as its screens show it at one version: the row, its live session, latest hand and state."""
+
+    table: Table
+    session: TableSession | None
+    hand: Hand | None
+    state: HandState | None
+
+    @property
+    def version(self) -> int:
+        return self.table.version
+
+
+# Snapshots by (table id, its creation stamp, version), per process. Every write bumps the table's
+# version (``_write``), so what a version shows never changes: the tablet, the console and every
+# phone of a table that re-render after one push share one read. The write that made a version puts
+# its snapshot here once it has committed.
+_snapshots: BoundedCache[Snapshot] = BoundedCache(512)
+
+
+def _snapshot_key(table_id: int, created_at, version: int) -> tuple:
+    return (table_id, created_at, version)
+
+
+def table_snapshot(table: Table) -> Snapshot:
+    """The table at the version of ``table`` (a row just read): its live session, latest hand, state."""
+    key = _snapshot_key(table.pk, table.created_at, table.version)
+    found = _snapshots.get(key)
+    if found is not None:
+        return found
+    session = live_session(table)
+    hand = session.hands.order_by("-number").first() if session else None
+    snapshot = Snapshot(table, session, hand, hand_state(hand) if hand else None)
+    if not connection.in_atomic_block:  # inside a write, what it read may still roll back
+        _snapshots.put(key, snapshot)
+    return snapshot
+
+
+def snapshot_at(table_id: int, created_at, version: int) -> Snapshot:
+    """The table at ``version`` if this process has it, else as it is now (one read of the row).
+
+    A push names the version it announces: the screens that follow it ask for that version, and
+    only the first of them in each process reads the database.
+    """
+    # Kept under the version asked for too (its content may be a later version's, which says so):
+    # the other screens that follow the same push then find it.
+    return _snapshots.get_or_make(
+        _snapshot_key(table_id, created_at, version),
+        lambda: table_snapshot(Table.objects.get(pk=table_id)),
+        alone=True,
+    )
 
 
 def live_session(table: Table) -> TableSession | None:
@@ -228,7 +289,7 @@ def live_session(table: Table) -> TableSession | None:
 
 
 def current_hand(table: Table) -> tuple[Hand | None, HandState | None]:
-    """The latest hand of the table's live session (finished or not), with its state."""
+    """The latest hand of the table's live session (finished or not), with its state, read now."""
     session = live_session(table)
     hand = session.hands.order_by("-number").first() if session else None
     return (hand, hand_state(hand)) if hand else (None, None)
@@ -314,6 +375,10 @@ class _Write:
     event: str = "changed"
     hand: Hand | None = None
     alerts: list[str] = field(default_factory=list)
+    # The live session's latest hand and its state after the write, when the write knows them:
+    # its snapshot is then cached at commit, and the screens re-render without reading it back.
+    session: TableSession | None = None
+    state: HandState | None = None
 
     @property
     def stream(self) -> str:
@@ -352,11 +417,14 @@ def _write(*, table, by, key: str, expected_version: int, action: str, work: Cal
             table=locked, key=key, action=action, by=by, at=write.now, table_version=locked.version,
             hand=write.hand, alerts=write.alerts,
         )
+        if write.state is not None and write.session is not None and write.hand is not None:
+            snapshot = Snapshot(locked, write.session, write.hand, write.state)
+            key = _snapshot_key(locked.pk, locked.created_at, locked.version)
+            transaction.on_commit(lambda: _snapshots.put(key, snapshot))
         ids = {"table": locked.pk}
         if write.hand is not None:
             ids["hand"] = write.hand.pk
-        announce_change(locked.group_name, version=locked.version, event=write.event, **ids)
-        announce_change(pit_group(locked.pit_id), version=locked.version, event=write.event, **ids)
+        announce_change(locked.group_name, pit_group(locked.pit_id), version=locked.version, event=write.event, **ids)
     return ActionResult(locked.version, write.hand.pk if write.hand else None, alerts=list(write.alerts))
 
 
@@ -496,16 +564,27 @@ def confirm_closing(*, table, by, key: str, expected_version: int, approve: bool
 
 def _hand_in_play(w: _Write) -> Hand:
     """The latest hand of the table's session: the one every dealer action goes to."""
-    session = _live_session_locked(w.table)
-    hand = session.hands.order_by("-number").first() if session else None
+    # One read for the session and its latest hand. The table's row lock, held by this write, already
+    # keeps every other write (session changes included) out until commit.
+    hand = (
+        Hand.objects.select_related("session")
+        .filter(session__table=w.table, session__status__in=TableSession.LIVE)
+        .order_by("-session__requested_at", "-number")
+        .first()
+    )
     if hand is None:
         raise RuleViolation(N_("No hand is in play: start a hand first."))
-    w.hand = hand
+    w.hand, w.session = hand, hand.session
     return hand
 
 
 def _next_seq(hand: Hand) -> int:
-    return (hand.actions.aggregate(m=Max("seq"))["m"] or 0) + 1
+    """The seq of the hand's next row. Under the table lock, ``hand_state`` has just read the last one."""
+    last = getattr(hand, "_last_seq", None)
+    if last is None:
+        last = hand.actions.aggregate(m=Max("seq"))["m"] or 0
+    hand._last_seq = last + 1
+    return last + 1
 
 
 def _audit_details(record: dict) -> dict:
@@ -526,6 +605,8 @@ def _append(w: _Write, hand: Hand, state: HandState, action: Action) -> HandStat
         hand=hand, seq=_next_seq(hand), kind=action.kind, record=record, actor=w.by, role=w.role, at=w.now, key=w.key,
     )
     w.audit("hand.action", obj=hand, hand=hand.number, seq=row.seq, record=_audit_details(record))
+    # The screens that re-render after this write find the new state without replaying it.
+    _remember_state(_state_key(hand), row.seq, after)
     return after
 
 
@@ -548,17 +629,26 @@ def _sync_hand(w: _Write, hand: Hand, before: HandState, after: HandState) -> No
             ), {"table": w.table.name, "hand": hand.number, "box": number, "award": bonus.award,
                 "payout": bonus.wager.net}, hand=hand)
     # An award no longer held (decided, or its card entry undone) no longer needs the console's eye.
-    for alert in hand.alerts.filter(kind=Alert.Kind.APPROVAL, acknowledged_at__isnull=True):
-        if alert.params.get("box") not in pending:
-            alert.acknowledged_at = w.now
-            alert.acknowledged_by = w.by if w.action == "decide_award" else None
-            alert.save(update_fields=["acknowledged_at", "acknowledged_by"])
-    hand.phase = after.phase.value
-    hand.pending_approvals = len(pending)
+    # Approval alerts are open only while the hand's column counts held awards: none, nothing to close.
+    if hand.pending_approvals or held_before:
+        for alert in hand.alerts.filter(kind=Alert.Kind.APPROVAL, acknowledged_at__isnull=True):
+            if alert.params.get("box") not in pending:
+                alert.acknowledged_at = w.now
+                alert.acknowledged_by = w.by if w.action == "decide_award" else None
+                alert.save(update_fields=["acknowledged_at", "acknowledged_by"])
     over = after.phase in (Phase.SETTLED, Phase.VOID)
-    hand.settled_at = (hand.settled_at or w.now) if over else None
-    hand.house_net = after.settlement.house_net if (over and not pending) else None
-    hand.save(update_fields=["phase", "pending_approvals", "settled_at", "house_net"])
+    columns = {
+        "phase": after.phase.value,
+        "pending_approvals": len(pending),
+        "settled_at": (hand.settled_at or w.now) if over else None,
+        "house_net": after.settlement.house_net if (over and not pending) else None,
+    }
+    changed = [name for name, value in columns.items() if getattr(hand, name) != value]
+    for name in changed:
+        setattr(hand, name, columns[name])
+    if changed:  # most actions leave the phase and the result as they were: no UPDATE for them
+        hand.save(update_fields=changed)
+    w.state = after
 
 
 def start_hand(*, table, by, key: str, expected_version: int, mode: str = Hand.Mode.RECORDED) -> ActionResult:
@@ -585,7 +675,8 @@ def start_hand(*, table, by, key: str, expected_version: int, mode: str = Hand.M
         number = (w.table.hands.aggregate(m=Max("number"))["m"] or 0) + 1
         hand = Hand.objects.create(table=w.table, session=session, number=number, mode=mode, rules=rules.to_dict(),
                                    started_by=w.by, started_at=w.now)
-        w.hand = hand
+        hand._last_seq = 0  # no row yet (_next_seq)
+        w.hand, w.session, w.state = hand, session, HandState(rules=rules)
         w.event = "hand-started"
         w.audit("hand.started", obj=hand, hand=number, mode=mode, rules=rules.to_dict())
         if mode == Hand.Mode.DEALT:

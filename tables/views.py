@@ -76,7 +76,7 @@ def floor(request):
 
 
 def _dealer_table(request, table_id) -> Table:
-    table = get_object_or_404(Table.objects.select_related("pit"), pk=table_id)
+    table = get_object_or_404(Table, pk=table_id)
     if not is_dealer_at(request.user, table):
         raise PermissionDenied
     return table
@@ -186,6 +186,9 @@ RECORDS: dict[str, Callable] = {
 }
 
 
+PARSERS_NEEDING_STATE = frozenset({"street", "dealer-cards", "box-cards"})
+
+
 def _irregularity(post) -> dict:
     """The manual's irregularities as the menu offers them (THB-73, THB-74, THB-76)."""
     kind = post.get("kind")
@@ -236,7 +239,8 @@ def _dealer_call(action: str, post, table: Table):
     parser = RECORDS.get(action)
     if parser is None:
         raise Http404
-    _session, _hand, state = rendering.table_snapshot(table)
+    # Only the card steps ask the hand's mode (dealt or recorded): the others need no read here.
+    state = services.table_snapshot(table).state if action in PARSERS_NEEDING_STATE else None
     return services.record_action, {"record": parser(post, state)}
 
 
@@ -264,7 +268,8 @@ def _submit(request, call, kwargs, *, table: Table, render_fragment: Callable, p
     notice = None
     if result.alerts:
         notice = {"level": "info", "text": " ".join(engine_note(a) for a in result.alerts)}
-    return _answer(request, render_fragment, page, 200, notice)
+    # The fragment of the version this write made: its snapshot was cached at commit, nothing to read back.
+    return _answer(request, lambda n: render_fragment(n, version=result.table_version), page, 200, notice)
 
 
 def _answer(request, render_fragment, page: str, status: int, notice: dict | None, refusal: bool = False):
@@ -292,7 +297,8 @@ def dealer_act(request, table_id: int, action: str):
         return _answer(request, lambda n: rendering.dealer_fragment(table, request.user, n), page, 400,
                        {"level": "error", "text": str(bad)})
     return _submit(request, call, kwargs, table=table, page=page,
-                   render_fragment=lambda notice: rendering.dealer_fragment(table, request.user, notice))
+                   render_fragment=lambda notice, version=None: rendering.dealer_fragment(
+                       table, request.user, notice, version=version))
 
 
 # --------------------------------------------------------------------------- the pit console
@@ -336,7 +342,7 @@ def pit_act(request, table_id: int, action: str):
     table = _supervised_table(request, table_id)
     page = reverse("tables:pit_console", args=[table.pit_id])
 
-    def fragment(notice):
+    def fragment(notice, version=None):  # the console shows every table of the pit: read them all
         return rendering.pit_fragment(table.pit, request.user, notice)
 
     try:

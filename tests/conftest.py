@@ -51,6 +51,16 @@ def pytest_terminal_summary(terminalreporter):
         tr.write_line("  Run .ci/run (or set DATABASE_URL, REDIS_URL and install chromium) to test it all.", bold=True)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_process_caches():
+    """Each test starts with empty per-process caches (casino.memo): a test database reuses ids."""
+    from casino.memo import clear_all
+
+    clear_all()
+    yield
+    clear_all()
+
+
 # --- People -------------------------------------------------------------------
 
 

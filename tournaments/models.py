@@ -64,6 +64,6 @@ class Entry(models.Model):
     def player_groups(self) -> list[str]:
         return [self.tournament.group_name]
 
-    def render_player_fragment(self, link) -> str:
+    def render_player_fragment(self, link, *, version: int | None = None) -> str:
         tournament = Tournament.objects.get(pk=self.tournament_id)
         return render_to_string("tournaments/player_fragment.html", {"entry": self, "tournament": tournament})

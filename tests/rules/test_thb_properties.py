@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from casino.rules.cards import full_deck
 from casino.rules.holdem_bonus import MANUAL_PAYTABLE, Phase, TableRules, new_hand, replay
-from casino.rules.holdem_bonus.record import hand_from_record, record_actions
+from casino.rules.holdem_bonus.record import hand_from_record
 from casino.rules.shuffle import Shoe
 
 RULES = TableRules(min_ante=5)
@@ -101,7 +101,7 @@ def test_each_bet_nets_only_what_the_rules_allow_THB_47_to_53(record):
 @FAST
 @given(hands(), st.data())
 def test_a_void_returns_every_stake_whenever_it_happens_THB_24(record, data):
-    actions = record_actions(record, RULES)
+    actions = list(play(record).actions)  # the records the hand took, in order
     start = 1 + actions.index(next(a for a in actions if a.kind == "close-bets"))
     cut = data.draw(st.integers(min_value=start, max_value=len(actions) - 1))
     hand = replay(RULES, actions[:cut])
@@ -141,3 +141,15 @@ def test_a_dealt_hand_settles_and_replays_to_the_same_state(order, numbers, data
             hand = hand.reveal_box(box)
     assert hand.phase is Phase.SETTLED
     assert replay(RULES, [a.to_dict() for a in hand.actions]) == hand
+
+
+@FAST
+@given(hands(), st.data())
+def test_going_on_from_a_replayed_state_is_the_same_as_replaying_from_the_first_record(record, data):
+    """The screens' cache applies only the records it has not seen yet (tables.services.hand_state)."""
+    actions = list(play(record).actions)  # the records the hand took, in order
+    cut = data.draw(st.integers(0, len(actions)))
+    whole = replay(RULES, actions)
+    first_part = replay(RULES, actions[:cut])
+    assert replay(RULES, actions[cut:], start=first_part) == whole
+    assert replay(RULES, actions[:cut]) == first_part  # the start state was not changed by going on

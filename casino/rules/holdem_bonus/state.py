@@ -1118,9 +1118,15 @@ def new_hand(rules: TableRules | None = None) -> HandState:
     return HandState(rules=rules or TableRules())
 
 
-def replay(rules: TableRules | None, records: Iterable[act.Action | Mapping[str, Any]]) -> HandState:
-    """Rebuild a hand from its records, in order; a refused record raises ``ReplayError`` naming it."""
-    state = new_hand(rules)
+def replay(
+    rules: TableRules | None, records: Iterable[act.Action | Mapping[str, Any]], *, start: HandState | None = None
+) -> HandState:
+    """Rebuild a hand from its records, in order; a refused record raises ``ReplayError`` naming it.
+
+    ``start``: a state already rebuilt from the hand's earlier records, to go on from (states are
+    frozen, so this is the same result as replaying every record from the first).
+    """
+    state = start if start is not None else new_hand(rules)
     for index, record in enumerate(records):
         try:
             state = state.apply(record)

@@ -1,0 +1,75 @@
+"""A small bounded, thread-safe, least-recently-used cache for one process.
+
+The live screens keep what a table version shows (replayed hand states, snapshots,
+rendered parts of a phone's screen) so that the many sockets that re-render after
+one push share one piece of work. Each cache is keyed by what its value depends
+on, never by a guess, so an entry is either right or absent; bounding it keeps a
+long-running process from growing without end.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+V = TypeVar("V")
+
+_ALL: list[BoundedCache] = []
+
+
+class BoundedCache(Generic[V]):
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: OrderedDict[Hashable, V] = OrderedDict()
+        self.lock = threading.Lock()
+        self.making: dict[Hashable, threading.Lock] = {}
+        _ALL.append(self)
+
+    def get(self, key: Hashable) -> V | None:
+        with self.lock:
+            found = self.items.get(key)
+            if found is not None:
+                self.items.move_to_end(key)
+            return found
+
+    def put(self, key: Hashable, value: V) -> V:
+        with self.lock:
+            self.items[key] = value
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return value
+
+    def get_or_make(self, key: Hashable, make: Callable[[], V], *, alone: bool = False) -> V:
+        """The value for ``key``, made by ``make()`` if absent. ``alone``: threads that miss the same
+        key at once wait for the first one's value instead of each making it (a push reaches every
+        phone of a table at the same moment, and only one of them should read the database)."""
+        found = self.get(key)
+        if found is not None:
+            return found
+        if not alone:
+            return self.put(key, make())
+        with self.lock:
+            gate = self.making.setdefault(key, threading.Lock())
+        try:
+            with gate:
+                found = self.get(key)
+                return found if found is not None else self.put(key, make())
+        finally:
+            with self.lock:
+                self.making.pop(key, None)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+def clear_all() -> None:
+    """Empty every cache of this process (tests that flush the database between them)."""
+    for cache in _ALL:
+        cache.clear()

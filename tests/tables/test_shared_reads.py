@@ -1,0 +1,115 @@
+"""The screens of a table share their reads: one replay and one snapshot per version in a process.
+
+Every write bumps the table's version; what a version shows never changes, so the tablet, the console
+and each phone that re-render after a push read it once. These tests pin what a push costs, because
+the pit's speed target rests on it (docs/benchmarks.md), and that a shared read is never a stale one.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import translation
+
+from casino import player_links
+from casino.memo import BoundedCache
+from casino.rules.holdem_bonus import replay
+from tables import rendering, services
+from tables.models import Hand, HandAction
+
+from .conftest import CLOSE_BETS, act, ante, play
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("quick_passwords")]
+
+
+def _full_replay(hand: Hand):
+    rows = services._effective_rows(hand.actions.order_by("seq"))
+    return replay(services._rules_of(hand), [r.record for r in rows])
+
+
+def test_a_screen_that_missed_a_change_applies_only_the_new_rows_and_gets_the_full_replays_state(
+    hand_started, dealer_dana
+):
+    play(hand_started, dealer_dana, ante(1, 10), ante(2, 20))
+    hand = Hand.objects.get(table=hand_started)
+    before = services.hand_state(hand)
+    # Another daphne process records two more actions; this one still holds the older state.
+    services._states.clear()
+    services._states.put(services._state_key(hand), (2, before))
+    play(hand_started, dealer_dana, ante(3, 5), CLOSE_BETS)
+    with CaptureQueriesContext(connection) as queries:
+        state = services.hand_state(hand)
+    assert len(queries) == 1  # the two new rows, nothing else
+    assert state == _full_replay(hand) and state.box(3).ante == 5
+
+
+def test_an_undo_among_the_new_rows_replays_the_hand_from_its_first_row(hand_started, dealer_dana):
+    play(hand_started, dealer_dana, ante(1, 10), ante(2, 20))
+    hand = Hand.objects.get(table=hand_started)
+    services.hand_state(hand)
+    act(services.undo_last_action, hand_started, dealer_dana, reason="box 2 withdrew")
+    services._states.put(services._state_key(hand), (2, _full_replay(hand)))  # as if never told of the undo
+    services._states.clear()
+    state = services.hand_state(hand)
+    assert state.box(2) is None and state == _full_replay(hand)
+    assert HandAction.objects.filter(hand=hand, kind=HandAction.UNDO).count() == 1
+
+
+def test_the_write_leaves_its_snapshot_so_the_tablet_answer_reads_nothing_back(hand_started, dealer_dana):
+    result = play(hand_started, dealer_dana, ante(1, 10))
+    hand_started.refresh_from_db()
+    with CaptureQueriesContext(connection) as queries:
+        snapshot = services.snapshot_at(hand_started.pk, hand_started.created_at, result.table_version)
+    assert queries.captured_queries == []
+    assert snapshot.version == result.table_version and snapshot.state.box(1).ante == 10
+    assert snapshot.state == _full_replay(snapshot.hand)
+
+
+def test_a_phone_push_after_a_write_costs_one_query_its_links_check(hand_started, dealer_dana):
+    box = hand_started.boxes.get(number=1)
+    link = player_links.issue_player_link(seat=box, by=dealer_dana)
+    result = play(hand_started, dealer_dana, ante(1, 10))
+    with translation.override("es"):
+        rendering.player_fragment(box, link, version=result.table_version)  # the first phone renders the parts
+        with CaptureQueriesContext(connection) as queries:
+            html = rendering.player_fragment(box, link, version=result.table_version)
+    assert queries.captured_queries == []  # (the consumer's link check is the one query of a push)
+    assert f'data-version="{result.table_version}"' in html[:200]
+
+
+def test_boxes_with_no_bet_share_the_hand_part_of_their_phones_and_a_box_with_a_bet_has_its_own(
+    hand_started, dealer_dana
+):
+    result = play(hand_started, dealer_dana, ante(1, 10))
+    boxes = {b.number: b for b in hand_started.boxes.all()}
+    rendering._phone_parts.clear()
+    with translation.override("es"):
+        pages = {n: rendering.player_fragment(boxes[n], None, version=result.table_version) for n in (1, 2, 3, 4)}
+    hand_parts = [k for k in rendering._phone_parts.items if k[0] == "tables/player/_hand.html"]
+    assert len(hand_parts) == 2  # box 1's own, and one for boxes 2, 3 and 4
+    assert "Casilla 2" in pages[2] and "Casilla 3" in pages[3]  # each still names its own box
+    assert pages[2].replace("Casilla 2", "") == pages[3].replace("Casilla 3", "")
+
+
+def test_a_snapshot_is_never_older_than_the_version_asked_for(hand_started, dealer_dana):
+    first = play(hand_started, dealer_dana, ante(1, 10))
+    second = play(hand_started, dealer_dana, ante(2, 10))
+    services._snapshots.clear()  # this process heard of neither write
+    hand_started.refresh_from_db()
+    snapshot = services.snapshot_at(hand_started.pk, hand_started.created_at, first.table_version)
+    assert snapshot.version >= first.table_version
+    assert snapshot.version == second.table_version and snapshot.state.box(2).ante == 10
+
+
+def test_a_bounded_cache_forgets_the_least_recently_used_and_makes_a_missing_value_once():
+    cache: BoundedCache[int] = BoundedCache(2)
+    cache.put("a", 1)
+    cache.put("b", 2)
+    assert cache.get("a") == 1  # "a" is now the most recently used
+    cache.put("c", 3)
+    assert cache.get("b") is None and cache.get("a") == 1 and len(cache) == 2
+    made = []
+    assert cache.get_or_make("d", lambda: made.append(1) or 4, alone=True) == 4
+    assert cache.get_or_make("d", lambda: made.append(1) or 5, alone=True) == 4
+    assert made == [1]
