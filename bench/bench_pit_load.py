@@ -104,10 +104,15 @@ def prepare(n_tables: int, n_sockets: int, prefix: str):
 class Dealer(threading.Thread):
     """One simulated dealer: logs in, then sends one action a second through the tablet's views."""
 
-    def __init__(self, table_id: int, username: str, base_urls: list[str], rate: float, stop_at: float, script):
+    def __init__(self, table_id: int, username: str, base_urls: list[str], rate: float, script):
         super().__init__(daemon=True)
         self.table_id, self.username = table_id, username
-        self.base_urls, self.rate, self.stop_at, self.script = base_urls, rate, stop_at, script
+        self.base_urls, self.rate, self.script = base_urls, rate, script
+        self.stop_at = 0.0
+        # Logging in hashes a password (PBKDF2, about half a second of CPU by design): all the
+        # dealers log in before the clock starts, or the first seconds would measure the logins.
+        self.logged_in = threading.Event()
+        self.go = threading.Event()
         self.sent: dict[int, float] = {}  # version -> time the request that produced it was sent
         self.request_seconds: list[float] = []  # how long each tap took to answer
         self.errors: list[str] = []
@@ -125,6 +130,8 @@ class Dealer(threading.Thread):
     def run(self) -> None:
         try:
             self.script.login(self)
+            self.logged_in.set()
+            self.go.wait()
             # Real tables are not in lockstep: each dealer starts at a random point of the second,
             # or every table's tap would land in the same instant and measure a burst, not a pit.
             time.sleep(random.random() / self.rate)  # noqa: S311 - timing jitter, not a game
@@ -140,6 +147,7 @@ class Dealer(threading.Thread):
                 time.sleep(max(0.0, 1 / self.rate - (time.time() - started)))
         except Exception as error:  # noqa: BLE001 - report, don't hide, in the summary
             self.errors.append(repr(error))
+            self.logged_in.set()
 
 
 async def player_socket(
@@ -263,16 +271,24 @@ async def run_load(args, tables, sockets, servers, bases, script) -> None:
         await asyncio.wait_for(connected.wait(), 30)
     print(f"{len(sockets)} player sockets connected over {len(servers)} daphne processes")
 
-    cpu_before = {proc.pid: cpu_seconds(proc.pid) for proc, _port in servers}
-    machine_before, wall_before = machine_cpu(), time.time()
-    stop_at = time.time() + args.seconds
-    dealers = [Dealer(table.pk, dealer.username, bases, args.rate, stop_at, script) for table, dealer, _b in tables]
+    dealers = [Dealer(table.pk, dealer.username, bases, args.rate, script) for table, dealer, _b in tables]
     for dealer in dealers:
         dealer.start()
+    while not all(d.logged_in.is_set() for d in dealers):
+        await asyncio.sleep(0.2)
+    print(f"{len(dealers)} dealers logged in")
+    await asyncio.sleep(2)  # let the logins' work drain before measuring
+    cpu_before = {proc.pid: cpu_seconds(proc.pid) for proc, _port in servers}
+    own_before = cpu_seconds(os.getpid())
+    machine_before, wall_before = machine_cpu(), time.time()
+    for dealer in dealers:
+        dealer.stop_at = wall_before + args.seconds
+        dealer.go.set()
     while any(d.is_alive() for d in dealers):
         await asyncio.sleep(0.5)
     wall = time.time() - wall_before
     cpu_after = {proc.pid: cpu_seconds(proc.pid) for proc, _port in servers}
+    own_cpu = cpu_seconds(os.getpid()) - own_before
     machine_after = machine_cpu()
     # Let the backlog drain: wait until no socket has received anything for 2 s (at most 30 s),
     # so that "behind the final version" means lost, not late.
@@ -326,6 +342,7 @@ async def run_load(args, tables, sockets, servers, bases, script) -> None:
             str(pid): round(100 * (cpu_after[pid] - cpu_before[pid]) / wall, 1) for pid in cpu_after
         },
         "machine_cpu_percent_of_2_cores": round(100 * busy, 1),
+        "load_generator_cpu_percent": round(100 * own_cpu / wall, 1),
         "dealer_errors": errors[:5],
         "dealer_error_count": len(errors),
     }
