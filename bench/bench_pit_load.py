@@ -58,6 +58,20 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[k]
 
 
+def ensure_database(url: str) -> None:
+    """Create the bench database on a fresh machine (connecting to the server's ``postgres`` database)."""
+    import psycopg
+    from psycopg import sql
+
+    parts = urllib.parse.urlsplit(url)
+    name = parts.path.lstrip("/")
+    admin = urllib.parse.urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        if not connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+            print(f"created the database {name}")
+
+
 def setup_django(env: dict) -> None:
     os.environ.update(env)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
@@ -226,6 +240,7 @@ def main() -> None:
     env.setdefault("REDIS_URL", "redis://127.0.0.1:6379/2")
     if not env["DATABASE_URL"].startswith("postgres"):
         raise SystemExit("bench_pit_load measures PostgreSQL + Redis: set DATABASE_URL and REDIS_URL")
+    ensure_database(env["DATABASE_URL"])
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     setup_django(env)
     from bench.pit_script import DealerScript  # the tablet's actions, kept beside the views they call
