@@ -291,7 +291,7 @@ def player_fragment(box, link=None, *, version: int | None = None) -> str:
     shown = {k: v for k, v in view.items() if k != "box"}  # boxes with no bet share their part
     hand_part = _phone_part(
         "tables/player/_hand.html", (hand.number if hand else None, json.dumps(shown, sort_keys=True, default=str)),
-        lambda: {"hand": hand, "view": view},
+        lambda: {"hand": hand, "view": shown},  # exactly what the key holds: nothing box-specific beyond it
     )
     history = _box_history(session, box.number, hand)
     history_key = tuple((h["number"], h["outcome"], h["net"], h["bonus_award"]) for h in history["hands"])
