@@ -76,10 +76,7 @@ def _limits(table: Table) -> dict[str, Any]:
 
 def dealer_context(table: Table, user, notice: dict | None = None, version: int | None = None) -> dict[str, Any]:
     """The tablet's context: at ``version`` (the one a write just made, or a push announced), else now."""
-    if version is not None:
-        snapshot = services.snapshot_at(table.pk, table.created_at, version)
-    else:
-        snapshot = services.table_snapshot(Table.objects.get(pk=table.pk))
+    snapshot = services.snapshot_at(table, version)
     table, session, hand, state = snapshot.table, snapshot.session, snapshot.hand, snapshot.state
     view = dealer_projection(state)
     finished = hand is None or hand.is_finished
@@ -245,8 +242,7 @@ def _box_history(session: TableSession | None, number: int, latest: Hand | None 
             result = _finished_results(hand).get(number)
             if result is None:
                 continue
-            hands.append({**result, "number": hand.number, "outcome": result["outcome"],
-                          "bonus_award": result["bonus_award"]})
+            hands.append({**result, "number": hand.number})
         return {"hands": hands, "total": sum(h["net"] for h in hands)}
 
     return _histories.get_or_make(key, history)
@@ -276,11 +272,7 @@ def player_fragment(box, link=None, *, version: int | None = None) -> str:
     without it the table is read now. Only this box's projection reaches a template
     (``player_projection``): no other box's cards, no dealer's card before the reveal, no shoe.
     """
-    table = box.table  # the box's table row, for its id and creation stamp
-    if version is None:
-        snapshot = services.table_snapshot(Table.objects.get(pk=box.table_id))
-    else:
-        snapshot = services.snapshot_at(table.pk, table.created_at, version)
+    snapshot = services.snapshot_at(box.table, version)
     table, session, hand = snapshot.table, snapshot.session, snapshot.hand
     limits = _limits(table)
     head = _phone_part(

@@ -268,19 +268,21 @@ def table_snapshot(table: Table) -> Snapshot:
     return snapshot
 
 
-def snapshot_at(table_id: int, created_at, version: int) -> Snapshot:
-    """The table at ``version`` if this process has it, else as it is now (one read of the row).
+def snapshot_at(table: Table, version: int | None = None) -> Snapshot:
+    """``table`` (any row of it: only its id and creation stamp count) at ``version`` if this process
+    has it, else as it is now (one read of the row); without ``version``, as it is now.
 
     A push names the version it announces: the screens that follow it ask for that version, and
     only the first of them in each process reads the database.
     """
+    def read_now() -> Snapshot:
+        return table_snapshot(Table.objects.get(pk=table.pk))
+
+    if version is None:
+        return read_now()
     # Kept under the version asked for too (its content may be a later version's, which says so):
     # the other screens that follow the same push then find it.
-    return _snapshots.get_or_make(
-        _snapshot_key(table_id, created_at, version),
-        lambda: table_snapshot(Table.objects.get(pk=table_id)),
-        alone=True,
-    )
+    return _snapshots.get_or_make(_snapshot_key(table.pk, table.created_at, version), read_now, alone=True)
 
 
 def live_session(table: Table) -> TableSession | None:

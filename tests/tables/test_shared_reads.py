@@ -60,7 +60,7 @@ def test_the_write_leaves_its_snapshot_so_the_tablet_answer_reads_nothing_back(h
     result = play(hand_started, dealer_dana, ante(1, 10))
     hand_started.refresh_from_db()
     with CaptureQueriesContext(connection) as queries:
-        snapshot = services.snapshot_at(hand_started.pk, hand_started.created_at, result.table_version)
+        snapshot = services.snapshot_at(hand_started, result.table_version)
     assert queries.captured_queries == []
     assert snapshot.version == result.table_version and snapshot.state.box(1).ante == 10
     assert snapshot.state == _full_replay(snapshot.hand)
@@ -97,7 +97,7 @@ def test_a_snapshot_is_never_older_than_the_version_asked_for(hand_started, deal
     second = play(hand_started, dealer_dana, ante(2, 10))
     services._snapshots.clear()  # this process heard of neither write
     hand_started.refresh_from_db()
-    snapshot = services.snapshot_at(hand_started.pk, hand_started.created_at, first.table_version)
+    snapshot = services.snapshot_at(hand_started, first.table_version)
     assert snapshot.version >= first.table_version
     assert snapshot.version == second.table_version and snapshot.state.box(2).ante == 10
 
