@@ -6,6 +6,7 @@ open a socket as a logged-in dealer.
 """
 
 import os
+import sys
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 
@@ -26,3 +27,11 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+from django.conf import settings  # noqa: E402
+
+# A daphne process runs each request's view in a worker thread beside an event loop serving hundreds
+# of sockets. A thread back from a database round trip waits for the GIL until the thread holding it
+# reaches the switch interval (5 ms by default), and a dealer's tap makes a dozen round trips: under
+# load the waits, not the work, made most of a tap's time (docs/benchmarks.md).
+sys.setswitchinterval(settings.GIL_SWITCH_INTERVAL)

@@ -127,6 +127,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Channel layer and cache: Redis when REDIS_URL is set, in-process otherwise.
+# Seconds a thread may hold the GIL before another that waits gets it (casino.asgi): 1 ms instead of
+# Python's 5 ms, measured by bench/bench_pit_load.py.
+GIL_SWITCH_INTERVAL = env.float("GIL_SWITCH_INTERVAL", default=0.001)
+
 REDIS_URL = env.str("REDIS_URL", default="")
 REDIS_READ_TIMEOUT = 30  # seconds; channels-redis blocks 5 s per receive (RedisChannelLayer.brpop_timeout)
 if REDIS_URL:
