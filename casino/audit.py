@@ -14,6 +14,7 @@ import hashlib
 from dataclasses import dataclass
 
 from django.db import connection
+from django.db.models import Func, TextField, Value
 from django.utils import timezone
 
 from casino.models import GENESIS_HASH, AuditEvent
@@ -27,11 +28,27 @@ def stream_for(obj) -> str:
     return f"{obj._meta.label_lower}.{obj.pk}"
 
 
+def _lock_key(stream: str) -> int:
+    return int.from_bytes(hashlib.sha256(stream.encode()).digest()[:8], "big", signed=True)
+
+
 def _lock_stream(stream: str) -> None:
     if connection.vendor == "postgresql":
-        key = int.from_bytes(hashlib.sha256(stream.encode()).digest()[:8], "big", signed=True)
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_lock_key(stream)])
+
+
+def stream_lock(stream: str) -> dict:
+    """Annotations that take ``stream``'s writer lock when the row they annotate is selected, for a
+    write that selects (and locks) its object first anyway: the lock rides along that statement
+    instead of costing a round trip of its own. Then ``record_event(..., locked=True)``.
+
+    Empty where the database has no advisory locks (SQLite serialises all writers anyway).
+    """
+    if connection.vendor != "postgresql":
+        return {}
+    return {"_audit_stream_lock": Func(Value(_lock_key(stream)), function="pg_advisory_xact_lock",
+                                       output_field=TextField())}
 
 
 def record_event(
@@ -43,13 +60,23 @@ def record_event(
     obj=None,
     stream: str | None = None,
     details: dict | None = None,
+    locked: bool = False,
+    after: AuditEvent | None = None,
 ) -> AuditEvent:
-    """Append one event to the chain of ``stream`` (default: the object's own, else ``casino``)."""
+    """Append one event to the chain of ``stream`` (default: the object's own, else ``casino``).
+
+    ``locked``: this transaction already holds the stream's lock (``stream_lock``). ``after``: the
+    stream's last event, appended by this same transaction under that lock (its successor needs no
+    read of the tail).
+    """
     if not connection.in_atomic_block:
         raise RuntimeError("record_event must run inside the transaction of the change it records")
     stream = stream or (stream_for(obj) if obj is not None else CASINO_STREAM)
-    _lock_stream(stream)
-    last = AuditEvent.objects.filter(stream=stream).order_by("-seq").only("seq", "hash").first()
+    if after is not None and (after.stream != stream or not locked):
+        raise ValueError("record_event(after=...) follows an event of the same stream, under its lock")
+    if not locked:
+        _lock_stream(stream)
+    last = after or AuditEvent.objects.filter(stream=stream).order_by("-seq").only("seq", "hash").first()
     if actor is not None and getattr(actor, "is_authenticated", False):
         actor_label = actor_label or actor.get_username()
         role = role if role is not None else (primary_role(actor) or "")

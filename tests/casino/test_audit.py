@@ -25,6 +25,34 @@ def test_each_event_carries_the_hash_of_the_one_before(dealer_dana):
     assert events[0].role == "dealer" and events[0].actor_label == "dana"
 
 
+def test_a_write_that_locked_its_stream_chains_its_events_without_reading_the_tail_again(dealer_dana):
+    from django.test.utils import CaptureQueriesContext
+
+    from casino.audit import stream_lock
+    from casino.models import PlayerLink
+
+    _three_events(dealer_dana)
+    with transaction.atomic():
+        # What tables.services._write does: the lock rides along the statement that reads its object.
+        list(PlayerLink.objects.annotate(**stream_lock("tables.table.1")))
+        with CaptureQueriesContext(connection) as queries:
+            first = record_event(action="test.step", actor=dealer_dana, stream="tables.table.1", locked=True)
+            second = record_event(action="test.step", actor=dealer_dana, stream="tables.table.1", locked=True,
+                                  after=first)
+    assert [q["sql"].split()[0] for q in queries.captured_queries] == ["SELECT", "INSERT", "INSERT"]
+    assert (first.seq, second.seq, second.prev_hash) == (4, 5, first.hash)
+    assert verify_chain("tables.table.1") == (5, None)
+
+
+def test_an_event_follows_only_an_event_of_its_own_stream_under_its_lock(dealer_dana):
+    with transaction.atomic():
+        first = record_event(action="test.step", actor=dealer_dana, stream="tables.table.1")
+        with pytest.raises(ValueError, match="same stream"):
+            record_event(action="test.step", actor=dealer_dana, stream="tables.table.2", locked=True, after=first)
+        with pytest.raises(ValueError, match="under its lock"):
+            record_event(action="test.step", actor=dealer_dana, stream="tables.table.1", after=first)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_an_event_is_written_only_inside_the_transaction_of_its_change(dealer_dana):
     with pytest.raises(RuntimeError):
