@@ -13,14 +13,18 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Callable, Hashable
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.core.exceptions import SynchronousOnlyOperation
 from django.db import connection
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
-from casino import player_links
+from casino import player_links, player_views
+from casino.memo import single_flight
 from casino.models import PlayerLink
 
 log = logging.getLogger(__name__)
@@ -63,6 +67,19 @@ class LiveConsumer(AsyncWebsocketConsumer):
         screen may use to share its process's read of that version; without it, read now)."""
         raise NotImplementedError
 
+    # Optional, for screens that many sockets show at once (the phones): render a push on the event
+    # loop from what the process already holds, after one shared read per version.
+
+    def fragment_from_memory(self, version: int) -> str | None:
+        """The fragment at ``version``, with the viewer's right checked, from what this process holds:
+        no database (it runs on the event loop). None: render in a worker thread instead."""
+        return None
+
+    def shared_read(self, version: int) -> tuple[Hashable, Callable[[], object]] | None:
+        """``(key, read)``: the sync read after which ``fragment_from_memory(version)`` has what it
+        needs. Every socket of the process that pushes the same key awaits one run of it."""
+        return None
+
     async def connect(self) -> None:
         self.joined: list[str] = []
         self.shown_version = -1
@@ -92,6 +109,17 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if wants_refresh:
             await self.push_fragment()
 
+    async def dispatch(self, message) -> None:
+        # Channels' AsyncConsumer.dispatch first awaits ``aclose_old_connections()``: a hop to the
+        # process's one thread-sensitive thread and back for every message, so every push of every
+        # socket of the process queued on that one thread (the pit benchmark measured it). These
+        # sockets never use that thread's connection: their database work runs in
+        # ``database_sync_to_async``, which closes stale connections around each call itself.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def state_changed(self, event) -> None:
         announced = event.get("version") if event.get("group") in self.coalesce_groups else None
         if announced is not None and announced <= self.shown_version:
@@ -99,14 +127,46 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self.push_fragment(version=announced)
 
     async def push_fragment(self, version: int | None = None) -> None:
+        if version is not None:
+            html = await self._fragment_from_memory(version)
+            if html is not None:
+                self._note_shown(html)
+                await self.send(text_data=html)
+                return
         html, allowed = await database_sync_to_async(self._checked_fragment, thread_sensitive=False)(version)
         if not allowed:
             await self.send(text_data=html)
             await self.close(code=CLOSE_REVOKED)
             return
+        self._note_shown(html)
+        await self.send(text_data=html)
+
+    def _note_shown(self, html: str) -> None:
         shown = SHOWN_VERSION.search(html, 0, 600)
         self.shown_version = max(self.shown_version, int(shown.group(1))) if shown else -1
-        await self.send(text_data=html)
+
+    async def _fragment_from_memory(self, version: int) -> str | None:
+        """The push rendered on the event loop (one hop to a thread per version and process, for the
+        shared read), or None to take the worker-thread path, which reads and checks everything."""
+        html = self._from_memory(version)
+        if html is None and (read := self.shared_read(version)) is not None:
+            key, fill = read
+            try:
+                await single_flight(key, database_sync_to_async(fill, thread_sensitive=False))
+            except Exception:  # the worker-thread path reads again, and says what is wrong
+                log.exception("shared read for %r failed", key)
+                return None
+            html = self._from_memory(version)
+        return html
+
+    def _from_memory(self, version: int) -> str | None:
+        try:
+            with translation.override(self.language):
+                return self.fragment_from_memory(version)
+        except SynchronousOnlyOperation:
+            # A memory-only renderer reached for the database: a bug, but not the player's problem.
+            log.exception("%s.fragment_from_memory read the database", type(self).__name__)
+            return None
 
     def _checked_fragment(self, version: int | None) -> tuple[str, bool]:
         """In a worker thread: the viewer's right checked again, then their fragment (or a goodbye)."""
@@ -161,6 +221,13 @@ class PlayerConsumer(LiveConsumer):
             return cursor.fetchone() is not None
 
     def render_fragment(self, version: int | None = None) -> str:
-        from casino.player_views import render_player_fragment
+        return player_views.render_player_fragment(self.link, seat=self.seat, version=version)
 
-        return render_player_fragment(self.link, seat=self.seat, version=version)
+    def fragment_from_memory(self, version: int) -> str | None:
+        # The link is checked against the links the shared read found usable at this version: a
+        # revocation committed before that read is in it, and the revocation's own push (the link's
+        # group, never coalesced) takes the worker-thread path, which reads the row and says goodbye.
+        return player_views.fragment_from_memory(self.link, self.seat, version)
+
+    def shared_read(self, version: int):
+        return player_views.shared_read(self.seat, version)

@@ -9,9 +9,11 @@ long-running process from growing without end.
 
 from __future__ import annotations
 
+import asyncio
 import threading
+import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from typing import Generic, TypeVar
 
 V = TypeVar("V")
@@ -73,3 +75,33 @@ def clear_all() -> None:
     """Empty every cache of this process (tests that flush the database between them)."""
     for cache in _ALL:
         cache.clear()
+
+
+# The coroutines under way per event loop and key (``single_flight``).
+_flights: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[Hashable, asyncio.Future]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def single_flight(key: Hashable, make: Callable[[], Awaitable[V]]) -> V:
+    """``await make()``, once for all the coroutines of this event loop that ask for ``key`` while it
+    runs: the others await the same result (or exception) instead of starting their own.
+
+    A push reaches every phone of a table in a process at once; the first one's read (in a worker
+    thread) serves them all, and the rest never leave the event loop. One caller cancelled (its
+    socket closed) does not cancel the others' read.
+    """
+    loop = asyncio.get_running_loop()
+    flights = _flights.setdefault(loop, {})
+    flight = flights.get(key)
+    if flight is None:
+        flight = asyncio.ensure_future(make())
+        flights[key] = flight
+
+        def landed(done: asyncio.Future) -> None:
+            flights.pop(key, None)
+            if not done.cancelled():
+                done.exception()  # retrieved: if every caller has gone, asyncio need not warn
+
+        flight.add_done_callback(landed)
+    return await asyncio.shield(flight)

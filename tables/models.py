@@ -152,6 +152,18 @@ class Box(models.Model):
 
         return player_fragment(self, link, version=version)
 
+    def player_fragment_from_memory(self, link, version: int) -> str | None:
+        from tables.rendering import player_fragment_from_memory
+
+        return player_fragment_from_memory(self, link, version)
+
+    def player_shared_read(self, version: int):
+        # One read per table version and process serves every phone of the table (tables.rendering).
+        from tables.rendering import prepare_phones
+
+        table = self.table  # loaded when the socket was authorised; only its id and stamp are used
+        return ("tables.phones", table.pk, table.created_at, version), lambda: prepare_phones(table, version)
+
 
 # --- The live game: sessions, hands and their frozen actions ----------------------------------------
 #

@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from django.template.loader import render_to_string
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
@@ -207,8 +207,8 @@ def paytable_view(name: str) -> dict[str, Any]:
 
 # A finished hand never changes: each box's final result, by the hand's id and start time.
 _results: BoundedCache[dict[int, dict[str, Any]]] = BoundedCache(4096)
-# A box's session history as shown, by session, box and how far the session has got (below).
-_histories: BoundedCache[dict[str, Any]] = BoundedCache(2048)
+# A session's finished hands with each box's result, by session and how far it has got (below).
+_histories: BoundedCache[list] = BoundedCache(1024)
 # Rendered parts of a phone's screen, by language, part and everything the part shows.
 _phone_parts: BoundedCache[str] = BoundedCache(4096)
 
@@ -225,27 +225,38 @@ def _finished_results(hand: Hand) -> dict[int, dict[str, Any]]:
     return _results.get_or_make((hand.pk, hand.started_at), results)
 
 
-def _box_history(session: TableSession | None, number: int, latest: Hand | None = None) -> dict[str, Any]:
-    """The box's results over this session's finished hands, latest first: their own box only.
+def _history_key(session: TableSession, latest: Hand | None) -> tuple:
+    return (session.pk, session.requested_at, latest.pk if latest else None,
+            latest is not None and latest.is_finished)
+
+
+def _session_results(session: TableSession, latest: Hand | None) -> list[tuple[int, dict[int, dict[str, Any]]]]:
+    """``[(hand number, {box: result})]`` of the session's finished hands, latest first.
 
     A hand starts only once the one before is finished (THB-54), so the finished hands are known
-    from the latest one: the history is read again only when a hand finishes.
+    from the latest one: they are read again (one query) only when a hand finishes.
     """
+
+    def read() -> list[tuple[int, dict[int, dict[str, Any]]]]:
+        hands = session.hands.filter(pending_approvals=0, phase__in=("settled", "void")).order_by("-number")
+        return [(hand.number, _finished_results(hand)) for hand in hands]
+
+    return _histories.get_or_make(_history_key(session, latest), read)
+
+
+def _box_history(session: TableSession | None, number: int, latest: Hand | None = None) -> dict[str, Any]:
+    """The box's results over this session's finished hands, latest first: their own box only."""
     if session is None:
-        return {"hands": [], "total": 0}
-    latest_done = latest is not None and latest.is_finished
-    key = (session.pk, session.requested_at, number, latest.pk if latest else None, latest_done)
+        return NO_HISTORY
+    return _history_of(number, _session_results(session, latest))
 
-    def history() -> dict[str, Any]:
-        hands = []
-        for hand in session.hands.filter(pending_approvals=0, phase__in=("settled", "void")).order_by("-number"):
-            result = _finished_results(hand).get(number)
-            if result is None:
-                continue
-            hands.append({**result, "number": hand.number})
-        return {"hands": hands, "total": sum(h["net"] for h in hands)}
 
-    return _histories.get_or_make(key, history)
+def _history_of(number: int, results: list[tuple[int, dict[int, dict[str, Any]]]]) -> dict[str, Any]:
+    hands = [{**by_box[number], "number": hand_number} for hand_number, by_box in results if number in by_box]
+    return {"hands": hands, "total": sum(h["net"] for h in hands)}
+
+
+NO_HISTORY: dict[str, Any] = {"hands": [], "total": 0}
 
 
 def _phone_part(template: str, key: tuple, context: Callable[[], dict[str, Any]]) -> str:
@@ -273,19 +284,53 @@ def player_fragment(box, link=None, *, version: int | None = None) -> str:
     (``player_projection``): no other box's cards, no dealer's card before the reveal, no shoe.
     """
     snapshot = services.snapshot_at(box.table, version)
-    table, session, hand = snapshot.table, snapshot.session, snapshot.hand
+    return _phone_view(box.number, snapshot, _box_history(snapshot.session, box.number, snapshot.hand))
+
+
+def prepare_phones(table: Table, version: int) -> None:
+    """Read, once in this process, what every phone of ``table`` shows at ``version``: the snapshot,
+    each box's history and the links that may watch (a worker thread's job, then the phones render
+    from memory on the event loop: ``player_fragment_from_memory``)."""
+    snapshot = services.snapshot_at(table, version)
+    if snapshot.session is not None:
+        _session_results(snapshot.session, snapshot.hand)
+    services.watching_links(table, version)
+
+
+def player_fragment_from_memory(box, link, version: int) -> str | None:
+    """``player_fragment(box, link, version=version)`` from what this process already holds for that
+    version (``prepare_phones``), touching no database, so a push renders it on the event loop. None
+    when something is not held, or the link is not among the version's usable links: the caller then
+    renders in a worker thread, which reads (and says goodbye to a revoked link)."""
+    table = box.table
+    snapshot = services.remembered_snapshot(table, version)
+    links = services.remembered_links(table, version)
+    if snapshot is None or links is None:
+        return None
+    expires_at = links.get(link.pk)
+    if expires_at is None or expires_at <= timezone.now():
+        return None
+    session = snapshot.session
+    results = [] if session is None else _histories.get(_history_key(session, snapshot.hand))
+    if results is None:
+        return None
+    return _phone_view(box.number, snapshot, _history_of(box.number, results))
+
+
+def _phone_view(number: int, snapshot: services.Snapshot, history: dict[str, Any]) -> str:
+    """The four parts of a phone's screen from data already read (no database: see the callers)."""
+    table, hand = snapshot.table, snapshot.hand
     limits = _limits(table)
     head = _phone_part(
-        "tables/player/_head.html", (table.name, table.status, limits["min_ante"], limits["max_ante"], box.number),
-        lambda: {"table": table, "number": box.number, "limits": limits},
+        "tables/player/_head.html", (table.name, table.status, limits["min_ante"], limits["max_ante"], number),
+        lambda: {"table": table, "number": number, "limits": limits},
     )
-    view = player_projection(snapshot.state, box.number)
+    view = player_projection(snapshot.state, number)
     shown = {k: v for k, v in view.items() if k != "box"}  # boxes with no bet share their part
     hand_part = _phone_part(
         "tables/player/_hand.html", (hand.number if hand else None, json.dumps(shown, sort_keys=True, default=str)),
         lambda: {"hand": hand, "view": shown},  # exactly what the key holds: nothing box-specific beyond it
     )
-    history = _box_history(session, box.number, hand)
     history_key = tuple((h["number"], h["outcome"], h["net"], h["bonus_award"]) for h in history["hands"])
     history_part = _phone_part(
         "tables/player/_history.html", history_key,

@@ -24,6 +24,7 @@ be undone, and who may approve are procedure, not rules of the game.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -31,12 +32,13 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
-from django.db.models import Max, Sum
+from django.db.models import Exists, Max, OuterRef, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from casino.audit import record_event, stream_for
+from casino.audit import record_event, stream_for, stream_lock
 from casino.memo import BoundedCache
+from casino.models import AuditEvent
 from casino.realtime import announce_change
 from casino.roles import APPROVE_PAYOUT, SUPERVISE_PIT, Role, can, has_role, primary_role
 from casino.rules.errors import N_, RuleViolation
@@ -260,8 +262,7 @@ def table_snapshot(table: Table) -> Snapshot:
     found = _snapshots.get(key)
     if found is not None:
         return found
-    session = live_session(table)
-    hand = session.hands.order_by("-number").first() if session else None
+    session, hand = _live_session_and_hand(table)
     snapshot = Snapshot(table, session, hand, hand_state(hand) if hand else None)
     if not connection.in_atomic_block:  # inside a write, what it read may still roll back
         _snapshots.put(key, snapshot)
@@ -285,6 +286,82 @@ def snapshot_at(table: Table, version: int | None = None) -> Snapshot:
     return _snapshots.get_or_make(_snapshot_key(table.pk, table.created_at, version), read_now, alone=True)
 
 
+def remembered_snapshot(table: Table, version: int) -> Snapshot | None:
+    """What ``snapshot_at(table, version)`` would answer, if this process already holds it; never reads.
+
+    Safe on the event loop: the phones' pushes render from it there (casino.consumers)."""
+    return _snapshots.get(_snapshot_key(table.pk, table.created_at, version))
+
+
+# The player links that may watch a table's boxes, per table version and process:
+# ``(table id, creation stamp, version) -> {link id: expires_at}``. Read once per version after the
+# version's announcement, so a revocation committed before that read is in it; the revocation's own
+# push (on the link's group) closes the phone even sooner. A phone checks its link here instead of
+# reading its row on every push (casino.consumers.PlayerConsumer).
+_watching_links: BoundedCache[dict] = BoundedCache(512)
+
+
+def watching_links(table: Table, version: int) -> dict:
+    """``{link id: expires_at}`` of the unrevoked, unexpired player links of the table's boxes, read
+    once per version in this process (one query)."""
+
+    def read() -> dict:
+        from django.contrib.contenttypes.models import ContentType
+
+        from casino.models import PlayerLink
+        from tables.models import Box
+
+        # The box ids as values, not a subquery: PostgreSQL then finds the links by the (seat type,
+        # seat id) index instead of walking every box link the casino ever issued.
+        links = PlayerLink.objects.filter(
+            seat_type=ContentType.objects.get_for_model(Box),
+            seat_id__in=_box_ids(table),
+            revoked_at__isnull=True,
+            expires_at__gt=timezone.now(),
+        )
+        return dict(links.values_list("pk", "expires_at"))
+
+    return _watching_links.get_or_make(_snapshot_key(table.pk, table.created_at, version), read, alone=True)
+
+
+# A table's seven boxes are made with it and never change: their ids, per table.
+_boxes: BoundedCache[tuple[int, ...]] = BoundedCache(1024)
+
+
+def _box_ids(table: Table) -> tuple[int, ...]:
+    from tables.models import BOX_NUMBERS, Box
+
+    key = (table.pk, table.created_at)
+    found = _boxes.get(key)
+    if found is None:
+        found = tuple(Box.objects.filter(table_id=table.pk).values_list("pk", flat=True))
+        if len(found) == len(BOX_NUMBERS):  # kept once all seven exist (Table.ensure_boxes)
+            _boxes.put(key, found)
+    return found
+
+
+def remembered_links(table: Table, version: int) -> dict | None:
+    """``watching_links(table, version)`` if this process holds it; never reads."""
+    return _watching_links.get(_snapshot_key(table.pk, table.created_at, version))
+
+
+def _live_session_and_hand(table: Table) -> tuple[TableSession | None, Hand | None]:
+    """The live session and its latest hand: one query while a hand exists (the usual case)."""
+    hand = _latest_live_hand(table)
+    if hand is not None:
+        return hand.session, hand
+    return live_session(table), None
+
+
+def _latest_live_hand(table: Table) -> Hand | None:
+    return (
+        Hand.objects.select_related("session")
+        .filter(session__table=table, session__status__in=TableSession.LIVE)
+        .order_by("-session__requested_at", "-number")
+        .first()
+    )
+
+
 def live_session(table: Table) -> TableSession | None:
     """The table's session that is waiting for its deck check, open or waiting to close."""
     return table.sessions.filter(status__in=TableSession.LIVE).order_by("-requested_at").first()
@@ -292,8 +369,7 @@ def live_session(table: Table) -> TableSession | None:
 
 def current_hand(table: Table) -> tuple[Hand | None, HandState | None]:
     """The latest hand of the table's live session (finished or not), with its state, read now."""
-    session = live_session(table)
-    hand = session.hands.order_by("-number").first() if session else None
+    _session, hand = _live_session_and_hand(table)
     return (hand, hand_state(hand)) if hand else (None, None)
 
 
@@ -381,13 +457,16 @@ class _Write:
     # its snapshot is then cached at commit, and the screens re-render without reading it back.
     session: TableSession | None = None
     state: HandState | None = None
+    last_event: AuditEvent | None = None  # the audit event this write appended last
 
     @property
     def stream(self) -> str:
         return stream_for(self.table)
 
     def audit(self, action: str, obj=None, **details) -> None:
-        record_event(action=action, actor=self.by, obj=obj or self.table, stream=self.stream, details=details)
+        # ``_write`` took the stream's lock with the table's row; each event follows the one before.
+        self.last_event = record_event(action=action, actor=self.by, obj=obj or self.table, stream=self.stream,
+                                       details=details, locked=True, after=self.last_event)
 
 
 def _check_key(key: object) -> str:
@@ -403,13 +482,24 @@ def _write(*, table, by, key: str, expected_version: int, action: str, work: Cal
     with transaction.atomic():
         # The row lock serialises every write at this table until commit: two tablets (or a tablet
         # and the console) can never both act on the same version.
-        locked = Table.objects.select_for_update().get(pk=table_id)
-        done = TableRequest.objects.filter(table=locked, key=key).first()
-        if done is not None:
-            if done.by_id != getattr(by, "pk", None):
-                raise NotAllowed(N_("This request belongs to someone else."))
-            return ActionResult(done.table_version, done.hand_id, duplicate=True, alerts=list(done.alerts))
-        if int(expected_version) != locked.version:
+        # The same statement takes the audit stream's lock and asks whether the key was used already:
+        # one round trip for the three.
+        locked = (
+            Table.objects.select_for_update()
+            .annotate(key_used=Exists(TableRequest.objects.filter(table=OuterRef("pk"), key=key)),
+                      **stream_lock(stream_for(Table(pk=table_id))))
+            .get(pk=table_id)
+        )
+        stale = int(expected_version) != locked.version
+        # A double tap's twin may have waited on the lock while the first committed: the statement saw
+        # the requests as they were when it began, so a stale version asks again (a statement of its own).
+        if locked.key_used or stale:
+            done = TableRequest.objects.filter(table=locked, key=key).first()
+            if done is not None:
+                if done.by_id != getattr(by, "pk", None):
+                    raise NotAllowed(N_("This request belongs to someone else."))
+                return ActionResult(done.table_version, done.hand_id, duplicate=True, alerts=list(done.alerts))
+        if stale:
             raise StaleVersion(locked.version)
         write = _Write(table=locked, by=by, key=key, action=action, now=timezone.now(), role=primary_role(by) or "")
         work(write)
@@ -564,16 +654,30 @@ def confirm_closing(*, table, by, key: str, expected_version: int, approve: bool
 # --- Hands ------------------------------------------------------------------------------------------------
 
 
+def _hand_and_state_in_play(w: _Write) -> tuple[Hand, HandState]:
+    """The hand every dealer action goes to, with its state, as ``_hand_in_play`` and ``hand_state``.
+
+    Without reading, when this process holds the snapshot of the version the table row is locked at:
+    every write bumps the version under this lock, so a snapshot of the locked version is exactly what
+    the database holds (the push of that version made its screens read it, or this process made it).
+    """
+    known = remembered_snapshot(w.table, w.table.version)
+    if known is not None and known.version == w.table.version and known.hand is not None and (
+        known.session is not None and getattr(known.hand, "_last_seq", None) is not None
+    ):
+        # The snapshot's hand is shared with the screens rendering it: this write changes a copy.
+        hand = copy.copy(known.hand)
+        w.hand, w.session = hand, known.session
+        return hand, known.state
+    hand = _hand_in_play(w)
+    return hand, hand_state(hand)
+
+
 def _hand_in_play(w: _Write) -> Hand:
     """The latest hand of the table's session: the one every dealer action goes to."""
     # One read for the session and its latest hand. The table's row lock, held by this write, already
     # keeps every other write (session changes included) out until commit.
-    hand = (
-        Hand.objects.select_related("session")
-        .filter(session__table=w.table, session__status__in=TableSession.LIVE)
-        .order_by("-session__requested_at", "-number")
-        .first()
-    )
+    hand = _latest_live_hand(w.table)
     if hand is None:
         raise RuleViolation(N_("No hand is in play: start a hand first."))
     w.hand, w.session = hand, hand.session
@@ -712,8 +816,7 @@ def record_action(*, table, by, key: str, expected_version: int, record: dict) -
             raise RuleViolation(N_("Report an irregularity from the irregularity menu."))
         if action.kind not in DEALER_KINDS:
             raise RuleViolation(N_("The shoe is loaded when a dealt hand starts."), "THB-32")
-        hand = _hand_in_play(w)
-        before = hand_state(hand)
+        hand, before = _hand_and_state_in_play(w)
         after = _append(w, hand, before, action)
         _sync_hand(w, hand, before, after)
         w.event = "hand-action"
@@ -731,8 +834,8 @@ def repeat_last_bets(*, table, by, key: str, expected_version: int) -> ActionRes
 
     def work(w: _Write) -> None:
         _require_dealer(w)
-        hand = _hand_in_play(w)
-        state = before = hand_state(hand)
+        hand, before = _hand_and_state_in_play(w)
+        state = before
         if state.phase is not Phase.BETS_OPEN:
             raise RuleViolation(N_("Bets are closed ('no va más'): they can no longer be placed."), "THB-31")
         previous = _previous_hand(hand)
@@ -816,8 +919,7 @@ def report_irregularity(*, table, by, key: str, expected_version: int, record: d
         action = _read_record(record)
         if action.kind not in IRREGULARITY_KINDS:
             raise RuleViolation(N_("That is not one of the irregularities of the manual."), "THB-24")
-        hand = _hand_in_play(w)
-        before = hand_state(hand)
+        hand, before = _hand_and_state_in_play(w)
         after = _append(w, hand, before, action)
         params = {"table": w.table.name, "hand": hand.number}
         if after.phase is Phase.VOID:

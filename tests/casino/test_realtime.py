@@ -179,3 +179,40 @@ def test_an_idle_socket_outlives_the_channel_layers_five_second_wait_on_redis():
 
     stopped = asyncio.run(wait_quietly())
     assert type(stopped) is TimeoutError  # our own deadline, not redis.exceptions.TimeoutError
+
+
+async def test_a_single_flight_runs_once_for_the_callers_that_wait_on_it_together():
+    from casino.memo import single_flight
+
+    runs = []
+
+    async def read():
+        runs.append(1)
+        await asyncio.sleep(0.05)
+        return "snapshot"
+
+    results = await asyncio.gather(*(single_flight("table 1 v7", read) for _ in range(5)))
+    assert results == ["snapshot"] * 5 and runs == [1]
+    await single_flight("table 1 v7", read)  # the flight has landed: a later caller runs it again
+    assert runs == [1, 1]
+
+
+async def test_a_single_flight_goes_on_when_one_caller_leaves_and_shares_its_failure():
+    from casino.memo import single_flight
+
+    async def read():
+        await asyncio.sleep(0.05)
+        return "snapshot"
+
+    leaving = asyncio.ensure_future(single_flight("k", read))
+    staying = asyncio.ensure_future(single_flight("k", read))
+    await asyncio.sleep(0)
+    leaving.cancel()
+    assert await staying == "snapshot"
+
+    async def broken():
+        await asyncio.sleep(0.01)
+        raise LookupError("no such table")
+
+    outcomes = await asyncio.gather(single_flight("b", broken), single_flight("b", broken), return_exceptions=True)
+    assert all(isinstance(o, LookupError) for o in outcomes)

@@ -323,3 +323,57 @@ async def test_privacy_capture_a_dealt_hand_gives_box_2_its_own_hole_cards_and_n
         # In dealt mode each phone gets its own hole cards as soon as they are dealt.
         dealt = [m for m in capture.messages if own <= _cards_in(m)]
         assert dealt and _version(dealt[0]) <= before_reveal
+
+
+# --------------------------------------------------------------------------- what a push costs
+
+
+async def test_the_phones_of_a_table_render_a_push_on_the_event_loop_after_one_shared_read(
+    table_one, dealer_dana, pit_boss_pat, monkeypatch, caplog
+):
+    """Every phone of the process hears the version; one worker-thread read serves them all, and the
+    renders that follow touch no database (Django would refuse it on the event loop, and we log that)."""
+    from tables import rendering
+
+    await database_sync_to_async(open_for_play)(table_one, dealer_dana, pit_boss_pat)
+    phones = [await _player_capture(table_one, number, dealer_dana) for number in (1, 2, 3, 3)]
+    reads, thread_renders = [], []
+    real = rendering.prepare_phones
+    monkeypatch.setattr(rendering, "prepare_phones",
+                        lambda table, version: (reads.append(version), real(table, version)))
+    from casino.consumers import PlayerConsumer
+
+    real_render = PlayerConsumer.render_fragment
+    monkeypatch.setattr(PlayerConsumer, "render_fragment",
+                        lambda self, version=None: (thread_renders.append(version), real_render(self, version))[1])
+
+    def tap():
+        return act(services.start_hand, Table.objects.get(pk=table_one.pk), dealer_dana).table_version
+
+    version = await database_sync_to_async(tap)()
+    for phone in phones:
+        await phone.drain()
+        assert _version(phone.messages[-1]) == version
+    assert reads == [version] and thread_renders == []
+    assert "read the database" not in caplog.text and "shared read" not in caplog.text
+
+
+async def test_a_push_does_not_queue_on_channels_one_thread_to_close_stale_connections(
+    table_one, dealer_dana, pit_boss_pat, monkeypatch
+):
+    import channels.consumer
+
+    await database_sync_to_async(open_for_play)(table_one, dealer_dana, pit_boss_pat)
+    phone = await _player_capture(table_one, 1, dealer_dana)
+    hops = []
+
+    async def counted():
+        hops.append(1)
+
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", counted)
+    version = await database_sync_to_async(
+        lambda: act(services.start_hand, Table.objects.get(pk=table_one.pk), dealer_dana).table_version
+    )()
+    await phone.drain()
+    assert _version(phone.messages[-1]) == version
+    assert hops == []

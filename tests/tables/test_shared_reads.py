@@ -7,13 +7,16 @@ the pit's speed target rests on it (docs/benchmarks.md), and that a shared read 
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.utils import translation
+from django.utils import timezone, translation
 
 from casino import player_links
 from casino.memo import BoundedCache
+from casino.models import PlayerLink
 from casino.rules.holdem_bonus import replay
 from tables import rendering, services
 from tables.models import Hand, HandAction
@@ -66,7 +69,7 @@ def test_the_write_leaves_its_snapshot_so_the_tablet_answer_reads_nothing_back(h
     assert snapshot.state == _full_replay(snapshot.hand)
 
 
-def test_a_phone_push_after_a_write_costs_one_query_its_links_check(hand_started, dealer_dana):
+def test_a_phone_push_after_a_write_reads_nothing_once_the_parts_are_rendered(hand_started, dealer_dana):
     box = hand_started.boxes.get(number=1)
     link = player_links.issue_player_link(seat=box, by=dealer_dana)
     result = play(hand_started, dealer_dana, ante(1, 10))
@@ -74,8 +77,86 @@ def test_a_phone_push_after_a_write_costs_one_query_its_links_check(hand_started
         rendering.player_fragment(box, link, version=result.table_version)  # the first phone renders the parts
         with CaptureQueriesContext(connection) as queries:
             html = rendering.player_fragment(box, link, version=result.table_version)
-    assert queries.captured_queries == []  # (the consumer's link check is the one query of a push)
+    assert queries.captured_queries == []
     assert f'data-version="{result.table_version}"' in html[:200]
+
+
+def _phones(table, dealer, numbers):
+    boxes = {b.number: b for b in table.boxes.all()}
+    return {n: (boxes[n], player_links.issue_player_link(seat=boxes[n], by=dealer)) for n in numbers}
+
+
+def test_the_phones_of_another_process_render_a_push_from_memory_after_one_shared_read(hand_started, dealer_dana):
+    phones = _phones(hand_started, dealer_dana, (1, 2, 5))
+    rendering.prepare_phones(hand_started, play(hand_started, dealer_dana, ante(1, 10)).table_version)
+    result = play(hand_started, dealer_dana, ante(2, 20))
+    services._snapshots.clear()  # another daphne process made this write: this one holds nothing of it
+    with translation.override("es"):
+        assert rendering.player_fragment_from_memory(*phones[1], result.table_version) is None
+        with CaptureQueriesContext(connection) as queries:
+            rendering.prepare_phones(hand_started, result.table_version)
+        # The table, its session with the hand, the hand's new row, and the links that may watch.
+        assert len(queries) == 4, [q["sql"][:80] for q in queries.captured_queries]
+        with CaptureQueriesContext(connection) as queries:
+            pages = {n: rendering.player_fragment_from_memory(box, link, result.table_version)
+                     for n, (box, link) in phones.items()}
+        assert queries.captured_queries == []
+        for n, (box, link) in phones.items():
+            assert pages[n] == rendering.player_fragment(box, link, version=result.table_version)
+    assert f'data-version="{result.table_version}"' in pages[5][:200]
+
+
+def test_a_link_revoked_or_expired_before_the_versions_read_is_not_rendered_from_memory(hand_started, dealer_dana):
+    phones = _phones(hand_started, dealer_dana, (1, 2, 3))
+    player_links.revoke_player_link(phones[1][1], by=dealer_dana)
+    PlayerLink.objects.filter(pk=phones[2][1].pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+    result = play(hand_started, dealer_dana, ante(1, 10))
+    rendering.prepare_phones(hand_started, result.table_version)
+    with translation.override("es"):
+        # None sends the push down the worker-thread path, which reads the link's row and says goodbye.
+        assert rendering.player_fragment_from_memory(*phones[1], result.table_version) is None
+        assert rendering.player_fragment_from_memory(*phones[2], result.table_version) is None
+        assert rendering.player_fragment_from_memory(*phones[3], result.table_version) is not None
+
+
+def test_the_links_of_a_tables_boxes_are_read_by_their_seats_not_through_every_box_link_ever_issued(
+    hand_started, dealer_dana
+):
+    phones = _phones(hand_started, dealer_dana, (4,))
+    services._watching_links.clear()
+    with CaptureQueriesContext(connection) as queries:
+        links = services.watching_links(hand_started, hand_started.version)
+    assert set(links) == {phones[4][1].pk}
+    sql = queries.captured_queries[-1]["sql"]
+    assert "tables_box" not in sql  # the seven box ids are values, so the (seat type, seat id) index answers
+
+
+def test_a_write_on_the_version_this_process_holds_reads_neither_the_hand_nor_its_rows(hand_started, dealer_dana):
+    play(hand_started, dealer_dana, ante(1, 10))
+    hand_started.refresh_from_db()
+    services.snapshot_at(hand_started, hand_started.version)  # this process holds the version (its phones read it)
+    with CaptureQueriesContext(connection) as queries:
+        result = act(services.record_action, hand_started, dealer_dana, record=ante(2, 20))
+    reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
+    assert not [sql for sql in reads if 'FROM "tables_hand' in sql], reads
+    services._snapshots.clear()
+    services._states.clear()
+    hand = Hand.objects.get(table=hand_started)
+    assert services.hand_state(hand) == _full_replay(hand)  # what the write built on was the database's state
+    assert services.hand_state(hand).box(2).ante == 20 and result.table_version == hand_started.version + 1
+
+
+def test_a_write_on_a_version_this_process_does_not_hold_reads_the_hand(hand_started, dealer_dana):
+    play(hand_started, dealer_dana, ante(1, 10))
+    services._snapshots.clear()
+    services._states.clear()
+    hand_started.refresh_from_db()
+    with CaptureQueriesContext(connection) as queries:
+        act(services.record_action, hand_started, dealer_dana, record=ante(2, 20))
+    reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
+    assert [sql for sql in reads if 'FROM "tables_hand"' in sql]
+    hand = Hand.objects.get(table=hand_started)
+    assert [r.seq for r in hand.actions.order_by("seq")] == [1, 2]  # numbered on from the rows it read
 
 
 def test_boxes_with_no_bet_share_the_hand_part_of_their_phones_and_a_box_with_a_bet_has_its_own(
