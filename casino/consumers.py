@@ -19,13 +19,11 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.exceptions import SynchronousOnlyOperation
-from django.db import connection
 from django.template.loader import render_to_string
-from django.utils import timezone, translation
+from django.utils import translation
 
 from casino import player_links, player_views
 from casino.memo import single_flight
-from casino.models import PlayerLink
 
 log = logging.getLogger(__name__)
 
@@ -186,11 +184,6 @@ def _language_of(scope) -> str:
     return lang if lang in codes else settings.LANGUAGE_CODE
 
 
-_LINK_USABLE = (
-    f"SELECT 1 FROM {PlayerLink._meta.db_table} WHERE id = %s AND revoked_at IS NULL AND expires_at > %s"  # noqa: S608
-)
-
-
 class PlayerConsumer(LiveConsumer):
     """A player's phone: only the seat their link is bound to, only what that seat may see."""
 
@@ -209,16 +202,11 @@ class PlayerConsumer(LiveConsumer):
         return [self.link.group_name, *seat]
 
     def still_allowed(self) -> bool:
-        # Read again before every push (one indexed row): a revocation made on another process, whose
-        # own push this socket might have missed, stops the next update.
-        # Plain SQL on purpose: this runs for every phone on every push, and building the ORM query
-        # cost more than the database's answer. Same test as PlayerLink.is_usable().
-        fields = PlayerLink._meta
-        params = [fields.pk.get_db_prep_value(self.link.pk, connection),
-                  fields.get_field("expires_at").get_db_prep_value(timezone.now(), connection)]
-        with connection.cursor() as cursor:
-            cursor.execute(_LINK_USABLE, params)
-            return cursor.fetchone() is not None
+        # The link's row read again: on the worker-thread path only (the connection, a revocation's
+        # own push, a push the memory could not serve). Pushes rendered from memory check the link
+        # against the links read for their version instead (fragment_from_memory).
+        self.link.refresh_from_db(fields=["revoked_at", "expires_at"])
+        return self.link.is_usable()
 
     def render_fragment(self, version: int | None = None) -> str:
         return player_views.render_player_fragment(self.link, seat=self.seat, version=version)

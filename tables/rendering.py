@@ -289,8 +289,8 @@ def player_fragment(box, link=None, *, version: int | None = None) -> str:
 
 def prepare_phones(table: Table, version: int) -> None:
     """Read, once in this process, what every phone of ``table`` shows at ``version``: the snapshot,
-    each box's history and the links that may watch (a worker thread's job, then the phones render
-    from memory on the event loop: ``player_fragment_from_memory``)."""
+    the session's finished hands (every box's history) and the links that may watch. A worker
+    thread's job; the phones then render from memory on the event loop (``player_fragment_from_memory``)."""
     snapshot = services.snapshot_at(table, version)
     if snapshot.session is not None:
         _session_results(snapshot.session, snapshot.hand)

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
 from django.db.models import Exists, Max, OuterRef, Sum
@@ -38,7 +39,7 @@ from django.utils.translation import gettext_noop
 
 from casino.audit import record_event, stream_for, stream_lock
 from casino.memo import BoundedCache
-from casino.models import AuditEvent
+from casino.models import AuditEvent, PlayerLink
 from casino.realtime import announce_change
 from casino.roles import APPROVE_PAYOUT, SUPERVISE_PIT, Role, can, has_role, primary_role
 from casino.rules.errors import N_, RuleViolation
@@ -58,7 +59,18 @@ from casino.rules.holdem_bonus import (
 from casino.rules.holdem_bonus.record import record_from_state
 from casino.rules.shuffle import Shoe
 from tables.access import is_dealer_at, supervises
-from tables.models import Alert, Hand, HandAction, Pit, Table, TableRequest, TableSession, pit_group
+from tables.models import (
+    BOX_NUMBERS,
+    Alert,
+    Box,
+    Hand,
+    HandAction,
+    Pit,
+    Table,
+    TableRequest,
+    TableSession,
+    pit_group,
+)
 
 __all__ = [
     "ActionResult", "NotAllowed", "PendingAward", "StaleVersion", "acknowledge_alert", "award_approver_role",
@@ -306,11 +318,6 @@ def watching_links(table: Table, version: int) -> dict:
     once per version in this process (one query)."""
 
     def read() -> dict:
-        from django.contrib.contenttypes.models import ContentType
-
-        from casino.models import PlayerLink
-        from tables.models import Box
-
         # The box ids as values, not a subquery: PostgreSQL then finds the links by the (seat type,
         # seat id) index instead of walking every box link the casino ever issued.
         links = PlayerLink.objects.filter(
@@ -329,8 +336,6 @@ _boxes: BoundedCache[tuple[int, ...]] = BoundedCache(1024)
 
 
 def _box_ids(table: Table) -> tuple[int, ...]:
-    from tables.models import BOX_NUMBERS, Box
-
     key = (table.pk, table.created_at)
     found = _boxes.get(key)
     if found is None:
