@@ -153,9 +153,13 @@ if REDIS_URL:
         }
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # Each table version's snapshot, made once by the write's process, is read by the others from
+    # Redis instead of the database (tables.services.SHARED_SNAPSHOT_SECONDS).
+    SHARE_SNAPSHOTS = env.bool("SHARE_SNAPSHOTS", default=True)
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    SHARE_SNAPSHOTS = False  # one process: nobody to share with
 
 # --- People.
 AUTH_PASSWORD_VALIDATORS = [

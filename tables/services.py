@@ -26,14 +26,18 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
+from django.core.cache import caches
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
 from django.db.models import Exists, Max, OuterRef, Sum
+from django.dispatch import receiver
+from django.test.signals import setting_changed
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -71,6 +75,8 @@ from tables.models import (
     TableSession,
     pit_group,
 )
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "ActionResult", "NotAllowed", "PendingAward", "StaleVersion", "acknowledge_alert", "award_approver_role",
@@ -268,6 +274,72 @@ def _snapshot_key(table_id: int, created_at, version: int) -> tuple:
     return (table_id, created_at, version)
 
 
+# The same snapshots, shared between the casino's daphne processes through Redis (the ``default``
+# cache, pickled by Django). A write leaves its version's snapshot there at commit, before it announces
+# the version, so another process's screens (and its next write at that table: a tablet's taps may land
+# on either process) take it from there instead of reading the row, the hand and its new actions and
+# replaying them. A version's content never changes, so an entry is right or absent; it only has to live
+# while its version is news. Without Redis (one process, ``make run``) there is no one to share with.
+SHARED_SNAPSHOT_SECONDS = 30
+
+
+# One cache backend per process, not ``caches["default"]``: Django keeps that per request context, and
+# under ASGI each worker-thread call is a context of its own, so every read would open a new connection
+# pool (and a new connection) to Redis. A RedisCache backend's pool is thread-safe.
+_shared_backend = None
+
+
+def _shared_cache():
+    global _shared_backend
+    if not settings.SHARE_SNAPSHOTS:
+        return None
+    if _shared_backend is None:
+        _shared_backend = caches.create_connection("default")
+    return _shared_backend
+
+
+@receiver(setting_changed)
+def _new_shared_cache(*, setting, **kwargs):
+    global _shared_backend
+    if setting in ("CACHES", "SHARE_SNAPSHOTS"):  # tests point the cache elsewhere
+        _shared_backend = None
+
+
+def _shared_snapshot_name(key: tuple) -> str:
+    table_id, created_at, version = key
+    return f"tables.snapshot:{table_id}:{created_at.timestamp()}:{version}"
+
+
+def _share_snapshot(key: tuple, snapshot: Snapshot) -> None:
+    """Leave a committed version's snapshot for the other processes; a Redis failure only costs them a read."""
+    cache = _shared_cache()
+    if cache is None:
+        return
+    try:
+        cache.set(_shared_snapshot_name(key), snapshot, SHARED_SNAPSHOT_SECONDS)
+    except Exception:  # noqa: BLE001 - the screens read the database instead; say so in the log
+        log.warning("could not share the snapshot %r", key, exc_info=True)
+
+
+def _shared_snapshot(key: tuple) -> Snapshot | None:
+    """The snapshot another process left for ``key``, now held in this process too; None if absent."""
+    cache = _shared_cache()
+    if cache is None:
+        return None
+    try:
+        found = cache.get(_shared_snapshot_name(key))
+    except Exception:  # noqa: BLE001 - read the database instead
+        log.warning("could not read the shared snapshot %r", key, exc_info=True)
+        return None
+    if not isinstance(found, Snapshot) or found.version != key[2]:
+        return None
+    _snapshots.put(key, found)
+    if found.hand is not None and found.state is not None and getattr(found.hand, "_last_seq", None) is not None:
+        # This process's replays of the hand go on from here (hand_state) instead of from its first row.
+        _remember_state(_state_key(found.hand), found.hand._last_seq, found.state)
+    return found
+
+
 def table_snapshot(table: Table) -> Snapshot:
     """The table at the version of ``table`` (a row just read): its live session, latest hand, state."""
     key = _snapshot_key(table.pk, table.created_at, table.version)
@@ -293,9 +365,13 @@ def snapshot_at(table: Table, version: int | None = None) -> Snapshot:
 
     if version is None:
         return read_now()
+
+    def shared_or_read() -> Snapshot:
+        return _shared_snapshot(_snapshot_key(table.pk, table.created_at, version)) or read_now()
+
     # Kept under the version asked for too (its content may be a later version's, which says so):
     # the other screens that follow the same push then find it.
-    return _snapshots.get_or_make(_snapshot_key(table.pk, table.created_at, version), read_now, alone=True)
+    return _snapshots.get_or_make(_snapshot_key(table.pk, table.created_at, version), shared_or_read, alone=True)
 
 
 def remembered_snapshot(table: Table, version: int) -> Snapshot | None:
@@ -303,6 +379,16 @@ def remembered_snapshot(table: Table, version: int) -> Snapshot | None:
 
     Safe on the event loop: the phones' pushes render from it there (casino.consumers)."""
     return _snapshots.get(_snapshot_key(table.pk, table.created_at, version))
+
+
+def held_snapshot(table: Table, version: int) -> Snapshot | None:
+    """The snapshot of exactly ``version`` if this process holds it or another process left it in Redis;
+    never reads the database (a write under the row lock builds on it, ``_hand_and_state_in_play``)."""
+    key = _snapshot_key(table.pk, table.created_at, version)
+    found = _snapshots.get(key)
+    if found is not None and found.version == version:
+        return found
+    return _shared_snapshot(key)
 
 
 # The player links that may watch a table's boxes, per table version and process:
@@ -320,15 +406,25 @@ def watching_links(table: Table, version: int) -> dict:
     def read() -> dict:
         # The box ids as values, not a subquery: PostgreSQL then finds the links by the (seat type,
         # seat id) index instead of walking every box link the casino ever issued.
+        seat_type, box_ids, now = ContentType.objects.get_for_model(Box).pk, _box_ids(table), timezone.now()
+        if connection.vendor == "postgresql":
+            # Once per table version and process: as plain SQL it costs a third of the ORM's query
+            # building (docs/benchmarks.md). The same filter as below, which SQLite keeps.
+            with connection.cursor() as cursor:
+                cursor.execute(_WATCHING_LINKS_SQL, [seat_type, list(box_ids), now])
+                return dict(cursor.fetchall())
         links = PlayerLink.objects.filter(
-            seat_type=ContentType.objects.get_for_model(Box),
-            seat_id__in=_box_ids(table),
-            revoked_at__isnull=True,
-            expires_at__gt=timezone.now(),
+            seat_type_id=seat_type, seat_id__in=box_ids, revoked_at__isnull=True, expires_at__gt=now,
         )
         return dict(links.values_list("pk", "expires_at"))
 
     return _watching_links.get_or_make(_snapshot_key(table.pk, table.created_at, version), read, alone=True)
+
+
+_WATCHING_LINKS_SQL = (
+    'SELECT "id", "expires_at" FROM "casino_playerlink" WHERE "seat_type_id" = %s AND "seat_id" = ANY(%s)'
+    ' AND "revoked_at" IS NULL AND "expires_at" > %s'
+)
 
 
 # A table's seven boxes are made with it and never change: their ids, per table.
@@ -517,7 +613,9 @@ def _write(*, table, by, key: str, expected_version: int, action: str, work: Cal
         if write.state is not None and write.session is not None and write.hand is not None:
             snapshot = Snapshot(locked, write.session, write.hand, write.state)
             key = _snapshot_key(locked.pk, locked.created_at, locked.version)
-            transaction.on_commit(lambda: _snapshots.put(key, snapshot))
+            # At commit, before the announcement (registered after this): the screens that follow it,
+            # in this process or another, find the version's snapshot waiting.
+            transaction.on_commit(lambda: (_snapshots.put(key, snapshot), _share_snapshot(key, snapshot)))
         ids = {"table": locked.pk}
         if write.hand is not None:
             ids["hand"] = write.hand.pk
@@ -662,12 +760,12 @@ def confirm_closing(*, table, by, key: str, expected_version: int, approve: bool
 def _hand_and_state_in_play(w: _Write) -> tuple[Hand, HandState]:
     """The hand every dealer action goes to, with its state, as ``_hand_in_play`` and ``hand_state``.
 
-    Without reading, when this process holds the snapshot of the version the table row is locked at:
-    every write bumps the version under this lock, so a snapshot of the locked version is exactly what
-    the database holds (the push of that version made its screens read it, or this process made it).
+    Without reading, when this process holds the snapshot of the version the table row is locked at, or
+    the process that made that version left it in Redis: every write bumps the version under this lock,
+    so a snapshot of the locked version is exactly what the database holds.
     """
-    known = remembered_snapshot(w.table, w.table.version)
-    if known is not None and known.version == w.table.version and known.hand is not None and (
+    known = held_snapshot(w.table, w.table.version)
+    if known is not None and known.hand is not None and (
         known.session is not None and getattr(known.hand, "_last_seq", None) is not None
     ):
         # The snapshot's hand is shared with the screens rendering it: this write changes a copy.

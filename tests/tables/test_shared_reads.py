@@ -26,6 +26,28 @@ from .conftest import CLOSE_BETS, act, ante, play
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("quick_passwords")]
 
 
+@pytest.fixture(autouse=True)
+def processes_share_nothing(settings):
+    # "Another process" below is one that holds nothing of a version: no snapshot shared in Redis
+    # either (as on a casino run without it). The tests of the shared snapshots turn sharing on.
+    settings.SHARE_SNAPSHOTS = False
+
+
+@pytest.fixture
+def shared_snapshots(settings):
+    """Sharing on, through a cache of the test's own that pickles as Redis does (a copy, never the object)."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "shared"}}
+    settings.SHARE_SNAPSHOTS = True
+    yield
+    services._shared_cache().clear()
+
+
+def _as_another_process() -> None:
+    """Forget everything this process remembers, as the other daphne process would have never heard it."""
+    services._snapshots.clear()
+    services._states.clear()
+
+
 def _full_replay(hand: Hand):
     rows = services._effective_rows(hand.actions.order_by("seq"))
     return replay(services._rules_of(hand), [r.record for r in rows])
@@ -131,6 +153,32 @@ def test_the_links_of_a_tables_boxes_are_read_by_their_seats_not_through_every_b
     assert "tables_box" not in sql  # the seven box ids are values, so the (seat type, seat id) index answers
 
 
+def test_the_links_watching_a_table_are_exactly_its_boxes_usable_links(hand_started, table_two, dealer_dana):
+    phones = _phones(hand_started, dealer_dana, (1, 2, 3, 4))
+    player_links.revoke_player_link(phones[3][1], by=dealer_dana)
+    PlayerLink.objects.filter(pk=phones[4][1].pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+    elsewhere = player_links.issue_player_link(seat=table_two.boxes.get(number=1), by=dealer_dana)
+    services._watching_links.clear()
+    links = services.watching_links(hand_started, hand_started.version)
+    assert set(links) == {phones[1][1].pk, phones[2][1].pk} and elsewhere.pk not in links
+    assert links[phones[1][1].pk] == PlayerLink.objects.get(pk=phones[1][1].pk).expires_at
+
+
+def test_two_phones_at_one_box_share_one_render_and_each_box_keeps_its_own(hand_started, dealer_dana):
+    boxes = {b.number: b for b in hand_started.boxes.all()}
+    first, second = (player_links.issue_player_link(seat=boxes[1], by=dealer_dana) for _ in range(2))
+    other = player_links.issue_player_link(seat=boxes[2], by=dealer_dana)
+    result = play(hand_started, dealer_dana, ante(1, 10))
+    rendering.prepare_phones(hand_started, result.table_version)
+    with translation.override("es"):
+        page = rendering.player_fragment_from_memory(boxes[1], first, result.table_version)
+        assert rendering.player_fragment_from_memory(boxes[1], second, result.table_version) is page
+        assert rendering.player_fragment_from_memory(boxes[2], other, result.table_version) != page
+        assert page == rendering.player_fragment(boxes[1], first, version=result.table_version)
+    with translation.override("en"):  # each language its own
+        assert "Box 1" in rendering.player_fragment_from_memory(boxes[1], second, result.table_version)
+
+
 def test_a_write_on_the_version_this_process_holds_reads_neither_the_hand_nor_its_rows(hand_started, dealer_dana):
     play(hand_started, dealer_dana, ante(1, 10))
     hand_started.refresh_from_db()
@@ -171,6 +219,54 @@ def test_boxes_with_no_bet_share_the_hand_part_of_their_phones_and_a_box_with_a_
     assert len(hand_parts) == 2  # box 1's own, and one for boxes 2, 3 and 4
     assert "Casilla 2" in pages[2] and "Casilla 3" in pages[3]  # each still names its own box
     assert pages[2].replace("Casilla 2", "") == pages[3].replace("Casilla 3", "")
+
+
+def test_another_process_takes_a_versions_snapshot_from_the_one_that_wrote_it_without_reading(
+    hand_started, dealer_dana, shared_snapshots
+):
+    result = play(hand_started, dealer_dana, ante(1, 10), ante(2, 20))
+    written = services.remembered_snapshot(hand_started, result.table_version)
+    _as_another_process()
+    with CaptureQueriesContext(connection) as queries:
+        snapshot = services.snapshot_at(hand_started, result.table_version)
+    assert queries.captured_queries == []
+    assert snapshot is not written and snapshot.version == result.table_version  # a copy, through pickle
+    hand = Hand.objects.get(table=hand_started)
+    assert snapshot.state == _full_replay(hand) and snapshot.state.box(2).ante == 20
+    # The shared state seeds this process's replays: the next one reads only the rows after it.
+    play(hand_started, dealer_dana, ante(3, 5))
+    services._snapshots.clear()
+    with CaptureQueriesContext(connection) as queries:
+        state = services.hand_state(hand)
+    assert len(queries) == 1 and state == _full_replay(hand) and state.box(3).ante == 5
+
+
+def test_a_write_on_a_version_another_process_made_reads_neither_the_hand_nor_its_rows(
+    hand_started, dealer_dana, shared_snapshots
+):
+    play(hand_started, dealer_dana, ante(1, 10))
+    _as_another_process()  # the tablet's next tap lands on the other daphne process
+    hand_started.refresh_from_db()
+    with CaptureQueriesContext(connection) as queries:
+        result = act(services.record_action, hand_started, dealer_dana, record=ante(2, 20))
+    reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
+    assert not [sql for sql in reads if 'FROM "tables_hand' in sql], reads
+    _as_another_process()
+    hand = Hand.objects.get(table=hand_started)
+    assert services.hand_state(hand) == _full_replay(hand) and hand_started.version + 1 == result.table_version
+    assert [r.seq for r in hand.actions.order_by("seq")] == [1, 2]  # numbered on from the shared snapshot
+
+
+def test_without_redis_the_screens_read_the_database_and_nothing_is_lost(hand_started, dealer_dana, settings, caplog):
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:9/0"}
+    }
+    settings.SHARE_SNAPSHOTS = True  # but nothing answers on that port
+    result = play(hand_started, dealer_dana, ante(1, 10))  # the write commits although it cannot share
+    _as_another_process()
+    snapshot = services.snapshot_at(hand_started, result.table_version)
+    assert snapshot.version == result.table_version and snapshot.state.box(1).ante == 10
+    assert "could not share the snapshot" in caplog.text and "could not read the shared snapshot" in caplog.text
 
 
 def test_a_snapshot_is_never_older_than_the_version_asked_for(hand_started, dealer_dana):
