@@ -211,6 +211,8 @@ _results: BoundedCache[dict[int, dict[str, Any]]] = BoundedCache(4096)
 _histories: BoundedCache[list] = BoundedCache(1024)
 # Rendered parts of a phone's screen, by language, part and everything the part shows.
 _phone_parts: BoundedCache[str] = BoundedCache(4096)
+# A box's whole screen at a table version, by language (player_fragment_from_memory).
+_phone_views: BoundedCache[str] = BoundedCache(2048)
 
 
 def _finished_results(hand: Hand) -> dict[int, dict[str, Any]]:
@@ -310,11 +312,16 @@ def player_fragment_from_memory(box, link, version: int) -> str | None:
     expires_at = links.get(link.pk)
     if expires_at is None or expires_at <= timezone.now():
         return None
+    # Two phones at one box see the same screen: the second takes the first's (the link is checked above).
+    key = (table.pk, table.created_at, version, box.number, translation.get_language())
+    found = _phone_views.get(key)
+    if found is not None:
+        return found
     session = snapshot.session
     results = [] if session is None else _histories.get(_history_key(session, snapshot.hand))
     if results is None:
         return None
-    return _phone_view(box.number, snapshot, _history_of(box.number, results))
+    return _phone_views.put(key, _phone_view(box.number, snapshot, _history_of(box.number, results)))
 
 
 def _phone_view(number: int, snapshot: services.Snapshot, history: dict[str, Any]) -> str:
