@@ -152,7 +152,10 @@ if REDIS_URL:
             },
         }
     }
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # One connection pool per process (casino.cache): Django's own backend opened one per request.
+    CACHES = {"default": {"BACKEND": "casino.cache.ProcessRedisCache", "LOCATION": REDIS_URL}}
+    # Sessions stay in PostgreSQL; Redis answers their reads (every staff request reads its session).
+    SESSION_ENGINE = "casino.sessions"
     # Each table version's snapshot, made once by the write's process, is read by the others from
     # Redis instead of the database (tables.services.SHARED_SNAPSHOT_SECONDS).
     SHARE_SNAPSHOTS = env.bool("SHARE_SNAPSHOTS", default=True)

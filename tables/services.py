@@ -36,8 +36,6 @@ from django.core.cache import caches
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
 from django.db.models import Exists, Max, OuterRef, Sum
-from django.dispatch import receiver
-from django.test.signals import setting_changed
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -283,26 +281,8 @@ def _snapshot_key(table_id: int, created_at, version: int) -> tuple:
 SHARED_SNAPSHOT_SECONDS = 30
 
 
-# One cache backend per process, not ``caches["default"]``: Django keeps that per request context, and
-# under ASGI each worker-thread call is a context of its own, so every read would open a new connection
-# pool (and a new connection) to Redis. A RedisCache backend's pool is thread-safe.
-_shared_backend = None
-
-
 def _shared_cache():
-    global _shared_backend
-    if not settings.SHARE_SNAPSHOTS:
-        return None
-    if _shared_backend is None:
-        _shared_backend = caches.create_connection("default")
-    return _shared_backend
-
-
-@receiver(setting_changed)
-def _new_shared_cache(*, setting, **kwargs):
-    global _shared_backend
-    if setting in ("CACHES", "SHARE_SNAPSHOTS"):  # tests point the cache elsewhere
-        _shared_backend = None
+    return caches["default"] if settings.SHARE_SNAPSHOTS else None
 
 
 def _shared_snapshot_name(key: tuple) -> str:

@@ -39,7 +39,9 @@ def shared_snapshots(settings):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "shared"}}
     settings.SHARE_SNAPSHOTS = True
     yield
-    services._shared_cache().clear()
+    from django.core.cache import caches
+
+    caches["default"].clear()
 
 
 def _as_another_process() -> None:
