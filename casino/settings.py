@@ -173,7 +173,9 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # ModelBackend, with the roles read with the user (a session names its backend: staff logged in
+    # through ModelBackend before this one log in again).
+    "casino.backends.StaffBackend",
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

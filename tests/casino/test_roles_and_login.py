@@ -86,3 +86,26 @@ def test_logout_needs_a_post_with_csrf(dealer_dana):
     client = Client(enforce_csrf_checks=True)
     client.force_login(dealer_dana)
     assert client.post(reverse("logout")).status_code == 403
+
+
+def test_a_staff_request_reads_the_user_and_their_roles_in_one_query(client, table_one, dealer_dana):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.post(reverse("login"), {"username": dealer_dana.username, "password": dealer_dana.raw_password})
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(reverse("tables:dealer_home")).status_code == 200
+    people = [q["sql"] for q in queries.captured_queries if '"auth_user"' in q["sql"] or '"auth_group"' in q["sql"]]
+    assert len(people) == 1 and '"auth_group"' in people[0] and '"auth_user"' in people[0]
+
+
+def test_a_role_taken_away_or_a_deactivated_account_counts_from_the_next_request(client, dealer_dana):
+    client.post(reverse("login"), {"username": dealer_dana.username, "password": dealer_dana.raw_password})
+    assert client.get(reverse("tables:dealer_home")).status_code == 200
+    dealer_dana.groups.remove(Group.objects.get(name="dealer"))
+    assert client.get(reverse("tables:dealer_home")).status_code == 403
+    dealer_dana.groups.add(Group.objects.get(name="dealer"))
+    assert client.get(reverse("tables:dealer_home")).status_code == 200
+    dealer_dana.is_active = False
+    dealer_dana.save(update_fields=["is_active"])
+    assert client.get(reverse("tables:dealer_home")).status_code == 302  # logged out: to the login page
