@@ -5,14 +5,14 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 
-from casino.roles import Role
+from casino.roles import remember_roles
 
 
 class StaffBackend(ModelBackend):
     """Every staff request loads its user and then, for the role check, the user's groups: two round
     trips to PostgreSQL before the view starts. Here one query reads both (one row per group), and the
-    roles are left where ``casino.roles.roles_of`` keeps them for the request. They are still read on
-    every request, so a role taken away takes effect on the next one."""
+    roles are kept for the request where ``casino.roles.roles_of`` looks (``remember_roles``). They are
+    still read on every request, so a role taken away takes effect on the next one."""
 
     def get_user(self, user_id):
         User = get_user_model()
@@ -23,5 +23,5 @@ class StaffBackend(ModelBackend):
         user = User.from_db(User._default_manager.db, fields, rows[0][:-1])
         if not self.user_can_authenticate(user):
             return None
-        user._casino_roles = {row[-1] for row in rows if row[-1]} & set(Role.values)
+        remember_roles(user, (row[-1] for row in rows if row[-1]))
         return user

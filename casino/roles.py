@@ -65,9 +65,14 @@ def roles_of(user) -> set[str]:
         return set()
     cached = getattr(user, "_casino_roles", None)
     if cached is None:
-        cached = set(user.groups.values_list("name", flat=True)) & set(Role.values)
-        user._casino_roles = cached
+        cached = remember_roles(user, user.groups.values_list("name", flat=True))
     return cached
+
+
+def remember_roles(user, group_names) -> set[str]:
+    """Keep on ``user``, for the request, the roles among ``group_names`` (read with the user, or here)."""
+    user._casino_roles = set(group_names) & set(Role.values)
+    return user._casino_roles
 
 
 def has_role(user, *roles: str) -> bool:

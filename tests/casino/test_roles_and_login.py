@@ -2,6 +2,8 @@
 
 import pytest
 from django.contrib.auth.models import Group
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from casino.roles import ROLE_CAPABILITIES
@@ -89,9 +91,6 @@ def test_logout_needs_a_post_with_csrf(dealer_dana):
 
 
 def test_a_staff_request_reads_the_user_and_their_roles_in_one_query(client, table_one, dealer_dana):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     client.post(reverse("login"), {"username": dealer_dana.username, "password": dealer_dana.raw_password})
     with CaptureQueriesContext(connection) as queries:
         assert client.get(reverse("tables:dealer_home")).status_code == 200

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.core.cache import caches
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone, translation
@@ -39,8 +40,6 @@ def shared_snapshots(settings):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "shared"}}
     settings.SHARE_SNAPSHOTS = True
     yield
-    from django.core.cache import caches
-
     caches["default"].clear()
 
 
@@ -189,8 +188,7 @@ def test_a_write_on_the_version_this_process_holds_reads_neither_the_hand_nor_it
         result = act(services.record_action, hand_started, dealer_dana, record=ante(2, 20))
     reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
     assert not [sql for sql in reads if 'FROM "tables_hand' in sql], reads
-    services._snapshots.clear()
-    services._states.clear()
+    _as_another_process()
     hand = Hand.objects.get(table=hand_started)
     assert services.hand_state(hand) == _full_replay(hand)  # what the write built on was the database's state
     assert services.hand_state(hand).box(2).ante == 20 and result.table_version == hand_started.version + 1
@@ -198,8 +196,7 @@ def test_a_write_on_the_version_this_process_holds_reads_neither_the_hand_nor_it
 
 def test_a_write_on_a_version_this_process_does_not_hold_reads_the_hand(hand_started, dealer_dana):
     play(hand_started, dealer_dana, ante(1, 10))
-    services._snapshots.clear()
-    services._states.clear()
+    _as_another_process()
     hand_started.refresh_from_db()
     with CaptureQueriesContext(connection) as queries:
         act(services.record_action, hand_started, dealer_dana, record=ante(2, 20))
