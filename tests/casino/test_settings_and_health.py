@@ -98,3 +98,49 @@ async def test_http_runs_the_whole_middleware_chain_and_view_in_one_worker_threa
     request = HttpCommunicator(application, "GET", "/healthz", headers=[(b"host", b"localhost")])
     response = await request.get_response()
     assert response["status"] == 200
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_http_requests_reuse_their_thread_instead_of_starting_one_each():
+    """casino.asgi_http: asgiref would start and stop an OS thread per request (docs/benchmarks.md)."""
+    import threading
+
+    from channels.testing import HttpCommunicator
+    from django.core.signals import request_finished, request_started
+
+    from casino.asgi import application
+
+    threads = []
+
+    def note_thread(**kwargs):
+        threads.append(threading.current_thread())  # the object: an ended thread's ident is reused
+
+    request_started.connect(note_thread)
+    request_finished.connect(note_thread)
+    try:
+        for _ in range(3):
+            request = HttpCommunicator(application, "GET", "/healthz", headers=[(b"host", b"localhost")])
+            response = await request.get_response()
+            await request.wait()  # the handler closes the response after the body has gone
+            assert response["status"] == 200
+    finally:
+        request_started.disconnect(note_thread)
+        request_finished.disconnect(note_thread)
+    # Each request opens and closes in the thread that served it, and the next one gets that thread back.
+    assert len(threads) == 6
+    assert len(set(threads)) == 1
+    assert threads[0] is not threading.current_thread()
+
+
+def test_request_threads_keep_only_so_many_idle_and_never_make_a_request_wait():
+    from casino.asgi_http import RequestThreads
+
+    threads = RequestThreads(keep=1)
+    first, second = threads.borrow(), threads.borrow()  # none idle: a second one is made at once
+    assert first is not second
+    threads.give_back(first)
+    threads.give_back(second)  # beyond keep: shut down
+    assert threads.idle == 1
+    assert threads.borrow() is first
+    with pytest.raises(RuntimeError):
+        second.submit(print)
