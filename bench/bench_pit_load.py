@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
+import http.cookies
 import json
 import os
 import random
@@ -29,7 +31,6 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from http.cookiejar import CookieJar
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,10 +116,15 @@ def prepare(n_tables: int, n_sockets: int, prefix: str):
     return tables, sockets
 
 
+# A few dealers log in at a time: fifty PBKDF2 hashes at once each held a pooled database connection
+# for seconds, and the last ones in a process waited out the pool's timeout (HTTP 500).
+LOGINS = threading.Semaphore(4)
+
+
 class Dealer(threading.Thread):
     """One simulated dealer: logs in, then sends one action a second through the tablet's views."""
 
-    def __init__(self, table_id: int, username: str, base_urls: list[str], rate: float, script):
+    def __init__(self, table_id: int, username: str, base_urls: list[str], rate: float, script, close_each=False):
         super().__init__(daemon=True)
         self.table_id, self.username = table_id, username
         self.base_urls, self.rate, self.script = base_urls, rate, script
@@ -130,20 +136,48 @@ class Dealer(threading.Thread):
         self.sent: dict[int, float] = {}  # version -> time the request that produced it was sent
         self.request_seconds: list[float] = []  # how long each tap took to answer
         self.errors: list[str] = []
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+        self.connections: dict[str, http.client.HTTPConnection] = {}
+        self.cookies: dict[str, str] = {}
+        self.close_each = close_each
 
     def request(self, base: str, path: str, data: dict | None = None, headers: dict | None = None) -> tuple[int, str]:
-        body = urllib.parse.urlencode(data).encode() if data is not None else None
-        req = urllib.request.Request(base + path, data=body, headers=headers or {})
-        try:
-            with self.opener.open(req, timeout=15) as response:
-                return response.status, response.read().decode()
-        except urllib.error.HTTPError as error:
-            return error.code, error.read().decode()
+        """One request on this dealer's kept-alive connection to ``base`` (as a tablet's browser keeps
+        one), or on a new connection per request with ``--close``. Cookies kept as a browser would."""
+        body = urllib.parse.urlencode(data) if data is not None else None
+        headers = {**(headers or {})}
+        if body is not None:
+            headers.setdefault("Content-Type", "application/x-www-form-urlencoded")
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
+        for attempt in (1, 2):
+            connection = self.connections.get(base)
+            if connection is None:
+                connection = http.client.HTTPConnection(urllib.parse.urlsplit(base).netloc, timeout=15)
+                self.connections[base] = connection
+            try:
+                connection.request("POST" if body is not None else "GET", path, body=body, headers=headers)
+                response = connection.getresponse()
+                text = response.read().decode()
+            except (http.client.HTTPException, ConnectionError):
+                # The server closed a kept-alive connection between two taps: open another, once.
+                connection.close()
+                self.connections.pop(base, None)
+                if attempt == 2:
+                    raise
+                continue
+            for header in response.headers.get_all("Set-Cookie") or []:
+                for name, morsel in http.cookies.SimpleCookie(header).items():
+                    self.cookies[name] = morsel.value
+            if self.close_each or response.will_close:
+                connection.close()
+                self.connections.pop(base, None)
+            return response.status, text
+        raise AssertionError("unreachable")
 
     def run(self) -> None:
         try:
-            self.script.login(self)
+            with LOGINS:
+                self.script.login(self)
             self.logged_in.set()
             self.go.wait()
             # Real tables are not in lockstep: each dealer starts at a random point of the second,
@@ -183,22 +217,26 @@ async def player_socket(
     ) as socket:
         if connected:
             connected.set()
-        while not stop.is_set():
-            try:
-                message = await asyncio.wait_for(socket.recv(), 0.5)
-            except TimeoutError:
-                continue
-            match = VERSION.search(message)
-            if match:
-                arrivals.append((int(match.group(1) or match.group(2)), time.time()))
+
+        async def listen() -> None:
+            # One plain recv per message: a timeout around each (to notice ``stop``) cost the load
+            # generator a timer and a task per message, CPU taken from the server it measures.
+            async for message in socket:
+                match = VERSION.search(message, 0, 600)
+                if match:
+                    arrivals.append((int(match.group(1) or match.group(2)), time.time()))
+
+        listening = asyncio.create_task(listen())
+        await stop.wait()
+        listening.cancel()
 
 
-def start_servers(count: int, env: dict) -> list[tuple[subprocess.Popen, int]]:
+def start_servers(count: int, env: dict, app: str = "casino.asgi:application") -> list[tuple[subprocess.Popen, int]]:
     servers = []
     for i in range(count):
         port = 8900 + i
         proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "casino.asgi:application"],
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
             cwd=ROOT,
             env=env,
             stdout=subprocess.DEVNULL,
@@ -224,6 +262,17 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--rate", type=float, default=1.0, help="dealer actions per second per table")
     parser.add_argument("--servers", type=int, default=2)
+    parser.add_argument(
+        "--app",
+        choices=["casino", "floor"],
+        default="casino",
+        help="floor: the same stack with no game (bench/floor_app.py), the least any pit must do",
+    )
+    parser.add_argument(
+        "--close",
+        action="store_true",
+        help="a new HTTP connection per tap (the first four sessions' figures) instead of a kept-alive one",
+    )
     args = parser.parse_args()
 
     # Production settings (DEBUG off: cached templates, no debug bookkeeping), on plain HTTP.
@@ -243,15 +292,23 @@ def main() -> None:
     ensure_database(env["DATABASE_URL"])
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     setup_django(env)
-    from bench.pit_script import DealerScript  # the tablet's actions, kept beside the views they call
+    if args.app == "floor":
+        from bench.floor_app import FloorScript as Script
+
+        env["DJANGO_SETTINGS_MODULE"] = "bench.floor_settings"
+        app = "bench.floor_app:application"
+    else:
+        from bench.pit_script import DealerScript as Script  # the tablet's actions, beside the views they call
+
+        app = "casino.asgi:application"
 
     prefix = f"b{int(time.time())}_"
     tables, sockets = prepare(args.tables, args.sockets, prefix)
-    script = DealerScript()
+    script = Script()
     for table, dealer, boss in tables:
         script.open_table(table, dealer, boss)
 
-    servers = start_servers(args.servers, env)
+    servers = start_servers(args.servers, env, app)
     bases = [f"http://127.0.0.1:{port}" for _proc, port in servers]
     try:
         asyncio.run(run_load(args, tables, sockets, servers, bases, script))
@@ -273,20 +330,28 @@ async def run_load(args, tables, sockets, servers, bases, script) -> None:
     stop = asyncio.Event()
     arrivals: dict[int, list] = {i: [] for i in range(len(sockets))}
     tasks = []
-    for i, (_table_id, key) in enumerate(sockets):
+    for i, (table_id, key) in enumerate(sockets):
         _proc, port = servers[i % len(servers)]
         connected = asyncio.Event()
         tasks.append(
             asyncio.create_task(
                 player_socket(
-                    f"ws://127.0.0.1:{port}/ws/player/", f"http://127.0.0.1:{port}", key, arrivals[i], stop, connected
+                    f"ws://127.0.0.1:{port}{script.socket_path(table_id)}",
+                    f"http://127.0.0.1:{port}",
+                    key,
+                    arrivals[i],
+                    stop,
+                    connected,
                 )
             )
         )
         await asyncio.wait_for(connected.wait(), 30)
     print(f"{len(sockets)} player sockets connected over {len(servers)} daphne processes")
 
-    dealers = [Dealer(table.pk, dealer.username, bases, args.rate, script) for table, dealer, _b in tables]
+    dealers = [
+        Dealer(table.pk, dealer.username, bases, args.rate, script, close_each=args.close)
+        for table, dealer, _b in tables
+    ]
     for dealer in dealers:
         dealer.start()
     while not all(d.logged_in.is_set() for d in dealers):
@@ -336,6 +401,8 @@ async def run_load(args, tables, sockets, servers, bases, script) -> None:
     errors = [e for d in dealers for e in d.errors]
     busy = (machine_after[0] - machine_before[0]) / max(1, machine_after[1] - machine_before[1])
     report = {
+        "app": args.app,
+        "http_connections": "new per tap" if args.close else "kept alive",
         "tables": args.tables,
         "sockets": len(sockets),
         "daphne_processes": len(servers),

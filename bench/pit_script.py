@@ -55,12 +55,17 @@ class DealerScript:
         self.versions[table.pk] = table.version
         self.steps[table.pk] = 0
 
-    def login(self, dealer) -> None:
+    def socket_path(self, table_id: int) -> str:
+        return "/ws/player/"  # the phone's session names its box
+
+    def login(self, dealer, tablet: str | None = None) -> None:
         status, page = dealer.request(dealer.base_urls[0], "/login/")
         token = TOKEN.search(page).group(1)
         data = {"username": dealer.username, "password": "bench-pass-2026", "csrfmiddlewaretoken": token}
-        dealer.request(dealer.base_urls[0], "/login/", data)
-        status, page = dealer.request(dealer.base_urls[0], f"/tables/{dealer.table_id}/")
+        status, page = dealer.request(dealer.base_urls[0], "/login/", data)
+        if status != 302:  # a successful login redirects; anything else says why it did not
+            raise RuntimeError(f"{dealer.username} could not log in: HTTP {status} {page[:200]!r}")
+        status, page = dealer.request(dealer.base_urls[0], tablet or f"/tables/{dealer.table_id}/")
         if status != 200:
             raise RuntimeError(f"{dealer.username} could not open the tablet: HTTP {status}")
         self.csrf[dealer.table_id] = CSRF_META.search(page).group(1)
