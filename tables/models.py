@@ -337,13 +337,16 @@ class HandAction(models.Model):
 
 
 class Alert(models.Model):
-    """Something the pit boss must see: an irregularity, a void hand, an award to approve, a deck refused."""
+    """Something the pit boss must see: an irregularity, a void hand, an award to approve, a deck refused
+    or counted wrong (THB-16), cards the dealer suspects (THB-17)."""
 
     class Kind(models.TextChoices):
         IRREGULARITY = "irregularity", _("Irregularity")
         VOID = "void", _("Hand void")
         APPROVAL = "approval", _("Award waiting for approval")
         DECK = "deck", _("Deck refused")
+        DECK_COUNT = "deck-count", _("Deck count wrong")
+        SUSPECT_CARDS = "suspect-cards", _("Cards suspected marked or flawed")
 
     table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="alerts")
     hand = models.ForeignKey(

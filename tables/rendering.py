@@ -91,6 +91,8 @@ def dealer_context(table: Table, user, notice: dict | None = None, version: int 
         "step": view["step"],
         "finished": finished,
         "can_start": table.status == Table.Status.OPEN and finished,
+        # Asked only between hands, when the next one could start (one query): THB-16.
+        "deck_pending": table.status == Table.Status.OPEN and finished and services.deck_count_pending(table),
         "can_close_table": table.status == Table.Status.OPEN and finished,
         "can_repeat": in_bets and hand is not None and hand.number > 1 and
         session is not None and session.hands.filter(number__lt=hand.number).exists(),

@@ -37,7 +37,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
 from django.db.models import Exists, Max, OuterRef, Sum
 from django.utils import timezone
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 
 from casino.audit import record_event, stream_for, stream_lock
 from casino.memo import BoundedCache
@@ -106,6 +106,9 @@ IRREGULARITY_KINDS = frozenset({
 #: Card entries a dealer may correct right after typing them (recorded mode only): the entry is
 #: the last thing done, so nothing was decided on the wrong card yet.
 CORRECTABLE_CARD_ENTRIES = frozenset({"deal-flop", "deal-turn", "deal-river", "reveal-dealer", "reveal-box"})
+
+#: One French deck (THB-03): what a deck count must find (THB-16).
+DECK_SIZE = 52
 
 #: Who approves a Bonus award that needs it, unless the table's house options say otherwise (C-30).
 DEFAULT_AWARD_APPROVER_ROLE = getattr(settings, "AWARD_APPROVER_ROLE", Role.PIT_BOSS)
@@ -539,6 +542,8 @@ class _Write:
     session: TableSession | None = None
     state: HandState | None = None
     last_event: AuditEvent | None = None  # the audit event this write appended last
+    # False: only the pit's consoles hear of this write, not the table's screens (a discreet alert, THB-17).
+    announce_to_table: bool = True
 
     @property
     def stream(self) -> str:
@@ -599,7 +604,8 @@ def _write(*, table, by, key: str, expected_version: int, action: str, work: Cal
         ids = {"table": locked.pk}
         if write.hand is not None:
             ids["hand"] = write.hand.pk
-        announce_change(locked.group_name, pit_group(locked.pit_id), version=locked.version, event=write.event, **ids)
+        groups = [locked.group_name] if write.announce_to_table else []
+        announce_change(*groups, pit_group(locked.pit_id), version=locked.version, event=write.event, **ids)
     return ActionResult(locked.version, write.hand.pk if write.hand else None, alerts=list(write.alerts))
 
 
@@ -840,6 +846,83 @@ def _sync_hand(w: _Write, hand: Hand, before: HandState, after: HandState) -> No
     w.state = after
 
 
+# --- The deck and the cards between the pit boss and the dealer (THB-16, THB-17) ---------------------
+
+
+def _no_hand_in_play(table: Table) -> bool:
+    last = table.hands.order_by("-number").first()
+    return last is None or last.is_finished
+
+
+def deck_count_pending(table: Table) -> bool:
+    """A deck counted wrong that the pit boss has not yet acknowledged: no hand starts (THB-16, THB-22)."""
+    return Alert.objects.filter(table=table, kind=Alert.Kind.DECK_COUNT, acknowledged_at__isnull=True).exists()
+
+
+def record_deck_count(*, table, by, key: str, expected_version: int, cards: int, note: str = "") -> ActionResult:
+    """The dealer counted the whole deck because its size was in doubt (THB-16), between hands.
+
+    52 cards: logged, nothing else. Any other count: the pit boss is alerted and no hand starts until
+    they have replaced the deck and acknowledged the alert (a defective deck is not played, THB-22).
+    """
+
+    def work(w: _Write) -> None:
+        _require_dealer(w)
+        if w.table.status != Table.Status.OPEN:
+            raise RuleViolation(N_("The deck is counted at an open table."), "THB-16")
+        if not _no_hand_in_play(w.table):
+            raise RuleViolation(N_("Count the deck between hands, once the cards are collected."), "THB-16")
+        if not isinstance(cards, int) or isinstance(cards, bool) or not 0 <= cards <= 520:
+            raise ValueError(f"a deck count is a number of cards from 0 to 520, not {cards!r}")
+        complete = cards == DECK_SIZE
+        w.event = "deck-counted"
+        if complete:
+            w.alerts.append(gettext("52 cards: the deck is complete (THB-16)."))
+        else:
+            message = gettext_noop(
+                "%(table)s: the dealer counted %(cards)d cards instead of 52 (THB-16). Replace the deck and check "
+                "it (THB-22); the next hand starts once this alert is acknowledged."
+            ) if not note else gettext_noop(
+                "%(table)s: the dealer counted %(cards)d cards instead of 52 (THB-16): “%(note)s”. Replace the deck "
+                "and check it (THB-22); the next hand starts once this alert is acknowledged."
+            )
+            _raise_alert(w, Alert.Kind.DECK_COUNT, message, {"table": w.table.name, "cards": cards, "note": note})
+        w.audit("table.deck_counted", cards=cards, complete=complete, note=note)
+
+    return _write(table=table, by=by, key=key, expected_version=expected_version, action="record_deck_count",
+                  work=work)
+
+
+def report_suspect_cards(*, table, by, key: str, expected_version: int, note: str = "") -> ActionResult:
+    """The dealer discreetly tells the pit boss that cards look marked or flawed (THB-17).
+
+    At any moment of an open table, a hand in play included; the hand goes on as it was. Only the
+    pit's consoles are told: the table's screens, the players' phones among them, hear nothing.
+    """
+
+    def work(w: _Write) -> None:
+        _require_dealer(w)
+        if w.table.status != Table.Status.OPEN:
+            raise RuleViolation(N_("Cards are reported at an open table."), "THB-17")
+        last = w.table.hands.order_by("-number").first()
+        hand = last if last is not None and not last.is_finished else None
+        params = {"table": w.table.name, "note": note}
+        message = gettext_noop(
+            "%(table)s: the dealer suspects marked or flawed cards (THB-17). Go to the table discreetly."
+        ) if not note else gettext_noop(
+            "%(table)s: the dealer suspects marked or flawed cards (THB-17): “%(note)s”. Go to the table discreetly."
+        )
+        _raise_alert(w, Alert.Kind.SUSPECT_CARDS, message, params, hand=hand)
+        # The dealer's tablet says only that it was done: the alert's words are for the pit boss.
+        w.alerts[-1] = gettext("The pit boss has been told discreetly (THB-17).")
+        w.announce_to_table = False
+        w.event = "cards-suspected"
+        w.audit("table.cards_suspected", hand=hand.number if hand else None, note=note)
+
+    return _write(table=table, by=by, key=key, expected_version=expected_version, action="report_suspect_cards",
+                  work=work)
+
+
 def start_hand(*, table, by, key: str, expected_version: int, mode: str = Hand.Mode.RECORDED) -> ActionResult:
     """"Hagan sus apuestas": a new hand with bets open (THB-30), under the table's rules of now.
 
@@ -860,6 +943,9 @@ def start_hand(*, table, by, key: str, expected_version: int, mode: str = Hand.M
                 raise RuleViolation(N_("The last hand's Bonus award waits for approval: the next hand starts "
                                       "once it is decided."), "THB-54")
             raise RuleViolation(N_("The hand in play is not finished."))
+        if deck_count_pending(w.table):
+            raise RuleViolation(N_("The last deck count was wrong: the pit boss replaces the deck and acknowledges "
+                                  "the alert before the next hand."), "THB-16")
         rules = table_rules(w.table)
         number = (w.table.hands.aggregate(m=Max("number"))["m"] or 0) + 1
         hand = Hand.objects.create(table=w.table, session=session, number=number, mode=mode, rules=rules.to_dict(),

@@ -236,6 +236,13 @@ def _dealer_call(action: str, post, table: Table):
         return services.undo_last_action, {"reason": _undo_reason(post)}
     if action == "irregularity":
         return services.report_irregularity, {"record": _irregularity(post)}
+    if action == "deck-count":
+        return services.record_deck_count, {
+            "cards": _int(post.get("cards"), _("The number of cards"), low=0, high=520),
+            "note": post.get("note", "").strip()[:200],
+        }
+    if action == "suspect-cards":
+        return services.report_suspect_cards, {"note": post.get("note", "").strip()[:200]}
     parser = RECORDS.get(action)
     if parser is None:
         raise Http404

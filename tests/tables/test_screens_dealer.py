@@ -242,3 +242,45 @@ def test_closing_waits_for_the_pit_boss(pad, boss, table_one):
     boss.tap("closing", approve="1")
     pad.refresh()
     assert 'data-action="new-hand"' not in pad.html and "La mesa está cerrada" in pad.html
+
+
+def test_the_dealer_counts_the_deck_and_a_wrong_count_holds_the_next_hand_THB_16(pad, boss, table_one):
+    _open(pad, boss)
+    assert 'data-action="deck-count"' in pad.html
+    pad.tap("deck-count", cards="52")
+    assert "52 cartas: la baraja está completa (THB-16)." in pad.notice
+    pad.tap("deck-count", cards="50", note="faltan dos")
+    assert "data-deck-pending" in pad.html
+    boss.refresh()
+    assert "contó 50 cartas en lugar de 52" in boss.html and "faltan dos" in boss.html
+    pad.tap("start-hand", mode="recorded", expect=422)
+    assert "el jefe de mesa cambia la baraja" in pad.notice
+    assert not Hand.objects.filter(table=table_one).exists()
+
+
+def test_a_deck_count_that_is_not_a_number_is_a_clear_400(pad, boss):
+    _open(pad, boss)
+    pad.tap("deck-count", expect=400, cards="cincuenta")
+    assert "número entero" in pad.notice
+
+
+def test_cards_that_look_marked_reach_the_pit_console_and_not_the_players_phone_THB_17(
+    pad, boss, table_one, dealer_dana
+):
+    from casino import player_links
+
+    _open(pad, boss)
+    pad.tap("start-hand", mode="recorded")
+    pad.tap("bet", box="1", spot="ante", amount="10")
+    phone = Client()
+    phone.get(player_links.url_for(player_links.issue_player_link(seat=table_one.boxes.get(number=1),
+                                                                  by=dealer_dana)))
+    pad.tap("suspect-cards", note="la dama de picas tiene una marca")
+    assert "Se ha avisado discretamente al jefe de mesa (THB-17)." in pad.notice
+    assert 'data-step="bets"' in pad.html  # the hand goes on where it was
+    boss.refresh()
+    assert "la dama de picas tiene una marca" in boss.html and "alert-suspect-cards" in boss.html
+    page = phone.get("/p/").content.decode()
+    assert "Casilla 1" in page
+    for word in ("marca", "THB-17", "sospecha", "discretamente"):
+        assert word not in page
