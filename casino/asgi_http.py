@@ -13,19 +13,24 @@ thread-sensitive ``sync_to_async`` call: the request's middleware and view run i
 own thread (Django gives each request its own ``ThreadSensitiveContext``), and the event loop
 is touched once on the way in and once on the way out.
 
-That thread is also reused. Django's handler opens a fresh ``ThreadSensitiveContext`` per
-request, for which asgiref starts a new OS thread and stops it afterwards; starting it blocks the
-event loop until the new thread runs, which under load meant waiting for the GIL while every
-socket of the process waited too (the floor benchmark, docs/benchmarks.md). Here each request
-borrows a single-thread executor from the process's idle ones (asgiref's
-``ThreadSensitiveContext(executor=...)``), so ``request_started``, the view and
-``response.close()`` still run in one thread that serves one request at a time, as under a WSGI
-server's thread pool, and the thread is there for the next request.
+That thread is also reused, and their number is bounded. Django's handler opens a fresh
+``ThreadSensitiveContext`` per request, for which asgiref starts a new OS thread and stops it
+afterwards; starting it blocks the event loop until the new thread runs, which under load meant
+waiting for the GIL while every socket of the process waited too (the floor benchmark,
+docs/benchmarks.md). And with a thread per request, a burst (a shift's dealers logging in at once,
+each hashing a password while holding a pooled database connection) ran more requests than the
+pool has connections, and the last ones failed after the pool's timeout. Here each request borrows
+one of at most ``HTTP_THREADS`` single-thread executors (asgiref's
+``ThreadSensitiveContext(executor=...)``); a request beyond them waits its turn on the event loop.
+``request_started``, the view and ``response.close()`` still run in one thread that serves one
+request at a time, as under a WSGI server's thread pool.
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
@@ -34,18 +39,28 @@ from django.core.handlers.asgi import ASGIHandler
 
 
 class RequestThreads:
-    """Single-thread executors kept for the next request: at most ``keep`` idle ones.
+    """At most ``size`` single-thread executors lent at once per event loop, kept for the next request."""
 
-    Borrowing never waits: with none idle a new one is made, as Django would, so a burst is
-    never queued here; returning one beyond ``keep`` shuts it down.
-    """
-
-    def __init__(self, keep: int):
-        self.keep = keep
+    def __init__(self, size: int):
+        if size < 1:
+            raise ValueError("HTTP_THREADS must be at least 1")
+        self.size = size
         self._idle: list[ThreadPoolExecutor] = []
         self._lock = threading.Lock()  # tests run event loops in several threads
+        self._gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+            weakref.WeakKeyDictionary()
+        )
 
-    def borrow(self) -> ThreadPoolExecutor:
+    def _gate(self) -> asyncio.Semaphore:
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            gate = self._gates.get(loop)
+            if gate is None:
+                gate = self._gates[loop] = asyncio.Semaphore(self.size)
+        return gate
+
+    async def borrow(self) -> ThreadPoolExecutor:
+        await self._gate().acquire()
         with self._lock:
             if self._idle:
                 return self._idle.pop()  # the most recently used: its thread is warm
@@ -53,10 +68,12 @@ class RequestThreads:
 
     def give_back(self, executor: ThreadPoolExecutor) -> None:
         with self._lock:
-            if len(self._idle) < self.keep:
+            keep = len(self._idle) < self.size  # several loops (tests) never pile up threads
+            if keep:
                 self._idle.append(executor)
-                return
-        executor.shutdown(wait=False)
+        if not keep:
+            executor.shutdown(wait=False)
+        self._gate().release()
 
     @property
     def idle(self) -> int:
@@ -66,7 +83,7 @@ class RequestThreads:
 class SyncRequestASGIHandler(ASGIHandler):
     def __init__(self):
         super().__init__()
-        self.threads = RequestThreads(keep=settings.HTTP_THREADS)
+        self.threads = RequestThreads(settings.HTTP_THREADS)
 
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)
@@ -74,7 +91,7 @@ class SyncRequestASGIHandler(ASGIHandler):
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
-        executor = self.threads.borrow()
+        executor = await self.threads.borrow()
         try:
             async with ThreadSensitiveContext(executor=executor):
                 await self.handle(scope, receive, send)

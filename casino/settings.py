@@ -130,9 +130,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Seconds a thread may hold the GIL before another that waits gets it (casino.asgi): 1 ms instead of
 # Python's 5 ms, measured by bench/bench_pit_load.py.
 GIL_SWITCH_INTERVAL = env.float("GIL_SWITCH_INTERVAL", default=0.001)
-# Request threads a daphne process keeps for the next HTTP request (casino.asgi_http); a burst
-# beyond them gets new threads, which stop when it is over.
-HTTP_THREADS = env.int("HTTP_THREADS", default=16)
+# HTTP requests a daphne process runs at once, each in a thread kept for the next (casino.asgi_http);
+# more wait their turn. With the websockets' worker threads (6 on two cores) it stays within
+# DATABASE_POOL_MAX, so a burst of requests waits for a thread instead of timing out on the pool.
+HTTP_THREADS = env.int("HTTP_THREADS", default=12)
 
 REDIS_URL = env.str("REDIS_URL", default="")
 REDIS_READ_TIMEOUT = 30  # seconds; channels-redis blocks 5 s per receive (RedisChannelLayer.brpop_timeout)

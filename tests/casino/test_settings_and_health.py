@@ -132,15 +132,29 @@ async def test_http_requests_reuse_their_thread_instead_of_starting_one_each():
     assert threads[0] is not threading.current_thread()
 
 
-def test_request_threads_keep_only_so_many_idle_and_never_make_a_request_wait():
+async def test_at_most_http_threads_requests_run_at_once_and_the_next_waits_its_turn():
+    """A burst waits for a request thread instead of outrunning the database pool (casino.asgi_http)."""
+    import asyncio
+
     from casino.asgi_http import RequestThreads
 
-    threads = RequestThreads(keep=1)
-    first, second = threads.borrow(), threads.borrow()  # none idle: a second one is made at once
+    threads = RequestThreads(2)
+    first, second = await threads.borrow(), await threads.borrow()
     assert first is not second
+    third = asyncio.ensure_future(threads.borrow())
+    await asyncio.sleep(0.05)
+    assert not third.done()  # two requests run: the third waits, with no thread of its own
+
+    threads.give_back(second)
+
+    assert await asyncio.wait_for(third, 1) is second  # it gets the thread the second request used
     threads.give_back(first)
-    threads.give_back(second)  # beyond keep: shut down
-    assert threads.idle == 1
-    assert threads.borrow() is first
-    with pytest.raises(RuntimeError):
-        second.submit(print)
+    threads.give_back(second)
+    assert threads.idle == 2
+
+
+def test_http_threads_must_be_at_least_one():
+    from casino.asgi_http import RequestThreads
+
+    with pytest.raises(ValueError, match="HTTP_THREADS"):
+        RequestThreads(0)
