@@ -114,7 +114,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.boo
     # persistent per-thread connections (CONN_MAX_AGE) are not.
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": env.int("DATABASE_POOL_MIN", default=2),
-        "max_size": env.int("DATABASE_POOL_MAX", default=20),
+        "max_size": env.int("DATABASE_POOL_MAX", default=32),
         "timeout": env.float("DATABASE_POOL_TIMEOUT", default=10),
     }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -131,9 +131,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Python's 5 ms, measured by bench/bench_pit_load.py.
 GIL_SWITCH_INTERVAL = env.float("GIL_SWITCH_INTERVAL", default=0.001)
 # HTTP requests a daphne process runs at once, each in a thread kept for the next (casino.asgi_http);
-# more wait their turn. With the websockets' worker threads (6 on two cores) it stays within
-# DATABASE_POOL_MAX, so a burst of requests waits for a thread instead of timing out on the pool.
-HTTP_THREADS = env.int("HTTP_THREADS", default=12)
+# more wait their turn. With the websockets' worker threads (asyncio's default executor: CPUs + 4) it
+# stays within the database pool (32 by default), so a burst of requests waits for a thread instead
+# of timing out on the pool. Not lower: a request holds its thread while it waits for the event loop
+# too, and 12 raised the pit's p95 at 20 tables from about 0.5 to 1 s (docs/benchmarks.md).
+HTTP_THREADS = env.int("HTTP_THREADS", default=20)
 
 REDIS_URL = env.str("REDIS_URL", default="")
 REDIS_READ_TIMEOUT = 30  # seconds; channels-redis blocks 5 s per receive (RedisChannelLayer.brpop_timeout)
