@@ -9,6 +9,10 @@ and over both processes. For every action, the latency is the time from the deal
 version arrives at each socket of that table. At the end every socket must show the server's final
 version (no update lost). It prints p50/p95/p99, throughput and the CPU of the daphne processes.
 
+Each dealer keeps its HTTP connection to each process alive, as a tablet's browser does (``--close``:
+a new connection per tap). ``--app floor`` measures the same stack with no game (bench/floor_app.py):
+the least any pit costs on this machine, the yardstick for the casino's figures.
+
 It creates its own database content (a fresh pit of tables) in the database named by DATABASE_URL:
 use a bench database, not the casino's.
 """

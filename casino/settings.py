@@ -134,7 +134,7 @@ GIL_SWITCH_INTERVAL = env.float("GIL_SWITCH_INTERVAL", default=0.001)
 # more wait their turn. With the websockets' worker threads (asyncio's default executor: CPUs + 4) it
 # stays within the database pool (32 by default), so a burst of requests waits for a thread instead
 # of timing out on the pool. Not lower: a request holds its thread while it waits for the event loop
-# too, and 12 raised the pit's p95 at 20 tables from about 0.5 to 1 s (docs/benchmarks.md).
+# too, and ordinary traffic should never queue for one (docs/benchmarks.md).
 HTTP_THREADS = env.int("HTTP_THREADS", default=20)
 
 REDIS_URL = env.str("REDIS_URL", default="")
