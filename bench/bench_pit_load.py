@@ -269,9 +269,10 @@ def main() -> None:
     parser.add_argument("--servers", type=int, default=2)
     parser.add_argument(
         "--app",
-        choices=["casino", "floor"],
+        choices=["casino", "floor", "floor-ws"],
         default="casino",
-        help="floor: the same stack with no game (bench/floor_app.py), the least any pit must do",
+        help="floor: the same stack with no game (bench/floor_app.py), the least any pit must do; "
+        "floor-ws: the same with the dealers' taps over their websockets instead of HTTP",
     )
     parser.add_argument(
         "--close",
@@ -297,8 +298,10 @@ def main() -> None:
     ensure_database(env["DATABASE_URL"])
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     setup_django(env)
-    if args.app == "floor":
-        from bench.floor_app import FloorScript as Script
+    if args.app in ("floor", "floor-ws"):
+        from bench.floor_app import FloorScript, FloorSocketScript
+
+        Script = FloorScript if args.app == "floor" else FloorSocketScript
 
         env["DJANGO_SETTINGS_MODULE"] = "bench.floor_settings"
         app = "bench.floor_app:application"

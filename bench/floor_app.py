@@ -23,6 +23,7 @@ from casino.asgi_http import get_sync_request_asgi_application  # noqa: E402
 django_asgi_app = get_sync_request_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.db import database_sync_to_async  # noqa: E402
 from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
@@ -35,7 +36,7 @@ from django.views.decorators.http import require_POST  # noqa: E402
 
 from casino.access import role_required  # noqa: E402
 from casino.realtime import announce_change  # noqa: E402
-from casino.roles import Role  # noqa: E402
+from casino.roles import Role, has_role  # noqa: E402
 from casino.urls import urlpatterns as casino_urls  # noqa: E402 - the login page
 from tables.models import Table  # noqa: E402
 
@@ -51,12 +52,38 @@ def floor_tablet(request, table_id: int):
 @require_POST
 @role_required(Role.DEALER)
 def floor_tap(request, table_id: int):
+    return HttpResponse(f'<div id="dealer-table" data-version="{_tap(table_id)}"></div>')
+
+
+def _tap(table_id: int) -> int:
     with transaction.atomic():
         table = Table.objects.select_for_update().only("pk", "version").get(pk=table_id)
         Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
-        version = table.version + 1
-        announce_change(f"floor.{table.pk}", version=version)
-    return HttpResponse(f'<div id="dealer-table" data-version="{version}"></div>')
+        announce_change(f"floor.{table.pk}", version=table.version + 1)
+    return table.version + 1
+
+
+class FloorTabletSocket(AsyncWebsocketConsumer):
+    """``--app floor-ws``: the dealer's taps over the tablet's own websocket instead of HTTP requests
+    (authenticated once, at connect; the role read again per tap, as a request would)."""
+
+    async def connect(self):
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        if not await database_sync_to_async(self._allowed, thread_sensitive=False)():
+            await self.close(code=4403)
+            return
+        await self.accept()
+
+    def _allowed(self) -> bool:
+        user = self.scope.get("user")
+        return bool(user and user.is_authenticated and has_role(user, Role.DEALER))
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if not await database_sync_to_async(self._allowed, thread_sensitive=False)():
+            await self.close(code=4403)
+            return
+        version = await database_sync_to_async(_tap, thread_sensitive=False)(self.table_id)
+        await self.send(text_data=f'<div id="dealer-table" data-version="{version}"></div>')
 
 
 class FloorPhone(AsyncWebsocketConsumer):
@@ -82,7 +109,14 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter([path("ws/floor/<int:table_id>/", FloorPhone.as_asgi())]))
+            AuthMiddlewareStack(
+                URLRouter(
+                    [
+                        path("ws/floor/<int:table_id>/", FloorPhone.as_asgi()),
+                        path("ws/floor-tablet/<int:table_id>/", FloorTabletSocket.as_asgi()),
+                    ]
+                )
+            )
         ),
     }
 )
@@ -121,5 +155,36 @@ class FloorScript:
         match = FRAGMENT_VERSION.search(page)
         if status != 200 or not match:
             dealer.errors.append(f"tap: HTTP {status}")
+            return None
+        return int(match.group(1))
+
+
+class FloorSocketScript(FloorScript):
+    """``--app floor-ws``: the same login, then each tap sent over the dealer's websocket to the process
+    whose turn it is (one socket per dealer and process, opened at login)."""
+
+    def __init__(self):
+        super().__init__()
+        self.sockets: dict[tuple[int, str], object] = {}
+
+    def login(self, dealer) -> None:
+        from websockets.sync.client import connect
+
+        super().login(dealer)
+        cookie = "; ".join(f"{name}={value}" for name, value in dealer.cookies.items())
+        for base in dealer.base_urls:
+            self.sockets[dealer.table_id, base] = connect(
+                base.replace("http://", "ws://") + f"/ws/floor-tablet/{dealer.table_id}/",
+                origin=base,
+                additional_headers={"Cookie": cookie},
+                open_timeout=30,
+            )
+
+    def act(self, dealer, base: str, started: float) -> int | None:
+        socket = self.sockets[dealer.table_id, base]
+        socket.send(f'{{"key": "{uuid.uuid4()}"}}')
+        match = FRAGMENT_VERSION.search(socket.recv(timeout=15))
+        if not match:
+            dealer.errors.append("tap: no version in the answer")
             return None
         return int(match.group(1))

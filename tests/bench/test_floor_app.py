@@ -56,3 +56,35 @@ async def test_a_phone_socket_hears_each_announced_version(table_one):
     message = await socket.receive_from(timeout=5)
     assert message.startswith('<div id="player-view" data-version="7">')
     await socket.disconnect()
+
+
+async def test_a_dealers_tap_over_the_tablets_socket_bumps_the_version_and_answers_it(table_one, dealer_dana):
+    """``--app floor-ws``: the same tap, sent over the dealer's websocket."""
+    from asgiref.sync import sync_to_async
+
+    from bench.floor_app import FloorTabletSocket
+
+    socket = WebsocketCommunicator(FloorTabletSocket.as_asgi(), f"/ws/floor-tablet/{table_one.pk}/")
+    socket.scope["url_route"] = {"kwargs": {"table_id": table_one.pk}}
+    socket.scope["user"] = dealer_dana
+    connected, _ = await socket.connect()
+    assert connected
+    before = table_one.version
+
+    await socket.send_to(text_data='{"key": "tap-1"}')
+
+    answer = await socket.receive_from(timeout=5)
+    await sync_to_async(table_one.refresh_from_db)()
+    assert table_one.version == before + 1
+    assert f'data-version="{before + 1}"' in answer
+    await socket.disconnect()
+
+
+async def test_the_tablets_socket_refuses_anyone_but_a_dealer(table_one, pit_boss_pat):
+    from bench.floor_app import FloorTabletSocket
+
+    socket = WebsocketCommunicator(FloorTabletSocket.as_asgi(), f"/ws/floor-tablet/{table_one.pk}/")
+    socket.scope["url_route"] = {"kwargs": {"table_id": table_one.pk}}
+    socket.scope["user"] = pit_boss_pat
+    connected, _ = await socket.connect()
+    assert not connected
