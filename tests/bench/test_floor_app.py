@@ -58,15 +58,20 @@ async def test_a_phone_socket_hears_each_announced_version(table_one):
     await socket.disconnect()
 
 
+def _tablet_socket(table, user):
+    from bench.floor_app import FloorTabletSocket
+
+    socket = WebsocketCommunicator(FloorTabletSocket.as_asgi(), f"/ws/floor-tablet/{table.pk}/")
+    socket.scope["url_route"] = {"kwargs": {"table_id": table.pk}}
+    socket.scope["user"] = user
+    return socket
+
+
 async def test_a_dealers_tap_over_the_tablets_socket_bumps_the_version_and_answers_it(table_one, dealer_dana):
     """``--app floor-ws``: the same tap, sent over the dealer's websocket."""
     from asgiref.sync import sync_to_async
 
-    from bench.floor_app import FloorTabletSocket
-
-    socket = WebsocketCommunicator(FloorTabletSocket.as_asgi(), f"/ws/floor-tablet/{table_one.pk}/")
-    socket.scope["url_route"] = {"kwargs": {"table_id": table_one.pk}}
-    socket.scope["user"] = dealer_dana
+    socket = _tablet_socket(table_one, dealer_dana)
     connected, _ = await socket.connect()
     assert connected
     before = table_one.version
@@ -81,10 +86,5 @@ async def test_a_dealers_tap_over_the_tablets_socket_bumps_the_version_and_answe
 
 
 async def test_the_tablets_socket_refuses_anyone_but_a_dealer(table_one, pit_boss_pat):
-    from bench.floor_app import FloorTabletSocket
-
-    socket = WebsocketCommunicator(FloorTabletSocket.as_asgi(), f"/ws/floor-tablet/{table_one.pk}/")
-    socket.scope["url_route"] = {"kwargs": {"table_id": table_one.pk}}
-    socket.scope["user"] = pit_boss_pat
-    connected, _ = await socket.connect()
+    connected, _ = await _tablet_socket(table_one, pit_boss_pat).connect()
     assert not connected
