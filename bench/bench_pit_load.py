@@ -32,7 +32,6 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -153,7 +152,7 @@ class Dealer(threading.Thread):
         if body is not None:
             headers.setdefault("Content-Type", "application/x-www-form-urlencoded")
         if self.cookies:
-            headers["Cookie"] = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
+            headers["Cookie"] = self.cookie_header()
         for attempt in (1, 2):
             connection = self.connections.get(base)
             if connection is None:
@@ -178,6 +177,10 @@ class Dealer(threading.Thread):
                 self.connections.pop(base, None)
             return response.status, text
         raise AssertionError("unreachable")
+
+    def cookie_header(self) -> str:
+        """The cookies this dealer's browser would send (its session's among them)."""
+        return "; ".join(f"{name}={value}" for name, value in self.cookies.items())
 
     def run(self) -> None:
         try:

@@ -13,7 +13,6 @@ never part of the casino's URLs.
 from __future__ import annotations
 
 import os
-import re
 import uuid
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.floor_settings")
@@ -34,6 +33,7 @@ from django.middleware.csrf import get_token  # noqa: E402
 from django.urls import path  # noqa: E402
 from django.views.decorators.http import require_POST  # noqa: E402
 
+from bench.pit_script import FRAGMENT_VERSION, DealerScript  # noqa: E402 - the casino's login and answers
 from casino.access import role_required  # noqa: E402
 from casino.realtime import announce_change  # noqa: E402
 from casino.roles import Role, has_role  # noqa: E402
@@ -65,7 +65,8 @@ def _tap(table_id: int) -> int:
 
 class FloorTabletSocket(AsyncWebsocketConsumer):
     """``--app floor-ws``: the dealer's taps over the tablet's own websocket instead of HTTP requests
-    (authenticated once, at connect; the role read again per tap, as a request would)."""
+    (authenticated once, at connect; each tap checks the role from the roles the connection's user
+    read then, where an HTTP tap reads the user and the roles again)."""
 
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -122,18 +123,11 @@ application = ProtocolTypeRouter(
 )
 
 
-FRAGMENT_VERSION = re.compile(r'id="dealer-table"[^>]*data-version="(\d+)"')
-CSRF_META = re.compile(r'"X-CSRFToken": "([^"]+)"')
-
-
 class FloorScript:
     """The load generator's side: the same login as the casino's dealers, then one tap a second."""
 
     def __init__(self):
-        from bench.pit_script import DealerScript
-
         self.casino = DealerScript()  # its login and open_table; the taps are the floor's own
-        self.csrf: dict[int, str] = {}
 
     def socket_path(self, table_id: int) -> str:
         return f"/ws/floor/{table_id}/"
@@ -143,14 +137,13 @@ class FloorScript:
 
     def login(self, dealer) -> None:
         self.casino.login(dealer, tablet=f"/floor/{dealer.table_id}/")
-        self.csrf[dealer.table_id] = self.casino.csrf[dealer.table_id]
 
     def act(self, dealer, base: str, started: float) -> int | None:
         status, page = dealer.request(
             base,
             f"/floor/{dealer.table_id}/tap/",
             {"key": str(uuid.uuid4())},
-            headers={"HX-Request": "true", "X-CSRFToken": self.csrf[dealer.table_id]},
+            headers={"HX-Request": "true", "X-CSRFToken": self.casino.csrf[dealer.table_id]},
         )
         match = FRAGMENT_VERSION.search(page)
         if status != 200 or not match:
@@ -171,12 +164,11 @@ class FloorSocketScript(FloorScript):
         from websockets.sync.client import connect
 
         super().login(dealer)
-        cookie = "; ".join(f"{name}={value}" for name, value in dealer.cookies.items())
         for base in dealer.base_urls:
             self.sockets[dealer.table_id, base] = connect(
                 base.replace("http://", "ws://") + f"/ws/floor-tablet/{dealer.table_id}/",
                 origin=base,
-                additional_headers={"Cookie": cookie},
+                additional_headers={"Cookie": dealer.cookie_header()},
                 open_timeout=30,
             )
 

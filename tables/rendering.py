@@ -83,6 +83,7 @@ def dealer_context(table: Table, user, notice: dict | None = None, version: int 
     in_bets = state is not None and state.phase is Phase.BETS_OPEN
     boxes_with_ante = {row["box"] for row in view["boxes"] if row.get("in_hand")}
     next_box = next((n for n in BOX_NUMBERS if n not in boxes_with_ante), 1)
+    between_hands = table.status == Table.Status.OPEN and finished
     return {
         "table": table,
         "session": session,
@@ -90,10 +91,10 @@ def dealer_context(table: Table, user, notice: dict | None = None, version: int 
         "view": view,
         "step": view["step"],
         "finished": finished,
-        "can_start": table.status == Table.Status.OPEN and finished,
+        "can_start": between_hands,
         # Asked only between hands, when the next one could start (one query): THB-16.
-        "deck_pending": table.status == Table.Status.OPEN and finished and services.deck_count_pending(table),
-        "can_close_table": table.status == Table.Status.OPEN and finished,
+        "deck_pending": between_hands and services.deck_count_pending(table),
+        "can_close_table": between_hands,
         "can_repeat": in_bets and hand is not None and hand.number > 1 and
         session is not None and session.hands.filter(number__lt=hand.number).exists(),
         "can_undo": hand is not None and not finished and state is not None and bool(state.actions),

@@ -702,8 +702,7 @@ def request_closing(*, table, by, key: str, expected_version: int) -> ActionResu
         if w.table.status != Table.Status.OPEN:
             raise RuleViolation(N_("Only an open table can be closed."))
         session = _live_session_locked(w.table)
-        last = session.hands.order_by("-number").first()
-        if last is not None and not last.is_finished:
+        if _unfinished_hand(session.hands) is not None:
             raise RuleViolation(N_("Finish the hand in play before closing the table."))
         session.status = TableSession.Status.CLOSING
         session.closing_requested_by, session.closing_requested_at = w.by, w.now
@@ -849,9 +848,10 @@ def _sync_hand(w: _Write, hand: Hand, before: HandState, after: HandState) -> No
 # --- The deck and the cards between the pit boss and the dealer (THB-16, THB-17) ---------------------
 
 
-def _no_hand_in_play(table: Table) -> bool:
-    last = table.hands.order_by("-number").first()
-    return last is None or last.is_finished
+def _unfinished_hand(hands) -> Hand | None:
+    """The latest of ``hands`` (a table's or a session's) while it is not finished, else None."""
+    last = hands.order_by("-number").first()
+    return last if last is not None and not last.is_finished else None
 
 
 def deck_count_pending(table: Table) -> bool:
@@ -870,7 +870,7 @@ def record_deck_count(*, table, by, key: str, expected_version: int, cards: int,
         _require_dealer(w)
         if w.table.status != Table.Status.OPEN:
             raise RuleViolation(N_("The deck is counted at an open table."), "THB-16")
-        if not _no_hand_in_play(w.table):
+        if _unfinished_hand(w.table.hands) is not None:
             raise RuleViolation(N_("Count the deck between hands, once the cards are collected."), "THB-16")
         if not isinstance(cards, int) or isinstance(cards, bool) or not 0 <= cards <= 520:
             raise ValueError(f"a deck count is a number of cards from 0 to 520, not {cards!r}")
@@ -904,8 +904,7 @@ def report_suspect_cards(*, table, by, key: str, expected_version: int, note: st
         _require_dealer(w)
         if w.table.status != Table.Status.OPEN:
             raise RuleViolation(N_("Cards are reported at an open table."), "THB-17")
-        last = w.table.hands.order_by("-number").first()
-        hand = last if last is not None and not last.is_finished else None
+        hand = _unfinished_hand(w.table.hands)
         params = {"table": w.table.name, "note": note}
         message = gettext_noop(
             "%(table)s: the dealer suspects marked or flawed cards (THB-17). Go to the table discreetly."
@@ -937,8 +936,8 @@ def start_hand(*, table, by, key: str, expected_version: int, mode: str = Hand.M
         if w.table.status != Table.Status.OPEN:
             raise RuleViolation(N_("The table is not open: the pit boss confirms the deck check first."), "THB-21")
         session = _live_session_locked(w.table)
-        last = session.hands.order_by("-number").first()
-        if last is not None and not last.is_finished:
+        last = _unfinished_hand(session.hands)
+        if last is not None:
             if last.is_over:
                 raise RuleViolation(N_("The last hand's Bonus award waits for approval: the next hand starts "
                                       "once it is decided."), "THB-54")

@@ -105,6 +105,11 @@ def _int(value, what: str, *, low: int = 0, high: int = 10**9) -> int:
     return number
 
 
+def _free_text(post, name: str) -> str:
+    """A free-text field (a reason, a note): trimmed, at most 200 characters, as the forms allow."""
+    return post.get(name, "").strip()[:200]
+
+
 def _box(post) -> int:
     return _int(post.get("box"), _("The box"), low=1, high=7)
 
@@ -212,7 +217,7 @@ def _irregularity(post) -> dict:
 def _undo_reason(post) -> str:
     reasons = dict(rendering.UNDO_REASONS)
     chosen = post.get("reason", "")
-    detail = post.get("detail", "").strip()[:200]
+    detail = _free_text(post, "detail")
     if chosen not in reasons and not detail:
         raise BadInput(_("Say why the action is undone."))
     label = str(reasons.get(chosen, ""))
@@ -239,10 +244,10 @@ def _dealer_call(action: str, post, table: Table):
     if action == "deck-count":
         return services.record_deck_count, {
             "cards": _int(post.get("cards"), _("The number of cards"), low=0, high=520),
-            "note": post.get("note", "").strip()[:200],
+            "note": _free_text(post, "note"),
         }
     if action == "suspect-cards":
-        return services.report_suspect_cards, {"note": post.get("note", "").strip()[:200]}
+        return services.report_suspect_cards, {"note": _free_text(post, "note")}
     parser = RECORDS.get(action)
     if parser is None:
         raise Http404
@@ -336,7 +341,7 @@ def _pit_call(action: str, post):
     if action == "award":
         return services.decide_award, {"hand_id": _int(post.get("hand"), _("The hand"), low=1),
                                        "box": _box(post), "approve": post.get("approve") == "1",
-                                       "reason": post.get("reason", "").strip()[:200]}
+                                       "reason": _free_text(post, "reason")}
     if action == "alert":
         return services.acknowledge_alert, {"alert_id": _int(post.get("alert"), _("The alert"), low=1)}
     raise Http404

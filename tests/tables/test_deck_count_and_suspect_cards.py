@@ -3,6 +3,8 @@ discreet alert for cards that look marked or flawed (THB-17)."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -109,8 +111,6 @@ def test_suspected_cards_are_told_to_the_pit_console_only_never_to_the_tables_sc
 
 
 async def _receive_or_none(layer, channel):
-    import asyncio
-
     try:
         return await asyncio.wait_for(layer.receive(channel), 0.3)
     except TimeoutError:

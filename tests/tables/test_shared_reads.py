@@ -180,17 +180,24 @@ def test_two_phones_at_one_box_share_one_render_and_each_box_keeps_its_own(hand_
         assert "Box 1" in rendering.player_fragment_from_memory(boxes[1], second, result.table_version)
 
 
+def _box_2_ante_reading_no_hand(table, dealer):
+    """Box 2's ante of 20, checked to read neither the hand nor its rows; then, as another process, the
+    hand the database holds, checked to replay to what the write built on."""
+    with CaptureQueriesContext(connection) as queries:
+        result = act(services.record_action, table, dealer, record=ante(2, 20))
+    reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
+    assert not [sql for sql in reads if 'FROM "tables_hand' in sql], reads
+    _as_another_process()
+    hand = Hand.objects.get(table=table)
+    assert services.hand_state(hand) == _full_replay(hand)  # what the write built on was the database's state
+    return result, hand
+
+
 def test_a_write_on_the_version_this_process_holds_reads_neither_the_hand_nor_its_rows(hand_started, dealer_dana):
     play(hand_started, dealer_dana, ante(1, 10))
     hand_started.refresh_from_db()
     services.snapshot_at(hand_started, hand_started.version)  # this process holds the version (its phones read it)
-    with CaptureQueriesContext(connection) as queries:
-        result = act(services.record_action, hand_started, dealer_dana, record=ante(2, 20))
-    reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
-    assert not [sql for sql in reads if 'FROM "tables_hand' in sql], reads
-    _as_another_process()
-    hand = Hand.objects.get(table=hand_started)
-    assert services.hand_state(hand) == _full_replay(hand)  # what the write built on was the database's state
+    result, hand = _box_2_ante_reading_no_hand(hand_started, dealer_dana)
     assert services.hand_state(hand).box(2).ante == 20 and result.table_version == hand_started.version + 1
 
 
@@ -246,13 +253,8 @@ def test_a_write_on_a_version_another_process_made_reads_neither_the_hand_nor_it
     play(hand_started, dealer_dana, ante(1, 10))
     _as_another_process()  # the tablet's next tap lands on the other daphne process
     hand_started.refresh_from_db()
-    with CaptureQueriesContext(connection) as queries:
-        result = act(services.record_action, hand_started, dealer_dana, record=ante(2, 20))
-    reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
-    assert not [sql for sql in reads if 'FROM "tables_hand' in sql], reads
-    _as_another_process()
-    hand = Hand.objects.get(table=hand_started)
-    assert services.hand_state(hand) == _full_replay(hand) and hand_started.version + 1 == result.table_version
+    result, hand = _box_2_ante_reading_no_hand(hand_started, dealer_dana)
+    assert hand_started.version + 1 == result.table_version
     assert [r.seq for r in hand.actions.order_by("seq")] == [1, 2]  # numbered on from the shared snapshot
 
 
