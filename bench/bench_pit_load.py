@@ -84,20 +84,18 @@ def setup_django(env: dict) -> None:
     django.setup()
 
 
-def prepare(n_tables: int, n_sockets: int, prefix: str):
-    """A pit per four tables, a dealer per table, open tables, player links spread over boxes."""
+def prepare(n_tables: int, prefix: str):
+    """A pit per four tables, a dealer per table (the script opens them)."""
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
-    from django.contrib.sessions.backends.db import SessionStore
 
-    from casino import player_links
     from casino.roles import ensure_role_groups
     from tables.models import Pit, Table
 
     ensure_role_groups()
     User = get_user_model()
     dealer_group, boss_group = Group.objects.get(name="dealer"), Group.objects.get(name="pit_boss")
-    tables, sockets = [], []
+    tables = []
     for t in range(n_tables):
         if t % 4 == 0:
             boss = User.objects.create_user(f"{prefix}boss{t // 4}", password="bench-pass-2026")
@@ -108,15 +106,30 @@ def prepare(n_tables: int, n_sockets: int, prefix: str):
         table = Table.objects.create(pit=pit, name=f"{prefix}T{t}", min_ante=5, max_ante=100, dealer=dealer)
         table.ensure_boxes()
         tables.append((table, dealer, boss))
+    return tables
+
+
+def player_sessions(tables, n_sockets: int) -> list[tuple[int, str]]:
+    """A phone's session per socket, holding its box's QR link, spread over the boxes of the open tables
+    (a link belongs to a table's live session; the floor's tables have none, and its phones no link)."""
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from casino import player_links
+    from casino.rules.errors import RuleViolation
+    from tables import services
+
+    sockets = []
     for s in range(n_sockets):
-        table, dealer, _boss = tables[s % n_tables]
-        box = table.boxes.get(number=1 + (s // n_tables) % 7)
-        link = player_links.issue_player_link(seat=box, by=dealer)
+        table, dealer, _boss = tables[s % len(tables)]
         session = SessionStore()
-        session[player_links.SESSION_KEY] = str(link.pk)
+        try:
+            link = services.issue_box_link(table=table, number=1 + (s // len(tables)) % 7, by=dealer)
+            session[player_links.SESSION_KEY] = str(link.pk)
+        except RuleViolation:
+            pass
         session.create()
         sockets.append((table.pk, session.session_key))
-    return tables, sockets
+    return sockets
 
 
 # A few dealers log in at a time, so the measured minute starts sooner (each login hashes a password
@@ -314,10 +327,11 @@ def main() -> None:
         app = "casino.asgi:application"
 
     prefix = f"b{int(time.time())}_"
-    tables, sockets = prepare(args.tables, args.sockets, prefix)
+    tables = prepare(args.tables, prefix)
     script = Script()
     for table, dealer, boss in tables:
         script.open_table(table, dealer, boss)
+    sockets = player_sessions(tables, args.sockets)
 
     servers = start_servers(args.servers, env, app)
     bases = [f"http://127.0.0.1:{port}" for _proc, port in servers]

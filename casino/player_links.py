@@ -51,12 +51,22 @@ def revoke_player_link(link: PlayerLink, *, by, stream: str | None = None) -> Pl
     with transaction.atomic():
         link = PlayerLink.objects.select_for_update().get(pk=link.pk)
         if link.revoked_at is None:
-            link.revoked_at = timezone.now()
-            link.revoked_by = by
-            link.save(update_fields=["revoked_at", "revoked_by"])
+            end_links([link], by=by, now=timezone.now())
             record_event(action="player_link.revoked", actor=by, obj=link, stream=stream, details={})
-            announce_change(link.group_name, version=1, event="revoked")
     return link
+
+
+def end_links(links: list[PlayerLink], *, by, now) -> None:
+    """Revoke ``links`` (rows locked by the caller) in the caller's transaction, which audits them.
+
+    The rows first: they are the authority, read on every request and socket check. After commit each
+    link's group is told, on every process, and its phones say goodbye and close.
+    """
+    for link in links:
+        link.revoked_at, link.revoked_by = now, by
+        link.save(update_fields=["revoked_at", "revoked_by"])
+    if links:
+        announce_change(*(link.group_name for link in links), version=1, event="revoked")
 
 
 def token_for(link: PlayerLink) -> str:

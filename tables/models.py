@@ -141,29 +141,6 @@ class Box(models.Model):
     def __str__(self) -> str:
         return _("%(table)s, box %(number)d") % {"table": self.table.name, "number": self.number}
 
-    # The player-link protocol (casino.player_views).
-    def player_groups(self) -> list[str]:
-        # The table's group: every change at the table re-renders this box's own projection.
-        return [self.table.group_name]
-
-    def render_player_fragment(self, link, *, version: int | None = None) -> str:
-        # Only this box's projection reaches the template (tables.projections.player_projection).
-        from tables.rendering import player_fragment  # late: the screens' module imports the models
-
-        return player_fragment(self, link, version=version)
-
-    def player_fragment_from_memory(self, link, version: int) -> str | None:
-        from tables.rendering import player_fragment_from_memory
-
-        return player_fragment_from_memory(self, link, version)
-
-    def player_shared_read(self, version: int):
-        # One read per table version and process serves every phone of the table (tables.rendering).
-        from tables.rendering import prepare_phones
-
-        table = self.table  # loaded when the socket was authorised; only its id and stamp are used
-        return ("tables.phones", table.pk, table.created_at, version), lambda: prepare_phones(table, version)
-
 
 # --- The live game: sessions, hands and their frozen actions ----------------------------------------
 #
@@ -236,6 +213,81 @@ class TableSession(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} {self.requested_at:%Y-%m-%d %H:%M} ({self.status})"
+
+
+class Seating(models.Model):
+    """One player's stay at a box, within one table session: what a player's QR link belongs to.
+
+    A link bound to the box itself outlived the session and showed the box's next occupant their
+    hole cards (issue #12). A seating ends when its session closes, or when the dealer says a new
+    player took the box; its links are revoked in the same transaction, and every phone open on them
+    is told and shut (tables.services.end_seatings). A phone sees only the hands numbered from
+    ``first_hand`` on: the hands before belong to whoever sat there before.
+    """
+
+    class EndReason(models.TextChoices):
+        SESSION_CLOSED = "session-closed", _("The table closed")
+        NEW_PLAYER = "new-player", _("A new player took the box")
+
+    box = models.ForeignKey(Box, verbose_name=_("box"), on_delete=models.PROTECT, related_name="seatings")
+    session = models.ForeignKey(
+        TableSession, verbose_name=_("session"), on_delete=models.PROTECT, related_name="seatings"
+    )
+    # Hand numbers run per table (Hand.number), across sessions.
+    first_hand = models.PositiveIntegerField(_("first hand"))
+    started_at = models.DateTimeField(_("started at"))
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("started by")
+    )
+    ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
+    ended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        verbose_name=_("ended by"),
+    )
+    end_reason = models.CharField(_("why it ended"), max_length=20, choices=EndReason.choices, blank=True)
+
+    class Meta:
+        ordering = ["box", "-started_at"]
+        verbose_name = _("seating")
+        constraints = [
+            # One player at a box at a time: a second open seating would let two people's phones share it.
+            models.UniqueConstraint(fields=["box"], condition=models.Q(ended_at__isnull=True),
+                                    name="one_open_seating_per_box"),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.box)
+
+    @property
+    def table(self) -> Table:
+        return self.box.table
+
+    @property
+    def number(self) -> int:
+        return self.box.number
+
+    # The player-link protocol (casino.player_views).
+    def player_groups(self) -> list[str]:
+        # The table's group: every change at the table re-renders this seating's own projection.
+        return [self.box.table.group_name]
+
+    def render_player_fragment(self, link, *, version: int | None = None) -> str:
+        # Only this seating's projection reaches the template (tables.projections.player_projection).
+        from tables.rendering import player_fragment  # late: the screens' module imports the models
+
+        return player_fragment(self, link, version=version)
+
+    def player_fragment_from_memory(self, link, version: int) -> str | None:
+        from tables.rendering import player_fragment_from_memory
+
+        return player_fragment_from_memory(self, link, version)
+
+    def player_shared_read(self, version: int):
+        # One read per table version and process serves every phone of the table (tables.rendering).
+        from tables.rendering import prepare_phones
+
+        table = self.box.table  # loaded when the socket was authorised; only its id and stamp are used
+        return ("tables.phones", table.pk, table.created_at, version), lambda: prepare_phones(table, version)
 
 
 class Hand(models.Model):

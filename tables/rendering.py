@@ -249,19 +249,13 @@ def _session_results(session: TableSession, latest: Hand | None) -> list[tuple[i
     return _histories.get_or_make(_history_key(session, latest), read)
 
 
-def _box_history(session: TableSession | None, number: int, latest: Hand | None = None) -> dict[str, Any]:
-    """The box's results over this session's finished hands, latest first: their own box only."""
-    if session is None:
-        return NO_HISTORY
-    return _history_of(number, _session_results(session, latest))
-
-
-def _history_of(number: int, results: list[tuple[int, dict[int, dict[str, Any]]]]) -> dict[str, Any]:
-    hands = [{**by_box[number], "number": hand_number} for hand_number, by_box in results if number in by_box]
+def _history_of(seating, results: list[tuple[int, dict[int, dict[str, Any]]]]) -> dict[str, Any]:
+    """The seating's results over its session's finished hands, latest first: its own box, and only the
+    hands from its first one (the hands before belong to whoever sat there before)."""
+    number, first = seating.box.number, seating.first_hand
+    hands = [{**by_box[number], "number": hand_number} for hand_number, by_box in results
+             if number in by_box and hand_number >= first]
     return {"hands": hands, "total": sum(h["net"] for h in hands)}
-
-
-NO_HISTORY: dict[str, Any] = {"hands": [], "total": 0}
 
 
 def _phone_part(template: str, key: tuple, context: Callable[[], dict[str, Any]]) -> str:
@@ -281,15 +275,25 @@ def _history_rows(history: dict[str, Any]) -> list[dict[str, Any]]:
             for h in history["hands"]]
 
 
-def player_fragment(box, link=None, *, version: int | None = None) -> str:
-    """The phone of one box: ``#player-view`` carrying the table's version, in four parts.
+def player_fragment(seating, link=None, *, version: int | None = None) -> str:
+    """The phone of one player at a box: ``#player-view`` carrying the table's version, in four parts.
 
     ``version``: the version a push announced (the snapshot most screens of the table share);
     without it the table is read now. Only this box's projection reaches a template
-    (``player_projection``): no other box's cards, no dealer's card before the reveal, no shoe.
+    (``player_projection``): no other box's cards, no dealer's card before the reveal, no shoe; and
+    only the hands of this player's seating: none of whoever sat at the box before (issue #12).
     """
-    snapshot = services.snapshot_at(box.table, version)
-    return _phone_view(box.number, snapshot, _box_history(snapshot.session, box.number, snapshot.hand))
+    snapshot = services.snapshot_at(seating.box.table, version)
+    session = _seating_session(seating, snapshot)
+    latest = snapshot.hand
+    results = _session_results(session, latest) if session is not None else []
+    return _phone_view(seating, snapshot, _history_of(seating, results))
+
+
+def _seating_session(seating, snapshot: services.Snapshot) -> TableSession | None:
+    """The snapshot's session if it is the seating's own, else None: a seating sees nothing of another session."""
+    session = snapshot.session
+    return session if session is not None and session.pk == seating.session_id else None
 
 
 def prepare_phones(table: Table, version: int) -> None:
@@ -302,12 +306,12 @@ def prepare_phones(table: Table, version: int) -> None:
     services.watching_links(table, version)
 
 
-def player_fragment_from_memory(box, link, version: int) -> str | None:
-    """``player_fragment(box, link, version=version)`` from what this process already holds for that
+def player_fragment_from_memory(seating, link, version: int) -> str | None:
+    """``player_fragment(seating, link, version=version)`` from what this process already holds for that
     version (``prepare_phones``), touching no database, so a push renders it on the event loop. None
     when something is not held, or the link is not among the version's usable links: the caller then
     renders in a worker thread, which reads (and says goodbye to a revoked link)."""
-    table = box.table
+    table = seating.box.table
     snapshot = services.remembered_snapshot(table, version)
     links = services.remembered_links(table, version)
     if snapshot is None or links is None:
@@ -315,27 +319,31 @@ def player_fragment_from_memory(box, link, version: int) -> str | None:
     expires_at = links.get(link.pk)
     if expires_at is None or expires_at <= timezone.now():
         return None
-    # Two phones at one box see the same screen: the second takes the first's (the link is checked above).
-    key = (table.pk, table.created_at, version, box.number, translation.get_language())
+    # Two phones of one seating see the same screen: the second takes the first's (the link is checked above).
+    key = (table.pk, table.created_at, version, seating.pk, translation.get_language())
     found = _phone_views.get(key)
     if found is not None:
         return found
-    session = snapshot.session
+    session = _seating_session(seating, snapshot)
     results = [] if session is None else _histories.get(_history_key(session, snapshot.hand))
     if results is None:
         return None
-    return _phone_views.put(key, _phone_view(box.number, snapshot, _history_of(box.number, results)))
+    return _phone_views.put(key, _phone_view(seating, snapshot, _history_of(seating, results)))
 
 
-def _phone_view(number: int, snapshot: services.Snapshot, history: dict[str, Any]) -> str:
+def _phone_view(seating, snapshot: services.Snapshot, history: dict[str, Any]) -> str:
     """The four parts of a phone's screen from data already read (no database: see the callers)."""
-    table, hand = snapshot.table, snapshot.hand
+    table, number = snapshot.table, seating.box.number
+    hand = snapshot.hand
+    state = snapshot.state
+    if _seating_session(seating, snapshot) is None or (hand is not None and hand.number < seating.first_hand):
+        hand, state = None, None  # the hand of another session, or of the player before at this box
     limits = _limits(table)
     head = _phone_part(
         "tables/player/_head.html", (table.name, table.status, limits["min_ante"], limits["max_ante"], number),
         lambda: {"table": table, "number": number, "limits": limits},
     )
-    view = player_projection(snapshot.state, number)
+    view = player_projection(state, number)
     shown = {k: v for k, v in view.items() if k != "box"}  # boxes with no bet share their part
     hand_part = _phone_part(
         "tables/player/_hand.html", (hand.number if hand else None, json.dumps(shown, sort_keys=True, default=str)),

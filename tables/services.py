@@ -35,13 +35,14 @@ from django.contrib.contenttypes.models import ContentType
 from django.core.cache import caches
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
-from django.db.models import Exists, Max, OuterRef, Sum
+from django.db.models import Exists, Max, Min, OuterRef, Sum
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from casino.audit import record_event, stream_for, stream_lock
 from casino.memo import BoundedCache
 from casino.models import AuditEvent, PlayerLink
+from casino.player_links import end_links, issue_player_link
 from casino.realtime import announce_change
 from casino.roles import APPROVE_PAYOUT, SUPERVISE_PIT, Role, can, has_role, primary_role
 from casino.rules.errors import N_, RuleViolation
@@ -68,6 +69,7 @@ from tables.models import (
     Hand,
     HandAction,
     Pit,
+    Seating,
     Table,
     TableRequest,
     TableSession,
@@ -79,7 +81,8 @@ log = logging.getLogger(__name__)
 __all__ = [
     "ActionResult", "NotAllowed", "PendingAward", "StaleVersion", "acknowledge_alert", "award_approver_role",
     "confirm_closing",
-    "confirm_deck_check", "current_hand", "decide_award", "hand_history_record", "hand_state", "live_session",
+    "confirm_deck_check", "current_hand", "decide_award", "end_seatings", "hand_history_record", "hand_state",
+    "issue_box_link", "live_session", "seat_new_player",
     "open_alerts", "pending_approvals", "pit_group", "recent_hands", "record_action", "repeat_last_bets",
     "report_irregularity", "request_closing", "request_opening", "session_result", "start_hand", "table_rules",
     "undo_last_action",
@@ -383,21 +386,23 @@ _watching_links: BoundedCache[dict] = BoundedCache(512)
 
 
 def watching_links(table: Table, version: int) -> dict:
-    """``{link id: expires_at}`` of the unrevoked, unexpired player links of the table's boxes, read
-    once per version in this process (one query)."""
+    """``{link id: expires_at}`` of the unrevoked, unexpired player links of the table's open seatings,
+    read once per version in this process (one query). A seating's links are revoked in the write that
+    ends it (``end_seatings``), so a version read after that write's commit never lists them."""
 
     def read() -> dict:
-        # The box ids as values, not a subquery: PostgreSQL then finds the links by the (seat type,
-        # seat id) index instead of walking every box link the casino ever issued.
-        seat_type, box_ids, now = ContentType.objects.get_for_model(Box).pk, _box_ids(table), timezone.now()
+        # The box ids as values, not a subquery: PostgreSQL then finds the open seatings by their
+        # partial unique index and the links by the (seat type, seat id) index.
+        seat_type, box_ids, now = ContentType.objects.get_for_model(Seating).pk, _box_ids(table), timezone.now()
         if connection.vendor == "postgresql":
             # Once per table version and process: as plain SQL it costs a third of the ORM's query
             # building (docs/benchmarks.md). The same filter as below, which SQLite keeps.
             with connection.cursor() as cursor:
                 cursor.execute(_WATCHING_LINKS_SQL, [seat_type, list(box_ids), now])
                 return dict(cursor.fetchall())
+        seatings = Seating.objects.filter(box_id__in=box_ids, ended_at__isnull=True).values("pk")
         links = PlayerLink.objects.filter(
-            seat_type_id=seat_type, seat_id__in=box_ids, revoked_at__isnull=True, expires_at__gt=now,
+            seat_type_id=seat_type, seat_id__in=seatings, revoked_at__isnull=True, expires_at__gt=now,
         )
         return dict(links.values_list("pk", "expires_at"))
 
@@ -405,8 +410,9 @@ def watching_links(table: Table, version: int) -> dict:
 
 
 _WATCHING_LINKS_SQL = (
-    'SELECT "id", "expires_at" FROM "casino_playerlink" WHERE "seat_type_id" = %s AND "seat_id" = ANY(%s)'
-    ' AND "revoked_at" IS NULL AND "expires_at" > %s'
+    'SELECT l."id", l."expires_at" FROM "casino_playerlink" l JOIN "tables_seating" s ON s."id" = l."seat_id"'
+    ' WHERE l."seat_type_id" = %s AND s."box_id" = ANY(%s) AND s."ended_at" IS NULL'
+    ' AND l."revoked_at" IS NULL AND l."expires_at" > %s'
 )
 
 
@@ -729,6 +735,9 @@ def confirm_closing(*, table, by, key: str, expected_version: int, approve: bool
             w.table.status = Table.Status.CLOSED
             w.event = "closed"
             w.audit("table.closed", session=session.pk, house_net=session.hands.aggregate(t=Sum("house_net"))["t"] or 0)
+            # Every player's link dies with the session: the next session's player at a box must never
+            # be seen through a link issued to someone before (issue #12).
+            end_seatings(w, session.seatings.filter(ended_at__isnull=True), Seating.EndReason.SESSION_CLOSED)
         else:
             session.status = TableSession.Status.OPEN
             w.table.status = Table.Status.OPEN
@@ -737,6 +746,102 @@ def confirm_closing(*, table, by, key: str, expected_version: int, approve: bool
         session.save()
 
     return _write(table=table, by=by, key=key, expected_version=expected_version, action="confirm_closing", work=work)
+
+
+# --- Players at the boxes: seatings and their QR links (issue #12) ----------------------------------------
+
+
+def _box_in_hand(state: HandState | None, number: int) -> bool:
+    return state is not None and state.box(number) is not None
+
+
+def _first_hand_of(session: TableSession) -> int:
+    """The number of the session's first hand, or of the hand that will be its first."""
+    first = session.hands.aggregate(m=Min("number"))["m"]
+    if first is not None:
+        return first
+    return (session.table.hands.aggregate(m=Max("number"))["m"] or 0) + 1
+
+
+def end_seatings(w: _Write, seatings, reason: str) -> list[Seating]:
+    """End ``seatings`` in write ``w`` and revoke their links in the same transaction: after commit,
+    every phone open on them, on every process, is told and shut (casino.player_links.end_links)."""
+    ended = list(seatings.select_for_update().select_related("box"))
+    if not ended:
+        return ended
+    links = list(PlayerLink.objects.select_for_update().filter(
+        seat_type=ContentType.objects.get_for_model(Seating), seat_id__in=[s.pk for s in ended],
+        revoked_at__isnull=True,
+    ))
+    for seating in ended:
+        seating.ended_at, seating.ended_by, seating.end_reason = w.now, w.by, reason
+        seating.save(update_fields=["ended_at", "ended_by", "end_reason"])
+        w.audit("table.seating_ended", obj=seating, box=seating.box.number, first_hand=seating.first_hand,
+                reason=reason)
+    end_links(links, by=w.by, now=w.now)
+    for link in links:
+        w.audit("player_link.revoked", obj=link, reason=reason)
+    return ended
+
+
+def seat_new_player(*, table, by, key: str, expected_version: int, box: int) -> ActionResult:
+    """The dealer says a new player took box ``box``: the player before loses their link at once, and
+    the new player's phone will show the hands from now on, never the ones before (issue #12).
+
+    Refused while the box has a bet in the hand in play, or an award waiting for approval: until that
+    hand is finished the box and its result belong to the player who bet.
+    """
+
+    def work(w: _Write) -> None:
+        _require_dealer(w)
+        if box not in BOX_NUMBERS:
+            raise ValueError(f"a box is numbered 1 to 7, not {box!r}")
+        session = _live_session_locked(w.table)
+        if session is None:
+            raise RuleViolation(N_("The table is closed: there is no player at its boxes."))
+        hand = _unfinished_hand(session.hands)
+        if hand is not None:
+            if _box_in_hand(hand_state(hand), box):
+                raise RuleViolation(N_("Box %(box)d has bets in hand %(hand)d: mark the new player once that "
+                                       "hand is finished."), None, box=box, hand=hand.number)
+            first_hand = hand.number  # no bet of the player before in it: the new player may bet in it
+        else:
+            first_hand = (w.table.hands.aggregate(m=Max("number"))["m"] or 0) + 1
+        place = Box.objects.get(table=w.table, number=box)
+        end_seatings(w, place.seatings.filter(ended_at__isnull=True), Seating.EndReason.NEW_PLAYER)
+        seating = Seating.objects.create(box=place, session=session, first_hand=first_hand, started_at=w.now,
+                                         started_by=w.by)
+        w.event = "new-player"
+        w.alerts.append(gettext("Box %(box)d: new player. Their phone needs a new QR link.") % {"box": box})
+        w.audit("table.new_player", obj=seating, box=box, first_hand=first_hand)
+
+    return _write(table=table, by=by, key=key, expected_version=expected_version, action="seat_new_player",
+                  work=work)
+
+
+def issue_box_link(*, table, number: int, by) -> PlayerLink:
+    """A new QR link for the player at box ``number``, bound to their seating in the table's live session.
+
+    A second link for the same seating is a second phone, or a lost one, of the same player. No link
+    is issued at a closed table: a link belongs to one session (issue #12).
+    """
+    with transaction.atomic():
+        # The table's row lock: a link is never issued into a session that a concurrent closing is ending.
+        locked = Table.objects.select_for_update().get(pk=table.pk if isinstance(table, Table) else table)
+        session = _live_session_locked(locked)
+        if session is None:
+            raise RuleViolation(N_("The table is closed: open it first, a player's link lasts one session."))
+        place = Box.objects.get(table=locked, number=number)
+        seating = place.seatings.filter(ended_at__isnull=True).first()
+        if seating is None:
+            # The box's first player this session sees the session's hands at this box so far.
+            seating = Seating.objects.create(box=place, session=session, first_hand=_first_hand_of(session),
+                                             started_at=timezone.now(), started_by=by)
+            record_event(action="table.seating_started", actor=by, obj=seating, stream=stream_for(locked),
+                         details={"box": number, "first_hand": seating.first_hand})
+        seating.box = place
+        place.table = locked
+        return issue_player_link(seat=seating, by=by, label=str(place), stream=stream_for(locked))
 
 
 # --- Hands ------------------------------------------------------------------------------------------------

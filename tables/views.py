@@ -35,7 +35,7 @@ from casino.rules.cards import parse_card
 from casino.rules.errors import RuleViolation
 from tables import rendering, services
 from tables.access import is_dealer_at, may_view, supervises, supervises_pit
-from tables.models import Box, Hand, Pit, Table
+from tables.models import Box, Hand, Pit, Seating, Table
 from tables.refusals import engine_note, refusal_text
 
 log = logging.getLogger(__name__)
@@ -248,6 +248,8 @@ def _dealer_call(action: str, post, table: Table):
         }
     if action == "suspect-cards":
         return services.report_suspect_cards, {"note": _free_text(post, "note")}
+    if action == "new-player":
+        return services.seat_new_player, {"box": _box(post)}
     parser = RECORDS.get(action)
     if parser is None:
         raise Http404
@@ -410,17 +412,21 @@ def issue_box_link(request, table_id: int, number: int):
     table = get_object_or_404(Table.objects.select_related("pit"), pk=table_id)
     if not may_view(request.user, table):
         raise PermissionDenied
-    box = get_object_or_404(Box, table=table, number=number)
-    link = player_links.issue_player_link(seat=box, by=request.user, stream=stream_for(table))
+    get_object_or_404(Box, table=table, number=number)
+    try:
+        link = services.issue_box_link(table=table, number=number, by=request.user)
+    except RuleViolation as refused:
+        messages.error(request, refusal_text(refused))
+        return redirect("tables:dealer_home" if is_dealer_at(request.user, table) else "home")
     return redirect("tables:player_link", link_id=link.pk)
 
 
 def _link_table(request, link_id) -> tuple[PlayerLink, Table]:
     link = get_object_or_404(PlayerLink, pk=link_id)
     seat = link.seat
-    if not isinstance(seat, Box) or not may_view(request.user, seat.table):
+    if not isinstance(seat, Seating) or not may_view(request.user, seat.box.table):
         raise PermissionDenied
-    return link, seat.table
+    return link, seat.box.table
 
 
 @role_required(Role.DEALER, *SUPERVISORS)

@@ -134,6 +134,21 @@ def table_two(pit_a, dealer_diego):
     return table
 
 
+def issue_box_link(table, number: int, by):
+    """Box ``number``'s QR link as the dealer issues it (tables.services.issue_box_link). A link belongs
+    to one table session: if the table has none live, its dealer first asks to open it (the session
+    then waits for the deck check, which is enough for a link)."""
+    import uuid
+
+    from tables import services
+
+    table.refresh_from_db()
+    if services.live_session(table) is None:
+        services.request_opening(table=table, by=table.dealer, key=uuid.uuid4().hex, expected_version=table.version)
+        table.refresh_from_db()
+    return services.issue_box_link(table=table, number=number, by=by)
+
+
 # --- Real servers ---------------------------------------------------------------
 
 

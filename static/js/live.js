@@ -21,6 +21,8 @@
       if (!current) continue;
       var had = parseInt(current.dataset.version || "0", 10);
       var got = parseInt(incoming[i].dataset.version || "0", 10);
+      // The goodbye of a link or a right that ended is final, whatever version the screen showed.
+      if (incoming[i].hasAttribute("data-access-ended")) continue;
       if (got < had) { evt.preventDefault(); return; }            // stale: a newer one is already shown
       if (got > had + 1 && had > 0) { evt.detail.socketWrapper.send(JSON.stringify({ refresh: true })); }
     }

@@ -6,6 +6,7 @@ import pytest
 
 from casino import player_links
 from tests.browser.conftest import PHONE, TABLET, off_the_browser_thread
+from tests.conftest import issue_box_link
 from tests.http import LiveSession
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -37,7 +38,7 @@ def test_a_phone_opens_a_player_link_and_sees_it_end_live_when_revoked(
 ):
     (server,) = daphne_servers(1)
     link = off_the_browser_thread(
-        lambda: player_links.issue_player_link(seat=table_one.boxes.get(number=3), by=dealer_dana)
+        lambda: issue_box_link(table_one, 3, dealer_dana)
     )
     page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True, locale="es-ES")
     page.goto(server.url + player_links.url_for(link))

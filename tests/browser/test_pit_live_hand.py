@@ -14,6 +14,7 @@ import pytest
 
 from casino import player_links
 from tests.browser.conftest import PHONE, TABLET, off_the_browser_thread
+from tests.conftest import issue_box_link
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -110,7 +111,7 @@ def test_a_dealer_plays_a_1000_to_1_hand_the_pit_boss_approves_it_and_the_phone_
 
     # --- The player's phone: box 1's QR link (issued at the table), opened once, never reloaded after.
     link = off_the_browser_thread(
-        lambda: player_links.issue_player_link(seat=table_one.boxes.get(number=1), by=dealer_dana)
+        lambda: issue_box_link(table_one, 1, dealer_dana)
     )
     phone.goto(server.url + player_links.url_for(link))
     assert "Casilla 1" in phone.inner_text("#player-view")

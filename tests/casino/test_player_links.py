@@ -7,7 +7,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from casino import player_links
-from casino.models import AuditEvent
+from casino.models import AuditEvent, PlayerLink
+from tables import services
+from tests.conftest import issue_box_link
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +21,7 @@ def box_three(table_one):
 
 @pytest.fixture
 def link_box_three(box_three, dealer_dana):
-    return player_links.issue_player_link(seat=box_three, by=dealer_dana)
+    return issue_box_link(box_three.table, 3, dealer_dana)
 
 
 def test_a_link_opens_the_players_own_box_without_a_password(client, link_box_three):
@@ -60,11 +62,13 @@ def test_revoking_a_link_works_at_once_even_for_a_browser_already_inside(client,
 
 def test_issuing_and_revoking_are_audited(link_box_three, dealer_dana):
     player_links.revoke_player_link(link_box_three, by=dealer_dana)
-    actions = list(AuditEvent.objects.filter(object_id=str(link_box_three.pk)).values_list("action", "actor"))
+    events = AuditEvent.objects.filter(object_id=str(link_box_three.pk)).order_by("pk")
+    actions = list(events.values_list("action", "actor"))
     assert actions == [("player_link.issued", dealer_dana.pk), ("player_link.revoked", dealer_dana.pk)]
 
 
 def test_the_dealer_issues_a_qr_link_for_a_box_of_their_table(client, table_one, dealer_dana):
+    services.request_opening(table=table_one, by=dealer_dana, key="open-1", expected_version=table_one.version)
     client.force_login(dealer_dana)
     response = client.post(reverse("tables:issue_box_link", args=[table_one.pk, 5]), follow=True)
     assert response.status_code == 200
@@ -73,13 +77,21 @@ def test_the_dealer_issues_a_qr_link_for_a_box_of_their_table(client, table_one,
     assert "/p/" in page
 
 
+def test_no_link_is_issued_at_a_closed_table_because_a_link_lasts_one_session(client, table_one, dealer_dana):
+    client.force_login(dealer_dana)
+    response = client.post(reverse("tables:issue_box_link", args=[table_one.pk, 5]), follow=True)
+    assert response.status_code == 200
+    assert "La mesa está cerrada" in response.content.decode() or "closed" in response.content.decode()
+    assert not PlayerLink.objects.exists()
+
+
 def test_a_dealer_cannot_issue_links_at_another_table(client, table_two, dealer_dana):
     client.force_login(dealer_dana)
     assert client.post(reverse("tables:issue_box_link", args=[table_two.pk, 1])).status_code == 403
 
 
 def test_a_dealer_cannot_see_or_revoke_a_link_of_another_table(client, table_two, dealer_dana, dealer_diego):
-    link = player_links.issue_player_link(seat=table_two.boxes.get(number=1), by=dealer_diego)
+    link = issue_box_link(table_two, 1, dealer_diego)
     client.force_login(dealer_dana)
     assert client.get(reverse("tables:player_link", args=[link.pk])).status_code == 403
     assert client.post(reverse("tables:revoke_link", args=[link.pk])).status_code == 403

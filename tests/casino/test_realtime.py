@@ -13,6 +13,9 @@ from casino import player_links
 from casino.asgi import application
 from casino.consumers import CLOSE_REVOKED
 from casino.realtime import announce_change
+from tables import services
+from tests.conftest import issue_box_link
+from tests.tables.conftest import act, open_for_play
 
 
 @pytest.mark.django_db
@@ -68,7 +71,7 @@ def _socket(session_key=None, origin=b"http://localhost"):
 @pytest.mark.django_db(transaction=True)
 async def test_a_player_socket_gets_its_box_at_once_and_is_closed_when_the_link_is_revoked(table_one, dealer_dana):
     box = await database_sync_to_async(table_one.boxes.get)(number=2)
-    link = await database_sync_to_async(player_links.issue_player_link)(seat=box, by=dealer_dana)
+    link = await database_sync_to_async(issue_box_link)(table_one, box.number, dealer_dana)
     key = await database_sync_to_async(_player_session)(link)
     socket = _socket(key)
     connected, _ = await socket.connect()
@@ -91,7 +94,7 @@ async def test_a_socket_without_a_player_link_is_refused():
 @pytest.mark.django_db(transaction=True)
 async def test_a_socket_from_a_foreign_origin_is_refused_even_with_a_valid_link(table_one, dealer_dana):
     box = await database_sync_to_async(table_one.boxes.get)(number=2)
-    link = await database_sync_to_async(player_links.issue_player_link)(seat=box, by=dealer_dana)
+    link = await database_sync_to_async(issue_box_link)(table_one, box.number, dealer_dana)
     key = await database_sync_to_async(_player_session)(link)
     socket = _socket(key, origin=b"https://evil.example.com")
     connected, _ = await socket.connect()
@@ -107,7 +110,7 @@ def test_a_change_made_through_one_daphne_reaches_a_socket_on_another(daphne_ser
     from tests.http import LiveSession
 
     server_a, server_b = daphne_servers(2)
-    link = player_links.issue_player_link(seat=table_one.boxes.get(number=4), by=dealer_dana)
+    link = issue_box_link(table_one, 4, dealer_dana)
     player_key = _player_session(link)
 
     dealer = LiveSession(server_a.url)
@@ -141,7 +144,7 @@ async def test_a_screen_renders_once_for_versions_it_already_shows_and_again_for
     from tables.models import Table
 
     box = await database_sync_to_async(table_one.boxes.get)(number=2)
-    link = await database_sync_to_async(player_links.issue_player_link)(seat=box, by=dealer_dana)
+    link = await database_sync_to_async(issue_box_link)(table_one, box.number, dealer_dana)
     key = await database_sync_to_async(_player_session)(link)
     socket = _socket(key)
     assert (await socket.connect())[0]
@@ -216,3 +219,46 @@ async def test_a_single_flight_goes_on_when_one_caller_leaves_and_shares_its_fai
 
     outcomes = await asyncio.gather(single_flight("b", broken), single_flight("b", broken), return_exceptions=True)
     assert all(isinstance(o, LookupError) for o in outcomes)
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_closing_through_one_daphne_shuts_the_phone_open_on_another(daphne_servers, table_one, dealer_dana,
+                                                                    pit_boss_pat):
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    from tests.http import LiveSession
+
+    server_a, server_b = daphne_servers(2)
+    open_for_play(table_one, dealer_dana, pit_boss_pat)
+    player_key = _player_session(issue_box_link(table_one, 4, dealer_dana))
+    act(services.request_closing, table_one, dealer_dana)
+    table_one.refresh_from_db()
+    boss = LiveSession(server_a.url)
+    boss.login("pat", pit_boss_pat.raw_password)
+
+    async def scenario():
+        async with connect(
+            f"{server_b.ws_url}/ws/player/",
+            origin=f"http://127.0.0.1:{server_b.port}",
+            additional_headers={"Cookie": f"sessionid={player_key}"},
+        ) as socket:
+            first = await asyncio.wait_for(socket.recv(), 10)
+            status, _page = await asyncio.to_thread(
+                boss.post, f"/tables/{table_one.pk}/pit/closing/",
+                {"approve": "1", "key": "close-1", "version": str(table_one.version)},
+                token_from=f"/tables/pit/{table_one.pit_id}/",
+            )
+            assert status == 200
+            received = []
+            try:
+                while True:
+                    received.append(await asyncio.wait_for(socket.recv(), 10))
+            except ConnectionClosed as closed:
+                return first, received, closed.rcvd.code if closed.rcvd else None
+
+    first, received, code = asyncio.run(scenario())
+    assert "THB-1" in first
+    assert received and "THB-1" not in received[-1]
+    assert code == CLOSE_REVOKED

@@ -25,6 +25,7 @@ from casino.models import PlayerLink
 from casino.rules.cards import full_deck
 from tables import services
 from tables.models import Table
+from tests.conftest import issue_box_link
 
 from .conftest import (
     CLOSE_BETS,
@@ -148,7 +149,7 @@ async def test_the_pit_console_hears_every_change_at_its_tables(table_one, deale
 
 async def test_an_expired_player_link_is_refused(table_one, dealer_dana):
     def expired_link():
-        link = player_links.issue_player_link(seat=table_one.boxes.get(number=2), by=dealer_dana)
+        link = issue_box_link(table_one, 2, dealer_dana)
         PlayerLink.objects.filter(pk=link.pk).update(expires_at=timezone.now() - timedelta(minutes=1))
         return _player_session(link)
 
@@ -160,7 +161,7 @@ async def test_a_player_link_shows_its_own_box_and_hears_nothing_of_another_tabl
     table_one, table_two, dealer_dana, dealer_diego
 ):
     def link_for(table, number, dealer):
-        return _player_session(player_links.issue_player_link(seat=table.boxes.get(number=number), by=dealer))
+        return _player_session(issue_box_link(table, number, dealer))
 
     key = await database_sync_to_async(link_for)(table_two, 3, dealer_diego)
     connected, socket = await _connects("/ws/player/", key)
@@ -173,9 +174,11 @@ async def test_a_player_link_shows_its_own_box_and_hears_nothing_of_another_tabl
     await socket.disconnect()
 
 
-async def test_a_player_socket_is_closed_when_its_link_expires_during_the_session(table_one, dealer_dana):
+async def test_a_player_socket_is_closed_when_its_link_expires_during_the_session(
+    table_one, dealer_dana, pit_boss_pat
+):
     def link():
-        made = player_links.issue_player_link(seat=table_one.boxes.get(number=2), by=dealer_dana)
+        made = issue_box_link(table_one, 2, dealer_dana)
         return made, _player_session(made)
 
     made, key = await database_sync_to_async(link)()
@@ -185,7 +188,7 @@ async def test_a_player_socket_is_closed_when_its_link_expires_during_the_sessio
 
     def expire_then_change():
         PlayerLink.objects.filter(pk=made.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
-        act(services.request_opening, Table.objects.get(pk=table_one.pk), dealer_dana)
+        act(services.confirm_deck_check, Table.objects.get(pk=table_one.pk), pit_boss_pat)
 
     await database_sync_to_async(expire_then_change)()
     goodbye = await socket.receive_from(timeout=5)
@@ -224,7 +227,7 @@ class Capture:
 
 async def _player_capture(table, number, dealer) -> Capture:
     def link():
-        return _player_session(player_links.issue_player_link(seat=table.boxes.get(number=number), by=dealer))
+        return _player_session(issue_box_link(table, number, dealer))
 
     key = await database_sync_to_async(link)()
     connected, socket = await _connects("/ws/player/", key)

@@ -7,6 +7,7 @@ from django.test import Client
 
 from tables import services
 from tables.models import Hand, HandAction
+from tests.conftest import issue_box_link
 
 from .screens import console, tablet
 
@@ -273,8 +274,7 @@ def test_cards_that_look_marked_reach_the_pit_console_and_not_the_players_phone_
     pad.tap("start-hand", mode="recorded")
     pad.tap("bet", box="1", spot="ante", amount="10")
     phone = Client()
-    phone.get(player_links.url_for(player_links.issue_player_link(seat=table_one.boxes.get(number=1),
-                                                                  by=dealer_dana)))
+    phone.get(player_links.url_for(issue_box_link(table_one, 1, dealer_dana)))
     pad.tap("suspect-cards", note="la dama de picas tiene una marca")
     assert "Se ha avisado discretamente al jefe de mesa (THB-17)." in pad.notice
     assert 'data-step="bets"' in pad.html  # the hand goes on where it was

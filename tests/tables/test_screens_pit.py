@@ -12,6 +12,7 @@ from casino import player_links
 from casino.rules.holdem_bonus.record import replay_thb_record
 from tables import services
 from tables.models import Alert, Hand, Pit, Table
+from tests.conftest import issue_box_link
 
 from .conftest import (
     CLOSE_BETS,
@@ -249,7 +250,7 @@ def test_another_pits_boss_cannot_download_a_hand(client, started, dealer_dana, 
 
 
 def test_the_phone_shows_its_bets_result_history_and_the_paytable_with_its_house_edge(client, started, dealer_dana):
-    link = player_links.issue_player_link(seat=started.boxes.get(number=1), by=dealer_dana)
+    link = issue_box_link(started, 1, dealer_dana)
     play_to_settlement(started, dealer_dana)
     client.get(player_links.url_for(link))
     page = client.get("/p/").content.decode()

@@ -21,6 +21,7 @@ from casino.models import PlayerLink
 from casino.rules.holdem_bonus import replay
 from tables import rendering, services
 from tables.models import Hand, HandAction
+from tests.conftest import issue_box_link
 
 from .conftest import CLOSE_BETS, act, ante, play
 
@@ -93,8 +94,8 @@ def test_the_write_leaves_its_snapshot_so_the_tablet_answer_reads_nothing_back(h
 
 
 def test_a_phone_push_after_a_write_reads_nothing_once_the_parts_are_rendered(hand_started, dealer_dana):
-    box = hand_started.boxes.get(number=1)
-    link = player_links.issue_player_link(seat=box, by=dealer_dana)
+    link = issue_box_link(hand_started, 1, dealer_dana)
+    box = link.seat  # the player's seating at box 1
     result = play(hand_started, dealer_dana, ante(1, 10))
     with translation.override("es"):
         rendering.player_fragment(box, link, version=result.table_version)  # the first phone renders the parts
@@ -105,8 +106,11 @@ def test_a_phone_push_after_a_write_reads_nothing_once_the_parts_are_rendered(ha
 
 
 def _phones(table, dealer, numbers):
-    boxes = {b.number: b for b in table.boxes.all()}
-    return {n: (boxes[n], player_links.issue_player_link(seat=boxes[n], by=dealer)) for n in numbers}
+    """``{box number: (the player's seating, their link)}``."""
+    links = {n: issue_box_link(table, n, dealer) for n in numbers}
+    for link in links.values():
+        link.seat.player_groups()  # as a phone's socket does when it connects: the seating knows its table
+    return {n: (link.seat, link) for n, link in links.items()}
 
 
 def test_the_phones_of_another_process_render_a_push_from_memory_after_one_shared_read(hand_started, dealer_dana):
@@ -158,7 +162,7 @@ def test_the_links_watching_a_table_are_exactly_its_boxes_usable_links(hand_star
     phones = _phones(hand_started, dealer_dana, (1, 2, 3, 4))
     player_links.revoke_player_link(phones[3][1], by=dealer_dana)
     PlayerLink.objects.filter(pk=phones[4][1].pk).update(expires_at=timezone.now() - timedelta(seconds=1))
-    elsewhere = player_links.issue_player_link(seat=table_two.boxes.get(number=1), by=dealer_dana)
+    elsewhere = issue_box_link(table_two, 1, dealer_dana)
     services._watching_links.clear()
     links = services.watching_links(hand_started, hand_started.version)
     assert set(links) == {phones[1][1].pk, phones[2][1].pk} and elsewhere.pk not in links
@@ -166,9 +170,9 @@ def test_the_links_watching_a_table_are_exactly_its_boxes_usable_links(hand_star
 
 
 def test_two_phones_at_one_box_share_one_render_and_each_box_keeps_its_own(hand_started, dealer_dana):
-    boxes = {b.number: b for b in hand_started.boxes.all()}
-    first, second = (player_links.issue_player_link(seat=boxes[1], by=dealer_dana) for _ in range(2))
-    other = player_links.issue_player_link(seat=boxes[2], by=dealer_dana)
+    first, second = (issue_box_link(hand_started, 1, dealer_dana) for _ in range(2))
+    other = issue_box_link(hand_started, 2, dealer_dana)
+    boxes = {1: first.seat, 2: other.seat}  # each box's seating: two phones of one player share box 1's
     result = play(hand_started, dealer_dana, ante(1, 10))
     rendering.prepare_phones(hand_started, result.table_version)
     with translation.override("es"):
@@ -216,8 +220,8 @@ def test_a_write_on_a_version_this_process_does_not_hold_reads_the_hand(hand_sta
 def test_boxes_with_no_bet_share_the_hand_part_of_their_phones_and_a_box_with_a_bet_has_its_own(
     hand_started, dealer_dana
 ):
+    boxes = {n: issue_box_link(hand_started, n, dealer_dana).seat for n in (1, 2, 3, 4)}  # their seatings
     result = play(hand_started, dealer_dana, ante(1, 10))
-    boxes = {b.number: b for b in hand_started.boxes.all()}
     rendering._phone_parts.clear()
     with translation.override("es"):
         pages = {n: rendering.player_fragment(boxes[n], None, version=result.table_version) for n in (1, 2, 3, 4)}
