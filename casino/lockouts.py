@@ -10,12 +10,14 @@ minutes with a table open: the games director or an administrator unlocks them
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from axes.handlers.proxy import AxesProxyHandler
 from axes.helpers import get_cool_off, get_failure_limit
 from axes.models import AccessAttempt
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -43,6 +45,28 @@ class Lockout:
     @property
     def name(self) -> str:
         return self.person.get_full_name() if self.person is not None else ""
+
+
+def client_address(request) -> str | None:
+    """The client address a login failure counts against (``AXES_CLIENT_IP_CALLABLE``).
+
+    Without proxies, the connection's. Behind ``PROXY_COUNT`` proxies, each appending the address it
+    was reached from to X-Forwarded-For, the one the outermost proxy saw: ``PROXY_COUNT`` from the
+    right. Entries further left are whatever the client sent, so a guesser cannot pick a fresh
+    address per try. (django-ipware, axes's other way, counts differently and answers None when the
+    header is shorter than it expects: every such login would share one "address".)
+    """
+    remote = request.META.get("REMOTE_ADDR") or None
+    count = settings.PROXY_COUNT
+    if count <= 0:
+        return remote
+    hops = [hop.strip() for hop in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    if len(hops) < count:
+        return remote  # not through every proxy: the connection is all we know
+    try:
+        return str(ipaddress.ip_address(hops[-count]))
+    except ValueError:
+        return remote  # axes stores an IP address column: never a made-up value
 
 
 def _audit_details(username: str, ip_address: str | None, **more) -> dict:

@@ -1,6 +1,7 @@
 """Staff login lock-outs on the floor's shared address: the way out, and its audit."""
 
 import pytest
+from axes.models import AccessAttempt
 from django.test import Client
 from django.urls import reverse
 
@@ -12,6 +13,12 @@ pytestmark = pytest.mark.django_db
 
 FLOOR = "10.20.0.7"  # the address every tablet on the floor shares (NAT)
 OFFICE = "10.30.0.2"
+
+
+@pytest.fixture(autouse=True)
+def _quick_passwords(settings):
+    """Many logins here, all in this process: a cheap hasher keeps them fast."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
@@ -47,9 +54,12 @@ def audit(action):
 
 
 def test_a_locked_out_pit_boss_gets_in_after_the_games_director_unlocks_them(
-        client, pit_boss_pat, games_director_gloria, settings):
+        client, pit_boss_pat, pit_boss_paula, games_director_gloria, settings):
     pat = lock_out(pit_boss_pat, settings)
     assert log_in(pat, pit_boss_pat).status_code == 429  # even the right password waits, and counts
+    # The lock holds one username on one address: not Pat from the office, not Paula at the same tablets.
+    assert not is_locked_out(pit_boss_pat, address=OFFICE)
+    assert not is_locked_out(pit_boss_paula)
 
     client.force_login(games_director_gloria)
     screen = client.get(reverse("staff_lockouts"))
@@ -63,13 +73,6 @@ def test_a_locked_out_pit_boss_gets_in_after_the_games_director_unlocks_them(
     response = log_in(pat, pit_boss_pat)
     assert response.status_code == 302 and response.url == reverse("home")
     assert 'class="card lockout"' not in client.get(reverse("staff_lockouts")).content.decode()
-
-
-def test_the_lock_holds_one_username_on_one_address(pit_boss_pat, pit_boss_paula, settings):
-    lock_out(pit_boss_pat, settings)
-    assert is_locked_out(pit_boss_pat)
-    assert not is_locked_out(pit_boss_pat, address=OFFICE)  # Pat from the office
-    assert not is_locked_out(pit_boss_paula)  # Paula at the same floor tablets
 
 
 def test_the_lock_out_and_the_unlock_are_in_the_audit_log_with_who_whom_where_and_why(
@@ -96,8 +99,6 @@ def test_the_lock_out_and_the_unlock_are_in_the_audit_log_with_who_whom_where_an
 
 def test_a_lock_out_missed_at_the_limit_is_recorded_at_the_next_refused_try_and_only_once(pit_boss_pat, settings):
     # Two failures at the same moment can both count past the limit: neither saw the limit itself.
-    from axes.models import AccessAttempt
-
     AccessAttempt.objects.create(username="pat", ip_address=FLOOR, user_agent="", failures_since_start=6,
                                  get_data="", post_data="", http_accept="", path_info="/login/")
     client = Client()
@@ -208,3 +209,27 @@ def test_the_locked_out_page_says_who_unlocks_and_how_long_to_wait(pit_boss_pat,
                           HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Ask the games director or an administrator to unlock you" in english
     assert "wait 30 minutes" in english
+
+
+PROXY = "10.0.0.1"  # the TLS proxy in front of daphne
+
+
+def test_behind_one_proxy_the_lock_holds_the_address_the_proxy_saw(pit_boss_pat, settings):
+    settings.PROXY_COUNT = 1
+
+    def through_proxy(forwarded_for, password="wrong"):
+        return Client().post(reverse("login"), {"username": "pat", "password": password},
+                             REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=forwarded_for)
+
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        through_proxy(FLOOR)
+    assert through_proxy(FLOOR, pit_boss_pat.raw_password).status_code == 429
+    # What the client put in front of the proxy's entry changes nothing: it cannot pick a fresh address.
+    assert through_proxy(f"203.0.113.9, {FLOOR}", pit_boss_pat.raw_password).status_code == 429
+    # Pat from the office, through the same proxy, is not the floor.
+    assert through_proxy(OFFICE, pit_boss_pat.raw_password).status_code == 302
+    # A header that names no address counts against the connection (the proxy), never a 500.
+    for malformed in ("", "not-an-address", "10.20.0.7\x00", "1.2.3.4, "):  # four: the fifth would lock
+        assert through_proxy(malformed).status_code == 200
+    assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {FLOOR, PROXY}
+
