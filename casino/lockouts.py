@@ -38,8 +38,8 @@ class Lockout:
     username: str
     ip_address: str | None
     failures: int
-    since: datetime | None  # when the lock-out was recorded (None: recorded before this screen existed)
-    until: datetime
+    since: datetime | None  # when the lock-out was recorded (None: not recorded, e.g. from before this screen)
+    until: datetime | None  # None: axes has no cool-off (AXES_COOLOFF_TIME None), only an unlock lifts it
     person: object | None  # the staff account of that username, if there is one
 
     @property
@@ -81,12 +81,11 @@ def _user_named(username: str):
 
 
 def _recorded_lately(username: str, ip_address: str | None, cool_off: timedelta | None) -> bool:
-    if cool_off is None:
-        return False
-    return AuditEvent.objects.filter(
-        stream=CASINO_STREAM, action=LOCKED_OUT, at__gte=timezone.now() - cool_off,
-        details__username=username, details__ip_address=ip_address or "",
-    ).exists()
+    recorded = AuditEvent.objects.filter(stream=CASINO_STREAM, action=LOCKED_OUT, details__username=username,
+                                         details__ip_address=ip_address or "")
+    if cool_off is not None:
+        recorded = recorded.filter(at__gte=timezone.now() - cool_off)
+    return recorded.exists()
 
 
 def record_lockout(sender, request, username, ip_address, **kwargs) -> None:
@@ -120,12 +119,13 @@ def locked_out_now() -> list[Lockout]:
     Counted as axes counts (its failures within the cool-off, summed over browsers, against its
     limit), so this screen and the login page agree.
     """
-    now = timezone.now()
-    cool_off = get_cool_off() or timedelta(0)
+    cool_off = get_cool_off()
     limit = get_failure_limit(None, None)
+    attempts = AccessAttempt.objects.all()
+    if cool_off is not None:
+        attempts = attempts.filter(attempt_time__gte=timezone.now() - cool_off)
     rows = list(
-        AccessAttempt.objects.filter(attempt_time__gte=now - cool_off)
-        .values("username", "ip_address")
+        attempts.values("username", "ip_address")
         .annotate(failures=Sum("failures_since_start"), last=Max("attempt_time"))
         .filter(failures__gte=limit)
         .order_by("-last")
@@ -142,7 +142,7 @@ def locked_out_now() -> list[Lockout]:
             ip_address=row["ip_address"],
             failures=row["failures"],
             since=since.get((row["username"], row["ip_address"] or "")),
-            until=row["last"] + cool_off,
+            until=row["last"] + cool_off if cool_off is not None else None,
             person=people.get(row["username"]),
         )
         for row in rows
@@ -153,7 +153,7 @@ def locked_out_now() -> list[Lockout]:
 
 
 class CannotUnlock(Exception):
-    """The unlock asked for is not one this person may do, or there is nothing to unlock."""
+    """There is nothing to unlock: that username is not locked out from that address (any more)."""
 
 
 def may_unlock(by, person) -> bool:

@@ -233,3 +233,15 @@ def test_behind_one_proxy_the_lock_holds_the_address_the_proxy_saw(pit_boss_pat,
         assert through_proxy(malformed).status_code == 200
     assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {FLOOR, PROXY}
 
+
+
+def test_with_no_cool_off_the_lock_lasts_until_unlocked_and_is_recorded_once(
+        client, pit_boss_pat, games_director_gloria, settings):
+    settings.AXES_COOLOFF_TIME = None
+    locked = lock_out(pit_boss_pat, settings)
+    log_in(locked, pit_boss_pat)
+    assert len(audit("login.locked_out")) == 1
+    client.force_login(games_director_gloria)
+    assert "until unlocked" in client.get(reverse("staff_lockouts"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert unlock(client, pit_boss_pat).status_code == 302
+    assert not is_locked_out(pit_boss_pat)
