@@ -8,8 +8,12 @@ class CasinoConfig(AppConfig):
     verbose_name = _("Casino")
 
     def ready(self) -> None:
-        from casino import roles
+        from axes.signals import user_locked_out
+
+        from casino import lockouts, roles
 
         # After every migrate (and every test flush, which re-emits it), the
         # role groups and their permissions exist: no role check can find them missing.
         post_migrate.connect(roles.ensure_role_groups, sender=self)
+        # Each staff login lock-out goes into the audit log (axes keeps the failures themselves).
+        user_locked_out.connect(lockouts.record_lockout, dispatch_uid="casino.lockouts.record_lockout")

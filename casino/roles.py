@@ -38,6 +38,9 @@ ROLE_CAPABILITIES: dict[str, tuple[str, ...]] = {
     Role.ADMINISTRATOR: (DIRECT_GAMES, DIRECT_TOURNAMENTS, SUPERVISE_PIT, VIEW_AUDIT),
 }
 
+# Who may lift a staff login lock-out (casino.lockouts; docs/roles.md says why not the pit boss).
+LOGIN_UNLOCKERS = (Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
+
 # Where each role lands after login; the first role a user holds in this order wins.
 HOME_ORDER = (Role.ADMINISTRATOR, Role.GAMES_DIRECTOR, Role.PIT_BOSS, Role.TOURNAMENT_DIRECTOR, Role.DEALER)
 

@@ -195,7 +195,10 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
-AXES_IPWARE_PROXY_COUNT = env.int("PROXY_COUNT", default=0)
+# The address a login counts against (casino.lockouts.client_address): the connection's, or behind
+# PROXY_COUNT proxies that each append to X-Forwarded-For, the one the outermost proxy saw.
+PROXY_COUNT = env.int("PROXY_COUNT", default=0)
+AXES_CLIENT_IP_CALLABLE = "casino.lockouts.client_address"
 
 # How long a player's QR link stays valid, in hours (a casino session rarely
 # lasts longer; the dealer can issue a new one, and revoking works at once).

@@ -2,13 +2,15 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from casino import views
+from casino import lockout_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("staff/lockouts/", lockout_views.lockout_list, name="staff_lockouts"),
+    path("staff/lockouts/unlock", lockout_views.unlock_login, name="staff_unlock_login"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("p/", views.player_home, name="player_home"),
     path("p/<str:token>/", views.player_enter, name="player_enter"),
