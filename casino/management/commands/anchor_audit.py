@@ -11,6 +11,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--stream", help="anchor one stream only, e.g. tables.table.3")
 
-    def handle(self, *args, stream=None, **options):
+    def handle(self, *args, stream=None, verbosity=1, **options):
         written = anchor_heads(stream=stream)
-        self.stdout.write(f"Anchored {written} stream heads.")
+        if verbosity:
+            self.stdout.write(f"Anchored {written} stream heads.")
