@@ -50,6 +50,17 @@ def grant_app_role(role: str, using: str = OWNER_ALIAS) -> list[str]:
             [role],
         )
         owned = [name for (name,) in cursor.fetchall()]
+        cursor.execute("SELECT rolsuper OR pg_has_role(rolname, current_user, 'MEMBER') FROM pg_roles "
+                       "WHERE rolname = %s", [role])
+        found = cursor.fetchone()
+        if found is None:
+            raise ImproperlyConfigured(f"The application's role {role} does not exist: create it first "
+                                       "(docs/audit.md).")
+        if found[0]:
+            raise ImproperlyConfigured(
+                f"The application's role {role} is a superuser or a member of the owner's role: it could do "
+                "whatever the owner can. Give the application a role of its own (docs/audit.md)."
+            )
         if owned:
             # The owner of a table may drop its trigger and truncate it: the very thing to prevent.
             raise ImproperlyConfigured(

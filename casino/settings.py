@@ -152,9 +152,7 @@ DATABASES["default"]["CONN_MAX_AGE"] = 0
 if env.str("DATABASE_OWNER_URL", default=""):
     DATABASES["owner"] = env.db("DATABASE_OWNER_URL")
     DATABASES["owner"].update(CONN_MAX_AGE=0, TEST={"MIRROR": "default"})
-    if (DATABASES["owner"]["NAME"], DATABASES["owner"].get("HOST")) != (
-        DATABASES["default"]["NAME"], DATABASES["default"].get("HOST")
-    ):
+    if DATABASES["owner"]["NAME"] != DATABASES["default"]["NAME"]:
         raise ImproperlyConfigured("DATABASE_OWNER_URL must name the same database as DATABASE_URL.")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.bool("DATABASE_POOL", default=True):
     # Every websocket push re-renders from the database: without a pool each one would open a

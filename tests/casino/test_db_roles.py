@@ -141,3 +141,14 @@ def test_the_grants_refuse_an_app_role_that_owns_a_table(app_role):
                 grant_app_role(app_role.name, using="default")
         finally:
             cursor.execute("DROP TABLE owned_by_the_app")
+
+
+def test_the_grants_refuse_an_app_role_that_is_a_member_of_the_owners(app_role):
+    with connection.cursor() as cursor:
+        owner = connection.settings_dict["USER"]
+        cursor.execute(f'GRANT "{owner}" TO "{app_role.name}"')
+        try:
+            with pytest.raises(ImproperlyConfigured, match="a member of the owner's role"):
+                grant_app_role(app_role.name, using="default")
+        finally:
+            cursor.execute(f'REVOKE "{owner}" FROM "{app_role.name}"')

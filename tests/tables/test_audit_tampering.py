@@ -88,6 +88,24 @@ def test_a_hand_action_the_log_never_recorded_fails_verify_audit(two_hands_playe
     _verify_fails(r"hand 2 \(id \d+\), action #99 \(place-bonus\): the audit log never recorded this action")
 
 
+def test_a_dealt_hand_with_an_undo_verifies_and_its_shoe_is_checked_by_its_hash(two_hands_played, dealer_dana,
+                                                                                  capsys):
+    from tests.tables.conftest import ante, play
+
+    act(services.start_hand, two_hands_played, dealer_dana, mode="dealt")
+    play(two_hands_played, dealer_dana, ante(1, 10))
+    act(services.undo_last_action, two_hands_played, dealer_dana, reason="wrong box")
+    play(two_hands_played, dealer_dana, ante(2, 10))
+    call_command("verify_audit")
+    assert "Hands: 3 checked" in capsys.readouterr().out
+    shoe = HandAction.objects.get(hand__number=3, hand__table=two_hands_played, kind="load-shoe")
+    cards = shoe.record["cards"]
+    with past_the_append_only_trigger("tables_handaction"), connection.cursor() as cursor:
+        cursor.execute("UPDATE tables_handaction SET record = %s WHERE id = %s",
+                       [json.dumps({**shoe.record, "cards": [cards[1], cards[0], *cards[2:]]}), shoe.pk])
+    _verify_fails(r"hand 3 \(id \d+\), action #1 \(load-shoe\): the stored action differs")
+
+
 def _rewrite_the_stream_from(event, details, *, scheme, key=None):
     """Edit ``event`` and recompute every following hash so that each event points to the one before."""
     later = list(AuditEvent.objects.filter(stream=event.stream, seq__gte=event.seq).order_by("seq"))
