@@ -39,7 +39,8 @@ class Capability(models.Model):
 GENESIS_HASH = "0" * 64
 # How an event's hash was made: keyed (HMAC-SHA256 with settings.AUDIT_KEY, every event written since
 # the key was introduced) or plain SHA-256 (the events written before; verify_audit still checks them,
-# but anyone can recompute those, so only the anchors protect them).
+# but anyone can recompute those: what protects them is the first keyed event after them, which covers
+# their hash, and the anchors).
 KEYED, UNKEYED = "hmac-sha256", "sha256"
 
 

@@ -46,4 +46,4 @@ class Command(BaseCommand):
         if unkeyed:
             total = sum(count for _name, count in unkeyed)
             self.stdout.write(f"Unkeyed: {total} events in {len(unkeyed)} streams date from before the audit key "
-                              "(plain SHA-256): only the anchors written since protect them.")
+                              "(plain SHA-256): the keyed events after them and the anchors protect them.")
