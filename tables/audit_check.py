@@ -9,8 +9,10 @@ and anchored outside the database: the rows must still say what the log says.
 from __future__ import annotations
 
 from casino.models import AuditEvent
+from casino.rules.errors import RuleViolation
+from casino.rules.holdem_bonus import replay
 from tables.models import Hand, HandAction
-from tables.services import _audit_details
+from tables.services import _audit_details, _effective_rows, _rules_of, replayed_columns
 
 HAND_EVENTS = ("hand.started", "hand.action", "hand.action_undone")
 
@@ -82,4 +84,17 @@ def _compare(hand: Hand, rows: list[HandAction], events: list[AuditEvent]) -> li
         problems.append(f"{where}: the audit log recorded action #{seq}, which the stored hand lacks")
     for seq in sorted(undone, key=str):
         problems.append(f"{where}: the audit log recorded an undo of action #{seq}, which the stored hand lacks")
-    return problems
+    return problems + _replayed_result(hand, rows, where)
+
+
+def _replayed_result(hand: Hand, rows: list[HandAction], where: str) -> list[str]:
+    """The hand's stored result (which reports add up) must be what its stored actions replay to."""
+    try:
+        state = replay(_rules_of(hand), [row.record for row in _effective_rows(rows)])
+    except (RuleViolation, ValueError, KeyError, TypeError) as error:
+        return [f"{where}: its stored actions no longer replay: {error}"]
+    stored = {name: getattr(hand, name) for name in ("phase", "pending_approvals", "house_net")}
+    replayed = replayed_columns(state)
+    if stored != replayed:
+        return [f"{where}: its stored result ({stored}) is not what its actions replay to ({replayed})"]
+    return []

@@ -74,8 +74,20 @@ def test_a_bonus_bet_changed_in_the_hand_actions_fails_verify_audit(two_hands_pl
     bonus = _first_bonus_bet(two_hands_played)
     _raise_the_bonus_in_the_hand_actions(bonus, 100)
     assert HandAction.objects.get(pk=bonus.pk).record["amount"] == 100
-    _verify_fails(rf"hand 1 \(id \d+\), action #{bonus.seq} \(place-bonus\): the stored action differs from the one "
-                  "the audit log recorded")
+    failure = _verify_fails(rf"hand 1 \(id \d+\), action #{bonus.seq} \(place-bonus\): the stored action differs "
+                            "from the one the audit log recorded")
+    # What the issue saw: the replayed house net no longer matches the one the hand was settled with.
+    assert "hand 1" in failure and "its stored result ({'phase': 'settled', 'pending_approvals': 0, 'house_net': " in (
+        failure)
+
+
+def test_a_hand_result_changed_in_the_hands_table_fails_verify_audit(two_hands_played):
+    from tables.models import Hand
+
+    hand = two_hands_played.hands.get(number=2)
+    Hand.objects.filter(pk=hand.pk).update(house_net=hand.house_net + 1000)
+    _verify_fails(rf"hand 2 \(id \d+\): its stored result \(.*'house_net': {hand.house_net + 1000}\}}\) is not what "
+                  rf"its actions replay to \(.*'house_net': {hand.house_net}\}}\)")
 
 
 def test_a_hand_action_the_log_never_recorded_fails_verify_audit(two_hands_played, dealer_dana):
