@@ -152,3 +152,13 @@ def test_the_grants_refuse_an_app_role_that_is_a_member_of_the_owners(app_role):
                 grant_app_role(app_role.name, using="default")
         finally:
             cursor.execute(f'REVOKE "{owner}" FROM "{app_role.name}"')
+
+
+def test_grant_app_role_is_a_command_too(app_role, capsys):
+    from django.core.management import CommandError, call_command
+
+    call_command("grant_app_role", role=app_role.name, database="default")
+    assert f"Granted {app_role.name} its rights; append-only for it: casino_auditevent, tables_handaction." in (
+        capsys.readouterr().out)
+    with pytest.raises(CommandError, match="Set DATABASE_OWNER_URL"):
+        call_command("grant_app_role", database="default")
