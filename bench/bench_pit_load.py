@@ -302,6 +302,8 @@ def main() -> None:
         **os.environ,
         "DEBUG": "0",
         "SECRET_KEY": "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+        "AUDIT_KEY": "bench-only-audit-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+        "AUDIT_ANCHOR_PATH": os.devnull,  # the bench's database is thrown away: so are its anchors
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "SECURE_SSL_REDIRECT": "0",
         "SECURE_COOKIES": "0",

@@ -2,8 +2,10 @@
 
 The audit log and a hand's actions are history: rewriting a row would rewrite what happened.
 ``append_only(table, what)`` is a migration operation that installs a trigger refusing every
-UPDATE and DELETE on ``table``, whoever connects. SQLite, the embedded laptop default, gets no
-trigger (the models and ``verify_audit`` guard it there).
+UPDATE and DELETE on ``table``, whoever connects. The trigger's name (``<table>_append_only``) is how
+casino.db_roles finds these tables to withhold UPDATE and DELETE from the application's role, which
+owns nothing and so can neither drop the trigger nor TRUNCATE. SQLite, the embedded laptop default,
+gets no trigger (the models and ``verify_audit`` guard it there).
 """
 
 from __future__ import annotations

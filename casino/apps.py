@@ -10,8 +10,11 @@ class CasinoConfig(AppConfig):
     def ready(self) -> None:
         from axes.signals import user_locked_out
 
-        from casino import lockouts, roles
+        from casino import db_roles, lockouts, roles
 
+        # Migrated as the owner: the application's role gets its rights on every table there is now
+        # (first: the role groups below are written through the application's connection).
+        post_migrate.connect(db_roles.grant_after_migrate, sender=self)
         # After every migrate (and every test flush, which re-emits it), the
         # role groups and their permissions exist: no role check can find them missing.
         post_migrate.connect(roles.ensure_role_groups, sender=self)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import uuid
 from datetime import UTC
@@ -36,6 +37,11 @@ class Capability(models.Model):
 
 
 GENESIS_HASH = "0" * 64
+# How an event's hash was made: keyed (HMAC-SHA256 with settings.AUDIT_KEY, every event written since
+# the key was introduced) or plain SHA-256 (the events written before; verify_audit still checks them,
+# but anyone can recompute those: what protects them is the first keyed event after them, which covers
+# their hash, and the anchors).
+KEYED, UNKEYED = "hmac-sha256", "sha256"
 
 
 class AuditEvent(models.Model):
@@ -43,9 +49,12 @@ class AuditEvent(models.Model):
 
     Each stream (one per table, tournament, or ``casino`` for the rest) is a
     chain: ``seq`` runs 1, 2, 3... without gaps and every event carries the
-    hash of the one before. On PostgreSQL a trigger refuses UPDATE and DELETE
-    (migration 0002); ``manage.py verify_audit`` walks every chain. Streams
-    keep tables independent: one busy table never waits for another's lock.
+    hash of the one before, an HMAC keyed with ``settings.AUDIT_KEY`` (kept
+    outside the database). On PostgreSQL a trigger refuses UPDATE and DELETE
+    (migration 0002) and the application's role may only read and insert
+    (casino.db_roles); ``manage.py verify_audit`` walks every chain and checks
+    it against the anchors written outside the database. Streams keep tables
+    independent: one busy table never waits for another's lock.
     """
 
     stream = models.CharField(max_length=80, db_index=True)
@@ -60,10 +69,13 @@ class AuditEvent(models.Model):
     details = models.JSONField(default=dict, blank=True)
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64, unique=True)
+    scheme = models.CharField(max_length=16, default=KEYED)
 
     class Meta:
         ordering = ["stream", "seq"]
         constraints = [models.UniqueConstraint(fields=["stream", "seq"], name="audit_stream_seq_unique")]
+        # verify_audit reads each hand's events by the hand (tables.audit_check).
+        indexes = [models.Index(fields=["object_type", "object_id"], name="audit_object")]
         verbose_name = _("audit event")
 
     def __str__(self) -> str:
@@ -92,8 +104,12 @@ class AuditEvent(models.Model):
             default=str,
         )
 
-    def compute_hash(self) -> str:
-        return hashlib.sha256(self.canonical().encode()).hexdigest()
+    def compute_hash(self, key: bytes | None = None) -> str:
+        """The event's hash by its scheme: keyed with ``key`` (default: settings.AUDIT_KEY), or plain."""
+        text = self.canonical().encode()
+        if self.scheme == UNKEYED:
+            return hashlib.sha256(text).hexdigest()
+        return hmac.new(key or settings.AUDIT_KEY.encode(), text, hashlib.sha256).hexdigest()
 
 
 class PlayerLink(models.Model):

@@ -31,6 +31,15 @@ EMBEDDED = not env.str("DATABASE_URL", default="")
 DEBUG = env.bool("DEBUG", default=EMBEDDED)
 
 
+def _development_key(name: str) -> str:
+    """Development only: a random key generated once and kept in ``var/``, so it survives a restart."""
+    VAR_DIR.mkdir(exist_ok=True)
+    path = VAR_DIR / name
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(50))
+    return path.read_text().strip()
+
+
 def _secret_key() -> str:
     key = env.str("SECRET_KEY", default="")
     if key:
@@ -41,15 +50,44 @@ def _secret_key() -> str:
             "set SECRET_KEY to a long random string, e.g. the output of "
             "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`."
         )
-    # Development: generate one and keep it so that sessions survive a restart.
-    VAR_DIR.mkdir(exist_ok=True)
-    path = VAR_DIR / "dev-secret-key"
-    if not path.exists():
-        path.write_text(secrets.token_urlsafe(50))
-    return path.read_text().strip()
+    return _development_key("dev-secret-key")
 
 
 SECRET_KEY = _secret_key()
+
+
+def _audit_key() -> str:
+    """The key of the audit log's HMAC chain and of its anchors (docs/audit.md). It must live outside
+    the database: whoever can write the tables but lacks it cannot recompute a chain."""
+    key = env.str("AUDIT_KEY", default="")
+    key_file = env.str("AUDIT_KEY_FILE", default="")
+    if key_file:
+        try:
+            key = Path(key_file).read_text().strip()
+        except OSError as error:
+            raise ImproperlyConfigured(f"AUDIT_KEY_FILE={key_file} cannot be read: {error.strerror}.") from None
+    if key:
+        if len(key) < 32 and not DEBUG:
+            raise ImproperlyConfigured("AUDIT_KEY is too short: give it at least 32 random characters.")
+        return key
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "AUDIT_KEY is not set. Production (DEBUG=0) refuses to start without the audit log's key: "
+            "set AUDIT_KEY (or AUDIT_KEY_FILE, a file holding it) to a long random string kept outside the "
+            "database and its backups, e.g. the output of "
+            "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`. Lose it and the log can no "
+            "longer be verified: keep a copy where the auditors keep theirs."
+        )
+    return _development_key("dev-audit-key")
+
+
+AUDIT_KEY = _audit_key()
+# The signed heads of the audit streams (casino.audit.anchor_heads), appended outside the database:
+# every AUDIT_ANCHOR_EVERY events of a stream, at the first write AUDIT_ANCHOR_SECONDS after its last
+# anchor, and whenever `manage.py anchor_audit` runs. Ship the file (or the log lines) off the machine.
+AUDIT_ANCHOR_PATH = Path(env.str("AUDIT_ANCHOR_PATH", default=str(VAR_DIR / "audit-anchors.jsonl")))
+AUDIT_ANCHOR_EVERY = env.int("AUDIT_ANCHOR_EVERY", default=50)
+AUDIT_ANCHOR_SECONDS = env.float("AUDIT_ANCHOR_SECONDS", default=60)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -108,6 +146,14 @@ TEMPLATES = [
 # --- Database: PostgreSQL is the record; SQLite only for the embedded default.
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'casino.sqlite3'}")}
 DATABASES["default"]["CONN_MAX_AGE"] = 0
+# The tables' owner, for migrations only (casino.db_roles): DATABASE_URL is then the application's
+# role, which may read and append to the append-only tables but not rewrite them, nor drop their
+# triggers. `manage.py migrate` runs as the owner and grants the application its rights afterwards.
+if env.str("DATABASE_OWNER_URL", default=""):
+    DATABASES["owner"] = env.db("DATABASE_OWNER_URL")
+    DATABASES["owner"].update(CONN_MAX_AGE=0, TEST={"MIRROR": "default"})
+    if DATABASES["owner"]["NAME"] != DATABASES["default"]["NAME"]:
+        raise ImproperlyConfigured("DATABASE_OWNER_URL must name the same database as DATABASE_URL.")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.bool("DATABASE_POOL", default=True):
     # Every websocket push re-renders from the database: without a pool each one would open a
     # new PostgreSQL connection. psycopg's pool (Django 5.1+) is safe under ASGI, where

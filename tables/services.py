@@ -916,6 +916,20 @@ def _raise_alert(w: _Write, kind: str, message: str, params: dict, hand: Hand | 
     return alert
 
 
+def _is_over(state: HandState) -> bool:
+    return state.phase in (Phase.SETTLED, Phase.VOID)
+
+
+def replayed_columns(state: HandState) -> dict:
+    """The hand's console columns as its replay says (``_sync_hand`` keeps them; verify_audit checks them)."""
+    pending = state.settlement.pending_approvals if state.settlement else ()
+    return {
+        "phase": state.phase.value,
+        "pending_approvals": len(pending),
+        "house_net": state.settlement.house_net if (_is_over(state) and not pending) else None,
+    }
+
+
 def _sync_hand(w: _Write, hand: Hand, before: HandState, after: HandState) -> None:
     """Keep the hand's console columns equal to the replay, and alert for awards newly held (THB-54)."""
     pending = after.settlement.pending_approvals if after.settlement else ()
@@ -935,13 +949,7 @@ def _sync_hand(w: _Write, hand: Hand, before: HandState, after: HandState) -> No
                 alert.acknowledged_at = w.now
                 alert.acknowledged_by = w.by if w.action == "decide_award" else None
                 alert.save(update_fields=["acknowledged_at", "acknowledged_by"])
-    over = after.phase in (Phase.SETTLED, Phase.VOID)
-    columns = {
-        "phase": after.phase.value,
-        "pending_approvals": len(pending),
-        "settled_at": (hand.settled_at or w.now) if over else None,
-        "house_net": after.settlement.house_net if (over and not pending) else None,
-    }
+    columns = {**replayed_columns(after), "settled_at": (hand.settled_at or w.now) if _is_over(after) else None}
     changed = [name for name, value in columns.items() if getattr(hand, name) != value]
     for name in changed:
         setattr(hand, name, columns[name])

@@ -61,6 +61,12 @@ def _fresh_process_caches():
     clear_all()
 
 
+@pytest.fixture(autouse=True)
+def _audit_anchors_in_tmp(settings, tmp_path):
+    """Each test anchors the audit log in a file of its own: test databases reuse stream names."""
+    settings.AUDIT_ANCHOR_PATH = tmp_path / "audit-anchors.jsonl"
+
+
 # --- People -------------------------------------------------------------------
 
 
@@ -197,6 +203,8 @@ def daphne_servers(tmp_path):
             "DATABASE_URL": database_url_for_servers(),
             "DEBUG": "1",
             "SECRET_KEY": settings.SECRET_KEY,
+            "AUDIT_KEY": settings.AUDIT_KEY,
+            "AUDIT_ANCHOR_PATH": str(tmp_path / "audit-anchors.jsonl"),
             "STATIC_MANIFEST": "0",
             **extra_env,
         }

@@ -13,6 +13,7 @@ from tests.conftest import ROOT
 PRODUCTION_ENV = {
     "DEBUG": "0",
     "SECRET_KEY": "a-production-secret-key-that-is-long-and-random-0123456789-abcdefghij",
+    "AUDIT_KEY": "a-production-audit-key-kept-off-the-database-0123456789-abcdefghij",
     "ALLOWED_HOSTS": "casino.example.org",
     "DATABASE_URL": "postgres://casino@127.0.0.1:5432/casino",
     "REDIS_URL": "redis://127.0.0.1:6379/0",
@@ -20,7 +21,8 @@ PRODUCTION_ENV = {
 
 
 def _manage(*args, env):
-    clean = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY", "DATABASE_URL", "REDIS_URL")}
+    clean = {k: v for k, v in os.environ.items()
+             if k not in ("DEBUG", "SECRET_KEY", "AUDIT_KEY", "AUDIT_KEY_FILE", "DATABASE_URL", "REDIS_URL")}
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env={**clean, **env}, capture_output=True, text=True, timeout=60
     )
@@ -32,12 +34,24 @@ def test_check_deploy_is_clean_with_production_settings():
     assert "no issues" in result.stdout
 
 
-def test_production_refuses_to_start_without_a_secret_key():
-    env = {k: v for k, v in PRODUCTION_ENV.items() if k != "SECRET_KEY"}
+@pytest.mark.parametrize("key", ["SECRET_KEY", "AUDIT_KEY"])
+def test_production_refuses_to_start_without_its_keys(key):
+    env = {k: v for k, v in PRODUCTION_ENV.items() if k != key}
     result = _manage("check", env=env)
     assert result.returncode != 0
-    assert "SECRET_KEY is not set" in result.stderr
+    assert f"{key} is not set" in result.stderr
     assert "Traceback" not in result.stderr.split("ImproperlyConfigured")[-1]
+
+
+def test_production_reads_the_audit_key_from_a_file_and_refuses_a_short_one(tmp_path):
+    key_file = tmp_path / "audit.key"
+    key_file.write_text("k" * 40 + "\n")
+    env = {k: v for k, v in PRODUCTION_ENV.items() if k != "AUDIT_KEY"}
+    code = "from django.conf import settings as s; print(s.AUDIT_KEY)"
+    result = _manage("shell", "-c", code, env={**env, "AUDIT_KEY_FILE": str(key_file)})
+    assert result.stdout.strip().splitlines()[-1] == "k" * 40, result.stderr
+    short = _manage("check", env={**env, "AUDIT_KEY": "short"})
+    assert short.returncode != 0 and "AUDIT_KEY is too short" in short.stderr
 
 
 def test_the_embedded_default_is_sqlite_and_the_in_memory_layer():
