@@ -183,11 +183,11 @@ def daphne_servers(tmp_path):
             "DEBUG": "1",
             "SECRET_KEY": settings.SECRET_KEY,
             "STATIC_MANIFEST": "0",
-            **extra_env,
         }
         if settings.REDIS_URL:
             env["REDIS_URL"] = settings.REDIS_URL
             env["CHANNEL_PREFIX"] = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
+        env.update(extra_env)  # last: a test may point the servers at a database or a Redis of its own
         servers = []
         for _ in range(count):
             port = free_port()
