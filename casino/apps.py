@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.backends.signals import connection_created
 from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
 
@@ -8,8 +9,10 @@ class CasinoConfig(AppConfig):
     verbose_name = _("Casino")
 
     def ready(self) -> None:
-        from casino import roles
+        from casino import database_pool, roles
 
         # After every migrate (and every test flush, which re-emits it), the
         # role groups and their permissions exist: no role check can find them missing.
         post_migrate.connect(roles.ensure_role_groups, sender=self)
+        # After a PostgreSQL restart, the pool's dead connections go at once (casino.database_pool).
+        connection_created.connect(database_pool.sweep_dead_connections_at_the_first, dispatch_uid="casino.pool")
