@@ -124,7 +124,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.boo
         "min_size": env.int("DATABASE_POOL_MIN", default=2),
         "max_size": env.int("DATABASE_POOL_MAX", default=32),
         # How long a request waits for a connection before the "database unavailable, retry" page (503,
-        # casino.middleware): during an outage, every request waits this long.
+        # casino.unavailable): during an outage, every request waits this long.
         "timeout": env.float("DATABASE_POOL_TIMEOUT", default=5),
         # After a failed connection the pool retries after 1, 2, 4... s; it gives up after this many
         # seconds and the next request tries at once. Short, so that the pool is back within seconds of
