@@ -16,6 +16,15 @@ from django.utils import timezone
 from casino.sessions import STALE_COPY, SessionStore, stale_copies
 
 REDIS = "casino.cache.ProcessRedisCache"
+IN_MEMORY = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "sessions"}}
+
+
+def _session_in_the_cache_and_the_database(settings, **data) -> SessionStore:
+    settings.CACHES = IN_MEMORY
+    store = SessionStore()
+    store.update(data)
+    store.create()
+    return store
 
 
 def _backend_in_a_fresh_context():
@@ -34,10 +43,7 @@ def test_every_request_context_gets_its_own_backend_but_the_process_one_redis_po
 
 @pytest.mark.django_db
 def test_a_session_is_read_from_the_cache_and_kept_in_the_database(settings):
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "s"}}
-    store = SessionStore()
-    store["player_link"] = "abc"
-    store.create()
+    store = _session_in_the_cache_and_the_database(settings, player_link="abc")
     assert SessionStore(store.session_key)["player_link"] == "abc"  # may read the logged-out notes (below)
     with CaptureQueriesContext(connection) as queries:
         assert SessionStore(store.session_key)["player_link"] == "abc"
@@ -61,10 +67,7 @@ def test_without_redis_a_session_is_read_from_the_database_and_the_request_goes_
 
 @pytest.mark.django_db
 def test_a_logout_redis_missed_is_noted_and_its_copy_refused_then_deleted_once_redis_answers(settings):
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "n"}}
-    dana = SessionStore()
-    dana["_auth_user_id"] = "7"
-    dana.create()
+    dana = _session_in_the_cache_and_the_database(settings, _auth_user_id="7")
     key, cache = dana.session_key, caches["default"]
     copy_name = dana.cache_key
 

@@ -11,7 +11,6 @@ import json
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
-
 from unittest import mock
 
 import pytest
