@@ -87,3 +87,19 @@ def test_a_logout_redis_missed_is_noted_and_its_copy_refused_then_deleted_once_r
 def test_no_cookie_can_name_a_logged_out_note():
     Session.objects.create(session_key=STALE_COPY + "a" * 32, session_data="", expire_date=timezone.now())
     assert SessionStore(STALE_COPY + "a" * 32).session_key is None
+
+
+@pytest.mark.redis
+def test_the_process_counts_each_new_connection_to_redis_as_after_a_restart_but_not_a_reused_one(settings):
+    from casino.cache import connections_made
+
+    settings.CACHES = {"default": {**settings.CACHES["default"], "OPTIONS": {"socket_timeout": 0.4}}}  # own pool
+    cache = caches["default"]
+    before = connections_made()
+    cache.get("counted")
+    assert connections_made() == before + 1
+    cache.get("counted")
+    assert connections_made() == before + 1  # the pooled connection again
+    cache._cache.get_client().connection_pool.disconnect()  # what a Redis restart does to the pool
+    cache.get("counted")
+    assert connections_made() == before + 2
