@@ -297,3 +297,21 @@ def test_while_postgresql_is_down_pages_say_so_with_a_503_within_seconds_and_wor
     while time.monotonic() < deadline and statuses[-1:] != [200]:
         statuses.append(dealer.get("/tables/")[0])
     assert statuses[-1] == 200 and set(statuses) <= {200, 503}, statuses
+
+
+@pytest.mark.redis
+@pytest.mark.slow
+def test_announcing_a_change_gives_up_within_seconds_when_redis_hangs(own_redis, settings):
+    """The push is only a hint: a tap must not wait 30 s for a Redis that accepts and never answers."""
+    from casino.realtime import send_now
+
+    config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            **settings.CHANNEL_LAYERS["default"],
+            "CONFIG": {**config, "hosts": [{**config["hosts"][0], "address": own_redis.url}]},
+        }
+    }
+    own_redis.freeze()
+    elapsed, _nothing = _timed(send_now, ["tables.table.1"], [{"type": "state.changed", "version": 2}])
+    assert elapsed < 3
