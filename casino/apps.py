@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.backends.signals import connection_created
 from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
 
@@ -10,7 +11,7 @@ class CasinoConfig(AppConfig):
     def ready(self) -> None:
         from axes.signals import user_locked_out
 
-        from casino import db_roles, lockouts, roles
+        from casino import database_pool, db_roles, lockouts, roles
 
         # Migrated as the owner: the application's role gets its rights on every table there is now
         # (first: the role groups below are written through the application's connection).
@@ -20,3 +21,5 @@ class CasinoConfig(AppConfig):
         post_migrate.connect(roles.ensure_role_groups, sender=self)
         # Each staff login lock-out goes into the audit log (axes keeps the failures themselves).
         user_locked_out.connect(lockouts.record_lockout, dispatch_uid="casino.lockouts.record_lockout")
+        # After a PostgreSQL restart, the pool's dead connections go at once (casino.database_pool).
+        connection_created.connect(database_pool.sweep_dead_connections_at_the_first, dispatch_uid="casino.pool")

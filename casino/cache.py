@@ -7,10 +7,15 @@ each one built a new backend, a new pool and a new TCP connection to Redis: a re
 database read it was meant to save (measured by bench/bench_pit_load.py, docs/benchmarks.md). Here
 every backend object with the same servers and options uses one client, so one pool per process;
 redis-py's pools are thread-safe.
+
+The process also counts the connections it opens to Redis (``connections_made``): a new one after a
+pooled one has been in use means Redis restarted or failed, and may hold copies of sessions logged out
+meanwhile (casino.sessions).
 """
 
 from __future__ import annotations
 
+import itertools
 import threading
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
@@ -18,6 +23,21 @@ from django.utils.functional import cached_property
 
 _clients: dict[tuple, RedisCacheClient] = {}
 _clients_lock = threading.Lock()
+
+_connection_numbers = itertools.count(1)  # next() is atomic under the GIL
+_latest_connection = 0
+
+
+def _connected(connection) -> None:
+    """redis-py's hook after each new connection (``redis_connect_func``), in place of its handshake."""
+    global _latest_connection
+    connection.on_connect()
+    _latest_connection = next(_connection_numbers)
+
+
+def connections_made() -> int:
+    """How many connections this process has opened to Redis so far (through the cache)."""
+    return _latest_connection
 
 
 class ProcessRedisCache(RedisCache):
@@ -29,5 +49,5 @@ class ProcessRedisCache(RedisCache):
         with _clients_lock:
             client = _clients.get(key)
             if client is None:
-                client = _clients[key] = self._class(self._servers, **self._options)
+                client = _clients[key] = self._class(self._servers, **self._options, redis_connect_func=_connected)
         return client

@@ -20,6 +20,9 @@ from django.db import transaction
 log = logging.getLogger(__name__)
 
 MESSAGE_TYPE = "state.changed"  # handled by LiveConsumer.state_changed
+# A tap waits for its announcements (after commit) at most this long: a Redis that hangs instead of
+# refusing would otherwise hold it for the channel layer's read timeout (REDIS_READ_TIMEOUT, 30 s).
+ANNOUNCE_SECONDS = 2
 
 
 def group_for(obj) -> str:
@@ -34,10 +37,17 @@ def send_now(groups: list[str], messages: list[dict]) -> None:
         return
 
     async def send_all() -> None:
-        results = await asyncio.gather(
-            *(layer.group_send(group, message) for group, message in zip(groups, messages, strict=True)),
-            return_exceptions=True,
-        )
+        try:
+            results = await asyncio.wait_for(
+                asyncio.gather(
+                    *(layer.group_send(group, message) for group, message in zip(groups, messages, strict=True)),
+                    return_exceptions=True,
+                ),
+                ANNOUNCE_SECONDS,
+            )
+        except TimeoutError:  # the screens catch up on their next push or reconnect
+            log.warning("could not announce to %s within %s s", ", ".join(groups), ANNOUNCE_SECONDS)
+            return
         for group, message, result in zip(groups, messages, results, strict=True):
             if isinstance(result, Exception):  # a lost push is recovered by version checks, never fatal
                 log.warning("could not announce %s to %s", message.get("event"), group, exc_info=result)

@@ -118,6 +118,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A view that cannot reach PostgreSQL answers "database unavailable, retry" (503), not a 500.
+    "casino.unavailable.DatabaseUnavailableMiddleware",
     # Last, as django-axes asks: it turns a lockout into its own response.
     "axes.middleware.AxesMiddleware",
 ]
@@ -154,15 +156,31 @@ if env.str("DATABASE_OWNER_URL", default=""):
     DATABASES["owner"].update(CONN_MAX_AGE=0, TEST={"MIRROR": "default"})
     if DATABASES["owner"]["NAME"] != DATABASES["default"]["NAME"]:
         raise ImproperlyConfigured("DATABASE_OWNER_URL must name the same database as DATABASE_URL.")
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A PostgreSQL host that stops answering (not refusing) would otherwise hold a connection attempt
+    # for minutes. libpq's minimum is 2 s.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "connect_timeout", env.int("DATABASE_CONNECT_TIMEOUT", default=3)
+    )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.bool("DATABASE_POOL", default=True):
     # Every websocket push re-renders from the database: without a pool each one would open a
     # new PostgreSQL connection. psycopg's pool (Django 5.1+) is safe under ASGI, where
     # persistent per-thread connections (CONN_MAX_AGE) are not.
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+    DATABASES["default"]["OPTIONS"]["pool"] = {
         "min_size": env.int("DATABASE_POOL_MIN", default=2),
         "max_size": env.int("DATABASE_POOL_MAX", default=32),
-        "timeout": env.float("DATABASE_POOL_TIMEOUT", default=10),
+        # How long a request waits for a connection before the "database unavailable, retry" page (503,
+        # casino.unavailable): during an outage, every request waits this long.
+        "timeout": env.float("DATABASE_POOL_TIMEOUT", default=5),
+        # After a failed connection the pool retries after 1, 2, 4... s; it gives up after this many
+        # seconds and the next request tries at once. Short, so that the pool is back within seconds of
+        # PostgreSQL, not after a back-off grown through the outage.
+        "reconnect_timeout": env.float("DATABASE_RECONNECT_SECONDS", default=5),
     }
+    # The pool checks a connection before lending it (psycopg_pool's check_connection: Django passes it
+    # when CONN_HEALTH_CHECKS is on): after a PostgreSQL restart every pooled connection is dead, and
+    # each one lent unchecked failed its request with a 500.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     VAR_DIR.mkdir(exist_ok=True)
     # A file, not memory, so that daphne processes started by the tests see the test data.
@@ -185,6 +203,7 @@ HTTP_THREADS = env.int("HTTP_THREADS", default=20)
 
 REDIS_URL = env.str("REDIS_URL", default="")
 REDIS_READ_TIMEOUT = 30  # seconds; channels-redis blocks 5 s per receive (RedisChannelLayer.brpop_timeout)
+REDIS_CACHE_TIMEOUT = env.float("REDIS_CACHE_TIMEOUT", default=0.5)  # seconds, for the cache (below)
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -205,7 +224,15 @@ if REDIS_URL:
         }
     }
     # One connection pool per process (casino.cache): Django's own backend opened one per request.
-    CACHES = {"default": {"BACKEND": "casino.cache.ProcessRedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "casino.cache.ProcessRedisCache",
+            "LOCATION": REDIS_URL,
+            # Everything in this cache has the database behind it (sessions, shared snapshots): a Redis
+            # that hangs costs a request at most this long per read or write, not redis-py's 5 s.
+            "OPTIONS": {"socket_connect_timeout": REDIS_CACHE_TIMEOUT, "socket_timeout": REDIS_CACHE_TIMEOUT},
+        }
+    }
     # Sessions stay in PostgreSQL; Redis answers their reads (every staff request reads its session).
     SESSION_ENGINE = "casino.sessions"
     # Each table version's snapshot, made once by the write's process, is read by the others from

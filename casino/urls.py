@@ -4,6 +4,9 @@ from django.urls import include, path
 
 from casino import lockout_views, views
 
+# A database failure outside a view gets the "database unavailable" page too (casino.unavailable).
+handler500 = "casino.unavailable.server_error"
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),

@@ -206,11 +206,11 @@ def daphne_servers(tmp_path):
             "AUDIT_KEY": settings.AUDIT_KEY,
             "AUDIT_ANCHOR_PATH": str(tmp_path / "audit-anchors.jsonl"),
             "STATIC_MANIFEST": "0",
-            **extra_env,
         }
         if settings.REDIS_URL:
             env["REDIS_URL"] = settings.REDIS_URL
             env["CHANNEL_PREFIX"] = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
+        env.update(extra_env)  # last: a test may point the servers at a database or a Redis of its own
         servers = []
         for _ in range(count):
             port = free_port()

@@ -42,12 +42,21 @@
   });
 
   // A 403 after a logout in another tab: say so and go to the login page.
+  // A 503 from the server's database outage (casino.unavailable): show its message, keep the screen,
+  // and clear the message once a request goes through again.
+  var unavailableShown = false;
   document.addEventListener("htmx:responseError", function (evt) {
     var xhr = evt.detail.xhr;
     if (xhr && xhr.status === 403 && !xhr.getResponseHeader("X-Rule-Refusal")) {
       statusBar(document.body.dataset.sessionEnded);
       setTimeout(function () { window.location.href = document.body.dataset.loginUrl; }, 1500);
+    } else if (xhr && xhr.status === 503 && xhr.getResponseHeader("X-Database-Unavailable")) {
+      statusBar(xhr.responseText);
+      unavailableShown = true;
     }
+  });
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    if (unavailableShown && evt.detail.successful) { statusBar(""); unavailableShown = false; }
   });
 
   document.addEventListener("DOMContentLoaded", function () {

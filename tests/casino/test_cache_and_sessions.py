@@ -3,16 +3,28 @@
 from __future__ import annotations
 
 import contextvars
+from unittest import mock
 
 import pytest
 from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
+from django.contrib.sessions.models import Session
 from django.core.cache import caches
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
-from casino.sessions import SessionStore
+from casino.sessions import STALE_COPY, SessionStore, stale_copies
 
 REDIS = "casino.cache.ProcessRedisCache"
+IN_MEMORY = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "sessions"}}
+
+
+def _session_in_the_cache_and_the_database(settings, **data) -> SessionStore:
+    settings.CACHES = IN_MEMORY
+    store = SessionStore()
+    store.update(data)
+    store.create()
+    return store
 
 
 def _backend_in_a_fresh_context():
@@ -31,13 +43,11 @@ def test_every_request_context_gets_its_own_backend_but_the_process_one_redis_po
 
 @pytest.mark.django_db
 def test_a_session_is_read_from_the_cache_and_kept_in_the_database(settings):
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "s"}}
-    store = SessionStore()
-    store["player_link"] = "abc"
-    store.create()
+    store = _session_in_the_cache_and_the_database(settings, player_link="abc")
+    assert SessionStore(store.session_key)["player_link"] == "abc"  # may read the logged-out notes (below)
     with CaptureQueriesContext(connection) as queries:
         assert SessionStore(store.session_key)["player_link"] == "abc"
-    assert queries.captured_queries == []
+    assert queries.captured_queries == []  # the notes at most once a second, the session from the cache
     assert DatabaseSessionStore(store.session_key)["player_link"] == "abc"  # the record
     store.flush()  # logging out removes it from both
     assert SessionStore(store.session_key).get("player_link") is None
@@ -53,3 +63,43 @@ def test_without_redis_a_session_is_read_from_the_database_and_the_request_goes_
     assert SessionStore(kept.session_key)["_auth_user_id"] == "7"
     assert "session cache unavailable" in caplog.text and "could not cache the session" in caplog.text
     assert SessionStore("no-such-session-key-0123456789abcdef").get("_auth_user_id") is None
+
+
+@pytest.mark.django_db
+def test_a_logout_redis_missed_is_noted_and_its_copy_refused_then_deleted_once_redis_answers(settings):
+    dana = _session_in_the_cache_and_the_database(settings, _auth_user_id="7")
+    key, cache = dana.session_key, caches["default"]
+    copy_name = dana.cache_key
+
+    with mock.patch.object(type(cache), "delete", side_effect=ConnectionError("Redis is down")):
+        dana.flush()  # Dana logs out: the row goes, the copy stays (Redis did not answer)
+
+    assert cache.get(copy_name) == {"_auth_user_id": "7"}
+    assert Session.objects.filter(session_key=STALE_COPY + key).exists()  # the note every process reads
+    stale_copies.forget()  # another process: it has not seen the note yet
+    assert SessionStore(key).get("_auth_user_id") is None  # the copy is refused...
+    assert cache.get(copy_name) is None  # ...and deleted, now that the cache answers
+    assert not Session.objects.filter(session_key__startswith=STALE_COPY).exists()
+    caches["default"].clear()
+
+
+@pytest.mark.django_db
+def test_no_cookie_can_name_a_logged_out_note():
+    Session.objects.create(session_key=STALE_COPY + "a" * 32, session_data="", expire_date=timezone.now())
+    assert SessionStore(STALE_COPY + "a" * 32).session_key is None
+
+
+@pytest.mark.redis
+def test_the_process_counts_each_new_connection_to_redis_as_after_a_restart_but_not_a_reused_one(settings):
+    from casino.cache import connections_made
+
+    settings.CACHES = {"default": {**settings.CACHES["default"], "OPTIONS": {"socket_timeout": 0.4}}}  # own pool
+    cache = caches["default"]
+    before = connections_made()
+    cache.get("counted")
+    assert connections_made() == before + 1
+    cache.get("counted")
+    assert connections_made() == before + 1  # the pooled connection again
+    cache._cache.get_client().connection_pool.disconnect()  # what a Redis restart does to the pool
+    cache.get("counted")
+    assert connections_made() == before + 2

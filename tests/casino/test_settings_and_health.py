@@ -84,7 +84,7 @@ def test_healthz_says_both_the_database_and_the_channel_layer_answer(client):
 
 @pytest.mark.django_db
 def test_healthz_answers_503_when_the_channel_layer_does_not(client):
-    with mock.patch("casino.views.get_channel_layer", return_value=None):
+    with mock.patch("casino.health.get_channel_layer", return_value=None):
         response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json()["channel_layer"] is False
@@ -93,7 +93,7 @@ def test_healthz_answers_503_when_the_channel_layer_does_not(client):
 
 @pytest.mark.django_db
 def test_healthz_answers_503_when_the_database_does_not(client):
-    with mock.patch("casino.views.connection.cursor", side_effect=OSError("down")):
+    with mock.patch("casino.health._database_answers", side_effect=OSError("down")):
         response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json()["database"] is False

@@ -1,0 +1,158 @@
+"""Redis and PostgreSQL servers of a test's own, to stop and start again: outages without touching the
+shared servers the rest of the suite (and the other developers' runs) use.
+
+Each starts on a free port in a temporary directory and is stopped by its fixture. A test that needs one
+is skipped, saying why, where the server's programs are not installed.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import free_port
+
+
+def _program(name: str) -> str | None:
+    # Debian keeps the PostgreSQL server's programs off PATH, one directory per major version.
+    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"), key=lambda p: int(Path(p).parts[-3]))
+    return found[-1] if found else shutil.which(name)
+
+
+class OwnRedis:
+    """``redis-server`` on a free port. ``stop()`` loses its data, as a crash would; ``stop(keep_data=True)``
+    saves it first, and the next ``start()`` loads it back, as a restart with persistence does."""
+
+    def __init__(self, directory: Path):
+        self.program = _program("redis-server")
+        if self.program is None:
+            pytest.skip("needs redis-server (apt-get install redis-server)")
+        self.directory, self.port = directory, free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [
+                self.program,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.directory),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        _wait_for(self.answers, f"redis-server on {self.port}")
+
+    def answers(self) -> bool:
+        import redis
+
+        try:
+            return redis.Redis.from_url(self.url, socket_timeout=0.5).ping()
+        except redis.RedisError:
+            return False
+
+    def freeze(self) -> None:
+        """Redis hangs (a stalled host, a full network link): it accepts nothing and answers nothing."""
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        self.proc.send_signal(signal.SIGCONT)
+
+    def stop(self, keep_data: bool = False) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.thaw()
+        if keep_data:
+            import redis
+
+            try:
+                redis.Redis.from_url(self.url).shutdown(save=True)
+            except redis.ConnectionError:
+                pass  # it closes the connection as it exits
+        else:
+            (self.directory / "dump.rdb").unlink(missing_ok=True)
+            self.proc.terminate()
+        self.proc.wait(timeout=10)
+
+
+class OwnPostgres:
+    """A PostgreSQL cluster made by ``initdb`` in a temporary directory, on a free port, trusting local logins.
+
+    The server refuses to run as root: as root (CI) it runs as the ``postgres`` user."""
+
+    def __init__(self):
+        self.initdb, self.pg_ctl = _program("initdb"), _program("pg_ctl")
+        if self.initdb is None or self.pg_ctl is None or shutil.which("pg_dump") is None:
+            pytest.skip("needs PostgreSQL's initdb, pg_ctl and pg_dump (apt-get install postgresql)")
+        self.as_owner: list[str] = []
+        self.directory = Path(tempfile.mkdtemp(prefix="casino-own-postgres-"))
+        if os.geteuid() == 0:
+            shutil.chown(self.directory, "postgres", "postgres")
+            self.as_owner = ["runuser", "-u", "postgres", "--"]
+        self.data, self.port = self.directory / "data", free_port()
+        self.url = f"postgres://postgres@127.0.0.1:{self.port}/casino"
+        self._run(self.initdb, "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
+
+    def _run(self, *command: str) -> None:
+        subprocess.run([*self.as_owner, *command], check=True, capture_output=True, timeout=60)
+
+    def start(self) -> None:
+        options = f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.directory} -c fsync=off"
+        self._run(self.pg_ctl, "-D", str(self.data), "-l", str(self.directory / "log"), "-o", options, "-w", "start")
+
+    def stop(self) -> None:
+        """A restart's first half: PostgreSQL ends every connection and stops listening."""
+        self._run(self.pg_ctl, "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def copy_database(self, source_url: str) -> None:
+        """Create ``casino`` here as a copy of ``source_url`` (the test database: schema and committed rows)."""
+        subprocess.run(
+            ["psql", "-q", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-c", "CREATE DATABASE casino"],
+            check=True,
+            capture_output=True,
+            timeout=30,
+        )
+        dump = subprocess.run(
+            ["pg_dump", "--no-owner", "--no-privileges", source_url], check=True, capture_output=True, timeout=60
+        )
+        subprocess.run(
+            ["psql", "-q", "-v", "ON_ERROR_STOP=1", self.url],
+            input=dump.stdout,
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
+
+    def remove(self) -> None:
+        if (self.data / "postmaster.pid").exists():
+            subprocess.run(
+                [*self.as_owner, self.pg_ctl, "-D", str(self.data), "-m", "immediate", "-w", "stop"],
+                capture_output=True,
+                timeout=30,
+            )
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def _wait_for(ready, what: str, timeout: float = 10) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if ready():
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"{what} did not start")
