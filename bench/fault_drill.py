@@ -134,6 +134,7 @@ class PrivatePostgres:
         self.log = self.dir / "postgres.log"
         self.url = f"postgres://postgres@127.0.0.1:{self.port}/casino_drill"
         self.as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        self.proc: subprocess.Popen | None = None
 
     def init(self) -> None:
         if os.geteuid() == 0:
@@ -145,17 +146,26 @@ class PrivatePostgres:
         )  # fmt: skip
 
     def start(self) -> None:
-        options = (
-            f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories={self.dir} "
-            # fsync off: a killed server loses nothing the kernel holds, and the drill kills no kernel.
-            # synchronous_commit stays on: off, a SIGKILL loses commits already answered to the dealer.
-            "-c fsync=off"
-        )
-        subprocess.run(
-            [*self.as_postgres, str(PG_BIN / "pg_ctl"), "start", "-w", "-t", "60", "-D", str(self.data),
-             "-l", str(self.log), "-o", options],
-            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        """The postmaster in the foreground, our child (through runuser): killed, it is reaped at once,
+        and its lock file is free for the next start (pg_ctl's daemon would be left to init to reap)."""
+        self.proc = subprocess.Popen(
+            [*self.as_postgres, str(PG_BIN / "postgres"), "-D", str(self.data), "-p", str(self.port),
+             "-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={self.dir}",
+             # fsync off: a killed server loses nothing the kernel holds, and the drill kills no kernel.
+             # synchronous_commit stays on: off, a SIGKILL loses commits already answered to the dealer.
+             "-c", "fsync=off"],
+            stdout=subprocess.DEVNULL, stderr=self.log.open("a"),
         )  # fmt: skip
+        if not wait_until(self.answers, 60, 0.2):
+            raise RuntimeError(f"PostgreSQL on {self.port} did not start: {self.log.read_text()[-2000:]}")
+
+    def answers(self) -> bool:
+        if self.proc.poll() is not None:
+            raise RuntimeError(f"PostgreSQL on {self.port} exited: {self.log.read_text()[-2000:]}")
+        ready = subprocess.run(
+            [str(PG_BIN / "pg_isready"), "-q", "-h", "127.0.0.1", "-p", str(self.port), "-t", "1"], check=False
+        )
+        return ready.returncode == 0
 
     def postmaster_pid(self) -> int | None:
         try:
@@ -165,14 +175,19 @@ class PrivatePostgres:
 
     def kill(self) -> None:
         """SIGKILL the postmaster and every backend: the server is gone at once, as in a crash."""
-        pid = self.postmaster_pid()
-        if pid is None:
+        if self.proc is None or self.proc.poll() is not None:
             return
+        pid = self.postmaster_pid() or self.proc.pid
         family = [pid, *children_of(pid)]
         for member in family:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(member, signal.SIGKILL)
-        wait_until(lambda: not any(Path(f"/proc/{m}").exists() and not _zombie(m) for m in family), 10)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(10)
+        wait_until(lambda: not any(_running(m) for m in family), 10)
+        # PostgreSQL takes a dead postmaster's lock file over only once its pid is gone for good.
+        if Path(f"/proc/{pid}").exists():
+            (self.data / "postmaster.pid").unlink(missing_ok=True)
 
     def create_database(self) -> None:
         subprocess.run(
@@ -196,11 +211,12 @@ def children_of(pid: int) -> list[int]:
     return found
 
 
-def _zombie(pid: int) -> bool:
+def _running(pid: int) -> bool:
+    """Alive and not a zombie (a killed process not reaped yet holds nothing but its pid)."""
     try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
-        return True
+        return False
 
 
 class Daphne:
@@ -249,6 +265,7 @@ class Attempt:
     base: str
     status: int | None  # None: no answer (refused, reset, timed out)
     error: str = ""
+    took: float = 0.0  # seconds until the answer (or the error)
 
 
 @dataclasses.dataclass
@@ -265,6 +282,11 @@ class Tap:
     @property
     def first_sent(self) -> float:
         return self.attempts[0].at if self.attempts else 0.0
+
+    @property
+    def waited(self) -> float:
+        """Seconds from the first tap until the answer that settled it (the last attempt's)."""
+        return self.attempts[-1].at + self.attempts[-1].took - self.first_sent if self.attempts else 0.0
 
     @property
     def answered(self) -> bool:
@@ -367,10 +389,10 @@ class RetryingDealer:
             try:
                 status, page = self.http.request(base, f"/tables/{table_id}/act/{action}/", data, headers)
             except (OSError, http.client.HTTPException) as error:
-                attempt.error = type(error).__name__
+                attempt.error, attempt.took = type(error).__name__, time.time() - attempt.at
                 time.sleep(1 / self.rate)  # the dealer taps again a moment later
                 continue
-            attempt.status = status
+            attempt.status, attempt.took = status, time.time() - attempt.at
             if status >= 500:
                 time.sleep(1 / self.rate)
                 continue
@@ -644,6 +666,7 @@ class Drill:
     async def fault(self, name: str, screens: list[Screen], kill, repair, ready) -> dict:
         await asyncio.to_thread(wait_until, lambda: all(d.mid_hand() for d in self.dealers), 15)
         steady, _behind = await self.caught_up(screens, time.time(), 20)
+        connects = sum(screen.connects for screen in screens)
         killed = time.time()
         kill()
         self.log(f"{name}: killed (SIGKILL) mid-hand")
@@ -670,6 +693,7 @@ class Drill:
             "screens_current_s": current,
             "screens_live_s": live,
             "screens_behind": [f"{s.kind} of table {s.table_id} on :{s.daphne.port}" for s in behind],
+            "screens_reconnected": sum(screen.connects for screen in screens) - connects,
         }
 
     def kill_daphne(self) -> None:
@@ -741,6 +765,8 @@ class Drill:
                 "retried": sum(len(tap.attempts) > 1 for tap in in_window),
                 "http_5xx": sum(n for s, n in statuses.items() if s >= 500),
                 "no_answer": sum(a.status is None for a in attempts),
+                "slowest_answer_s": round(max((a.took for a in attempts), default=0), 2),
+                "longest_tap_s": round(max((tap.waited for tap in in_window), default=0), 2),
                 "statuses": {str(s): n for s, n in sorted(statuses.items())},
                 "lost": sum(any(key in item for key in keys) for item in overall["lost"]),
                 "applied_twice": sum(any(key in item for key in keys) for item in overall["applied_twice"]),
@@ -888,7 +914,9 @@ def print_table(report: dict) -> None:
     for row in [columns, *rows]:
         print("  ".join(str(x).rjust(w) for x, w in zip(row, widths, strict=True)))
     for f in report["faults"]:
-        print(f"{f['fault']}: taps {f['statuses']}, arrivals {f['arrivals']}, /healthz {f['healthz']}"
+        print(f"{f['fault']}: taps {f['statuses']}, slowest answer {f['slowest_answer_s']} s, longest tap "
+              f"{f['longest_tap_s']} s; arrivals {f['arrivals']}; /healthz {f['healthz']}; "
+              f"{f['screens_reconnected']} screens reconnected"
               + (f", behind: {f['screens_behind']}" if f["screens_behind"] else ""))  # fmt: skip
     print("overall: " + json.dumps(report["overall"]))
 
