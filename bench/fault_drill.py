@@ -439,8 +439,10 @@ class Screen:
         self.kind, self.table_id, self.daphne, self.path, self.cookie = kind, table_id, daphne, path, cookie
         self.shown = 0
         self.connected = False
+        self.opened_at = 0.0
         self.connects = 0
         self.handshake_statuses: collections.Counter = collections.Counter()
+        self.closes: list[tuple[float, int]] = []  # when an open socket closed, and its close code
         self.closed_for_good: int | None = None  # a close code after which the browser stops too
 
     async def run(self, stop: asyncio.Event) -> None:
@@ -460,6 +462,7 @@ class Screen:
                 ) as ws:
                     self.connected, retries = True, 0
                     self.connects += 1
+                    self.opened_at = time.time()
                     if was_closed:
                         await ws.send(json.dumps({"refresh": True}))
                     listening = asyncio.ensure_future(self.listen(ws))
@@ -472,6 +475,7 @@ class Screen:
                     with contextlib.suppress(ConnectionClosed):
                         listening.result()
                     code = ws.close_code or 1006
+                    self.closes.append((time.time(), code))
             except InvalidStatus as refused:
                 self.handshake_statuses[refused.response.status_code] += 1
             except Exception as error:  # noqa: BLE001 - refused, reset, timed out: the browser retries
@@ -689,11 +693,19 @@ class Drill:
             "fault": name,
             "steady_before": steady is not None,
             "killed_at": killed,
+            "repaired_at": repaired,
             "repaired_after_s": round(repaired - killed, 2),
             "screens_current_s": current,
             "screens_live_s": live,
-            "screens_behind": [f"{s.kind} of table {s.table_id} on :{s.daphne.port}" for s in behind],
+            "screens_behind": [
+                f"{s.kind} of table {s.table_id} on :{s.daphne.port}, shows {s.shown}, "
+                + (f"open since {s.opened_at - killed:+.1f} s from the kill" if s.connected else "closed")
+                for s in behind
+            ],
             "screens_reconnected": sum(screen.connects for screen in screens) - connects,
+            "sockets_closed": dict(collections.Counter(
+                str(code) for screen in screens for at, code in screen.closes if at >= killed
+            )),  # fmt: skip
         }
 
     def kill_daphne(self) -> None:
@@ -755,15 +767,20 @@ class Drill:
         # that every tap from the first kill on belongs to one fault.
         ends = [f["killed_at"] for f in self.faults[1:]] + [time.time()]
         for fault, end in zip(self.faults, ends, strict=True):
-            start = fault["killed_at"]
+            start, repaired = fault.pop("killed_at"), fault.pop("repaired_at")
             in_window = [tap for tap in taps if start <= tap.first_sent < end]
             keys = {tap.key for tap in in_window}
-            attempts = [a for tap in taps for a in tap.attempts if start <= a.at < end]
+            # An answer counts where it came: a request sent just before a kill may be answered by the fault.
+            attempts = [a for tap in taps for a in tap.attempts if start <= a.at + a.took < end]
             statuses = collections.Counter(a.status for a in attempts if a.status is not None)
             fault.update({
                 "taps": len(in_window),
                 "retried": sum(len(tap.attempts) > 1 for tap in in_window),
                 "http_5xx": sum(n for s, n in statuses.items() if s >= 500),
+                # Of those, answered once the server was back (a dead pooled connection, a lost session).
+                "http_5xx_after_repair": sum(
+                    a.status is not None and a.status >= 500 and a.at + a.took >= repaired for a in attempts
+                ),
                 "no_answer": sum(a.status is None for a in attempts),
                 "slowest_answer_s": round(max((a.took for a in attempts), default=0), 2),
                 "longest_tap_s": round(max((tap.waited for tap in in_window), default=0), 2),
@@ -774,8 +791,9 @@ class Drill:
                 "arrivals": self.arrivals.between(start, end),
                 "arrivals_5xx": sum(a[2] is not None and a[2] >= 500 for a in self.arrivals.answers
                                     if start <= a[0] < end),
+                "arrivals_5xx_after_repair": sum(a[2] is not None and a[2] >= 500 for a in self.arrivals.answers
+                                                 if repaired <= a[0] < end),
             })  # fmt: skip
-            fault.pop("killed_at")
             faults.append(fault)
         return {
             "recovery_timeout": self.args.recovery_timeout,
@@ -854,7 +872,7 @@ class Arrivals(threading.Thread):
                 status = visit(base)
             except (OSError, http.client.HTTPException):
                 status = None
-            self.answers.append((at, kind, status))
+            self.answers.append((time.time(), kind, status))  # when it was answered
             turn += 1
             self.halt.wait(max(0.0, 2 - (time.time() - at)))
 
@@ -900,12 +918,12 @@ class HealthProbe(threading.Thread):
 
 
 def print_table(report: dict) -> None:
-    columns = ["fault", "back after s", "taps", "retried", "taps 5xx", "no answer", "arrivals 5xx", "lost",
-               "applied twice", "screens current s", "screens live s"]  # fmt: skip
+    columns = ["fault", "back after s", "taps", "retried", "taps 5xx (after)", "no answer", "arrivals 5xx (after)",
+               "lost", "applied twice", "screens current s", "screens live s"]  # fmt: skip
     never = f"> {report['recovery_timeout']:g}"
     rows = [
-        [f["fault"], f["repaired_after_s"], f["taps"], f["retried"], f["http_5xx"], f["no_answer"],
-         f["arrivals_5xx"], f["lost"], f["applied_twice"],
+        [f["fault"], f["repaired_after_s"], f["taps"], f["retried"], f"{f['http_5xx']} ({f['http_5xx_after_repair']})",
+         f["no_answer"], f"{f['arrivals_5xx']} ({f['arrivals_5xx_after_repair']})", f["lost"], f["applied_twice"],
          never if f["screens_current_s"] is None else f["screens_current_s"],
          never if f["screens_live_s"] is None else f["screens_live_s"]]
         for f in report["faults"]
@@ -916,7 +934,7 @@ def print_table(report: dict) -> None:
     for f in report["faults"]:
         print(f"{f['fault']}: taps {f['statuses']}, slowest answer {f['slowest_answer_s']} s, longest tap "
               f"{f['longest_tap_s']} s; arrivals {f['arrivals']}; /healthz {f['healthz']}; "
-              f"{f['screens_reconnected']} screens reconnected"
+              f"sockets closed {f['sockets_closed']}, {f['screens_reconnected']} reconnects"
               + (f", behind: {f['screens_behind']}" if f["screens_behind"] else ""))  # fmt: skip
     print("overall: " + json.dumps(report["overall"]))
 
