@@ -667,14 +667,14 @@ class Drill:
 
     # ---- the faults
 
-    async def fault(self, name: str, screens: list[Screen], kill, repair, ready) -> dict:
+    async def fault(self, name: str, down: float, screens: list[Screen], kill, repair, ready) -> dict:
         await asyncio.to_thread(wait_until, lambda: all(d.mid_hand() for d in self.dealers), 15)
         steady, _behind = await self.caught_up(screens, time.time(), 20)
         connects = sum(screen.connects for screen in screens)
         killed = time.time()
         kill()
         self.log(f"{name}: killed (SIGKILL) mid-hand")
-        await asyncio.sleep(self.args.fault_seconds)
+        await asyncio.sleep(down)
         repair()
         await asyncio.to_thread(ready)
         repaired = time.time()
@@ -690,7 +690,7 @@ class Drill:
             self.log(f"{name}: every screen current after {current} s, showing a later write after {live} s")
         await asyncio.sleep(2)
         return {
-            "fault": name,
+            "fault": name if down == self.args.fault_seconds else f"{name}:{down:g}",
             "steady_before": steady is not None,
             "killed_at": killed,
             "repaired_at": repaired,
@@ -739,20 +739,26 @@ class Drill:
             "postgres": (self.postgres.kill, self.postgres.start, self.postgres_ready),
         }
         try:
-            for name in self.args.faults:
-                self.faults.append(await self.fault(name, screens, *faults[name]))
-        finally:
-            ended = time.time()
+            for name, down in self.args.faults:
+                self.faults.append(await self.fault(name, down, screens, *faults[name]))
+        except BaseException:
+            # Ctrl-C, SIGTERM or an error: no more taps, no waiting; the ExitStack stops the servers.
             for dealer in self.dealers:
-                dealer.stop_at = ended
-                dealer.give_up_at = ended + self.args.recovery_timeout
-            await asyncio.to_thread(lambda: [d.thread.join() for d in self.dealers])
-            self.final_catch_up, _behind = await self.caught_up(screens, time.time(), 20)
-            self.screens_at_end = screens
-            self.health.stop()
-            self.arrivals.stop()
+                dealer.stop_at = dealer.give_up_at = 0
             stop.set()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
+        # The drill's end: a tap in flight may still go through (the servers are all back by now).
+        ended = time.time()
+        for dealer in self.dealers:
+            dealer.stop_at = ended
+            dealer.give_up_at = ended + self.args.recovery_timeout
+        await asyncio.to_thread(lambda: [d.thread.join() for d in self.dealers])
+        self.final_catch_up, _behind = await self.caught_up(screens, time.time(), 20)
+        self.screens_at_end = screens
+        self.health.stop()
+        self.arrivals.stop()
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     # ---- the report
 
@@ -939,6 +945,23 @@ def print_table(report: dict) -> None:
     print("overall: " + json.dumps(report["overall"]))
 
 
+FAULTS = ("daphne", "redis", "postgres")
+
+
+def parse_faults(text: str, seconds: float) -> list[tuple[str, float]]:
+    """``daphne,redis,postgres:0`` -> ``[("daphne", seconds), ("redis", seconds), ("postgres", 0.0)]``."""
+    faults = []
+    for item in text.split(","):
+        name, _colon, down = item.strip().partition(":")
+        if name not in FAULTS:
+            raise ValueError(f"unknown fault {name!r}: choose from {', '.join(FAULTS)}")
+        try:
+            faults.append((name, float(down) if down else seconds))
+        except ValueError:
+            raise ValueError(f"{item!r}: the seconds after the colon must be a number") from None
+    return faults
+
+
 def interrupted(_signum, _frame) -> None:
     raise KeyboardInterrupt
 
@@ -948,17 +971,19 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=4)
     parser.add_argument("--phones-per-table", type=int, default=3)
     parser.add_argument("--rate", type=float, default=1.0, help="taps per second per table")
-    parser.add_argument("--faults", type=lambda s: s.split(","), default=["daphne", "redis", "postgres"],
-                        help="which to kill, in order (default: daphne,redis,postgres)")  # fmt: skip
+    parser.add_argument("--faults", default="daphne,redis,postgres",
+                        help="which to kill, in order, each NAME or NAME:SECONDS dead (default: daphne,redis,postgres;"
+                             " postgres:0 is a crash and an immediate restart)")  # fmt: skip
     parser.add_argument("--fault-seconds", type=float, default=5, help="how long each server stays dead")
     parser.add_argument("--recovery-timeout", type=float, default=60, help="give up waiting for the screens")
     parser.add_argument("--warm-up", type=float, default=5)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
     parser.add_argument("--keep-logs", metavar="DIR", help="copy the daphne and PostgreSQL logs there at the end")
     args = parser.parse_args()
-    unknown = set(args.faults) - {"daphne", "redis", "postgres"}
-    if unknown:
-        parser.error(f"unknown faults: {', '.join(sorted(unknown))}")
+    try:
+        args.faults = parse_faults(args.faults, args.fault_seconds)
+    except ValueError as bad:
+        parser.error(str(bad))
     # Ctrl-C or a SIGTERM: the ExitStack stops every server the drill started.
     signal.signal(signal.SIGTERM, interrupted)
     report = Drill(args).main()

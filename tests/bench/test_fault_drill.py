@@ -7,7 +7,7 @@ import socket
 
 import pytest
 
-from bench.fault_drill import PG_BIN, Attempt, PrivatePostgres, PrivateRedis, Tap, account_taps
+from bench.fault_drill import PG_BIN, Attempt, PrivatePostgres, PrivateRedis, Tap, account_taps, parse_faults
 
 TABLE = 7
 
@@ -158,3 +158,11 @@ def test_the_drills_postgresql_is_its_own_and_starts_again_after_a_kill_with_its
     finally:
         postgres.stop()
     assert not postgres.dir.exists()
+
+
+def test_the_faults_are_named_in_order_each_with_how_long_it_stays_dead():
+    assert parse_faults("daphne,redis,postgres:0", 5) == [("daphne", 5), ("redis", 5), ("postgres", 0.0)]
+    with pytest.raises(ValueError, match="unknown fault 'shared-redis'"):
+        parse_faults("shared-redis", 5)
+    with pytest.raises(ValueError, match="must be a number"):
+        parse_faults("redis:soon", 5)
