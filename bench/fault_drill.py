@@ -11,16 +11,19 @@ with its idempotency key, retried under the SAME key after an error or no answer
 again on the tablet); half the dealers alternate between the processes, half are pinned to one.
 Every table's phones and its tablet stay connected by websocket to both processes and reconnect on a
 drop as the browser does (htmx's ws extension: full-jitter back-off; static/js/live.js: ask for the
-current state after a reconnect or a skipped version).
+current state after a reconnect or a skipped version). Meanwhile a pit boss logs in or a player opens
+a QR link every other second, and a load balancer's probe asks each process's ``/healthz``.
 
 Each fault: SIGKILL mid-hand, load kept running for ``--fault-seconds``, the server started again,
 then it measures how long until every screen (connected, and showing the table's current version)
 has caught up. For each fault it prints:
 
-* requests answered 5xx (and requests with no answer: refused, reset, timed out);
+* taps, logins and QR links answered 5xx, and of those how many after the repair; requests with no
+  answer (refused, reset, timed out);
 * taps lost or applied twice, from PostgreSQL's own rows (``tables_tablerequest`` and
   ``tables_handaction``) against the answers the dealers got: both must be 0;
-* the seconds from the repair until every screen shows the server's version.
+* the seconds from the repair until every screen shows the server's version, and until every screen
+  shows a version written after the repair (the whole path works again).
 
 Bounded: a few minutes at most (``--recovery-timeout`` per fault), loopback only; everything it
 started is stopped at the end, on an error or on Ctrl-C. docs/reliability.md records its figures.
