@@ -547,6 +547,8 @@ class Drill:
             **os.environ,
             "DEBUG": "0",
             "SECRET_KEY": "fault-drill-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+            "AUDIT_KEY": "fault-drill-only-audit-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+            "AUDIT_ANCHOR_PATH": os.devnull,  # the drill's database is thrown away: so are its anchors
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "SECURE_SSL_REDIRECT": "0",
             "SECURE_COOKIES": "0",
@@ -566,18 +568,20 @@ class Drill:
     def seed(self) -> None:
         from django.db import connections
 
-        from bench.bench_pit_load import prepare
+        from bench.bench_pit_load import player_sessions, prepare
         from bench.pit_script import DealerScript
         from casino import player_links
+        from tables import services
 
-        tables, phones = prepare(self.args.tables, self.args.tables * self.args.phones_per_table, "drill_")
+        tables = prepare(self.args.tables, "drill_")
         self.script = DealerScript()
         for table, dealer, boss in tables:
             self.script.open_table(table, dealer, boss)
+        phones = player_sessions(tables, self.args.tables * self.args.phones_per_table)
         self.tables, self.phone_sessions = tables, phones
         _table, dealer, boss = tables[0]
         self.boss = boss.username
-        self.link_token = player_links.token_for(player_links.issue_player_link(seat=_table.boxes.last(), by=dealer))
+        self.link_token = player_links.token_for(services.issue_box_link(table=_table, number=7, by=dealer))
         connections.close_all()
 
     def start_daphnes(self) -> None:
