@@ -10,9 +10,12 @@ worker thread per push (see LiveConsumer).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
+import uuid
+import weakref
 from collections.abc import Callable, Hashable
 
 from channels.consumer import get_handler_name
@@ -91,12 +94,21 @@ class LiveConsumer(AsyncWebsocketConsumer):
         for group in groups:
             await self.channel_layer.group_add(group, self.channel_name)
             self.joined.append(group)
+        watch_the_layer(self)
         # A (re)connecting client gets the current state at once, never a guess.
         await self.push_fragment()
 
     async def disconnect(self, code) -> None:
+        _live_sockets.discard(self)
         for group in getattr(self, "joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def rejoin(self) -> None:
+        """Join this socket's groups again and show the current state: the channel layer's Redis
+        restarted, and with it went every group membership (``watch_the_layer``)."""
+        for group in self.joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.push_fragment()
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         # The only thing a client may ask: "I missed a version, send me the current state."
@@ -172,6 +184,59 @@ class LiveConsumer(AsyncWebsocketConsumer):
             if not self.still_allowed():
                 return render_to_string("casino/fragments/access_ended.html", {}), False
             return self.render_fragment(version), True
+
+
+# --- A Redis that lost its data ------------------------------------------------------------------------
+#
+# Redis keeps the groups (which socket hears which table), and here keeps nothing on disk. After a
+# restart, a socket whose own receive failed is closed and its browser reconnects, joining again; but a
+# socket of the process that was not closed goes on waiting, in no group, and never hears of a change
+# again (the fault drill saw a phone and a tablet stay frozen that way, bench/fault_drill.py). So each
+# process leaves a marker of its own in Redis and looks for it every few seconds: when it is gone, so
+# are the groups, and every live socket of the process joins its groups again and shows the current
+# state. A restart that kept its data (persistence on) keeps the marker and the groups alike.
+
+#: How often a process looks for its marker (one round trip per process: nothing per socket).
+LAYER_WATCH_SECONDS = 2.0
+_MARKER_SECONDS = 24 * 3600  # a dead process's marker goes by itself
+_live_sockets: weakref.WeakSet[LiveConsumer] = weakref.WeakSet()
+_watchers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task] = weakref.WeakKeyDictionary()
+
+
+def watch_the_layer(consumer: LiveConsumer) -> None:
+    """Count ``consumer`` among this process's live sockets, and watch the layer's Redis while any is."""
+    if not hasattr(consumer.channel_layer, "connection"):
+        return  # the in-memory layer lives and dies with this process: nothing to watch
+    _live_sockets.add(consumer)
+    loop = asyncio.get_running_loop()
+    if loop not in _watchers or _watchers[loop].done():
+        _watchers[loop] = loop.create_task(_watch_for_lost_groups(consumer.channel_layer))
+
+
+async def _markers_were_there(layer, marker: str) -> bool | None:
+    """Set this process's marker on every Redis of the layer; whether each still had it (None: no answer)."""
+    try:
+        found = await asyncio.wait_for(asyncio.gather(*(
+            layer.connection(i).set(marker, 1, ex=_MARKER_SECONDS, get=True) for i in range(layer.ring_size)
+        )), 1)
+    except Exception:  # noqa: BLE001 - down or restarting: look again at the next turn
+        return None
+    return all(value is not None for value in found)
+
+
+async def _watch_for_lost_groups(layer) -> None:
+    marker = f"{layer.prefix}:groups-kept:{uuid.uuid4().hex}"
+    await _markers_were_there(layer, marker)
+    while _live_sockets:
+        await asyncio.sleep(LAYER_WATCH_SECONDS)
+        if await _markers_were_there(layer, marker) is not False:
+            continue
+        sockets = list(_live_sockets)
+        log.warning("the channel layer's Redis lost its data: %d sockets join their groups again", len(sockets))
+        results = await asyncio.gather(*(s.rejoin() for s in sockets), return_exceptions=True)
+        for result in results:
+            if isinstance(result, Exception):
+                log.warning("a socket could not join its groups again", exc_info=result)
 
 
 def _language_of(scope) -> str:

@@ -67,6 +67,11 @@ class OwnRedis:
         except redis.RedisError:
             return False
 
+    def flush(self) -> None:
+        """Every key gone, no connection closed: what a restart without persistence loses."""
+        subprocess.run([_program("redis-cli") or "redis-cli", "-p", str(self.port), "FLUSHALL"], check=True,
+                       stdout=subprocess.DEVNULL)
+
     def freeze(self) -> None:
         """Redis hangs (a stalled host, a full network link): it accepts nothing and answers nothing."""
         self.proc.send_signal(signal.SIGSTOP)

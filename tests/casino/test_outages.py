@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -18,6 +19,7 @@ from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionS
 from django.db import OperationalError
 
 from casino import player_links
+from tests.conftest import issue_box_link
 from tests.outage_servers import OwnPostgres, OwnRedis
 
 
@@ -70,7 +72,7 @@ def test_healthz_answers_200_within_a_second_while_players_sockets_are_connected
 
     (server,) = daphne_servers(1)
     keys = [
-        _player_session(player_links.issue_player_link(seat=table_one.boxes.get(number=n), by=dealer_dana))
+        _player_session(issue_box_link(table_one, n, dealer_dana))
         for n in (1, 2, 3)
     ]
 
@@ -124,6 +126,69 @@ def test_healthz_answers_503_within_a_second_when_redis_is_stopped_or_hangs(daph
     assert _get(f"{server.url}/healthz")[:2] == (200, {"status": "ok", "database": True, "channel_layer": True})
 
 
+@pytest.mark.redis
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_the_screens_still_open_after_redis_lost_its_data_hear_the_next_change(
+    daphne_servers, own_redis, table_one, dealer_dana, pit_boss_pat
+):
+    """A Redis that restarted without its data keeps no group: the sockets it did not close must join
+    their groups again, or they never hear of a change (the fault drill's frozen screens). Flushing Redis
+    loses the groups as a restart does, and closes no socket."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    from tables.models import Table
+    from tests.http import LiveSession
+    from tests.tables.conftest import open_for_play
+
+    (server,) = _on_own_redis(daphne_servers, own_redis)
+    open_for_play(table_one, dealer_dana, pit_boss_pat)
+    keys = [_player_session(issue_box_link(table_one, n, dealer_dana)) for n in (1, 2, 3, 4)]
+    dealer = LiveSession(server.url)
+    dealer.login("dana", dealer_dana.raw_password)
+
+    async def latest_version(socket, shown: int, seconds: float) -> int | None:
+        """The highest version the socket shows within ``seconds``; None if it was closed."""
+        deadline = time.monotonic() + seconds
+        try:
+            while (left := deadline - time.monotonic()) > 0:
+                try:
+                    message = await asyncio.wait_for(socket.recv(), left)
+                except TimeoutError:
+                    break
+                found = re.search(r'data-version="(\d+)"', message)
+                shown = max(shown, int(found.group(1))) if found else shown
+        except ConnectionClosed:
+            return None
+        return shown
+
+    async def scenario():
+        sockets = [
+            await connect(f"{server.ws_url}/ws/player/", origin=server.url,
+                          additional_headers={"Cookie": f"sessionid={key}"})
+            for key in keys
+        ]
+        shown = [await latest_version(socket, -1, 1) for socket in sockets]
+        own_redis.flush()
+        await asyncio.sleep(4)  # the process notices within LAYER_WATCH_SECONDS
+        version = await asyncio.to_thread(lambda: Table.objects.get(pk=table_one.pk).version)
+        status, _page = await asyncio.to_thread(
+            dealer.post, f"/tables/{table_one.pk}/act/deck-count/",
+            {"cards": "52", "key": "count-1", "version": str(version)},
+            token_from=f"/tables/{table_one.pk}/",
+        )
+        assert status == 200
+        after = [await latest_version(socket, v, 5) for socket, v in zip(sockets, shown, strict=True)]
+        for socket in sockets:
+            await socket.close()
+        return after
+
+    after = asyncio.run(scenario())
+    table_one.refresh_from_db()
+    assert after == [table_one.version] * len(keys)
+
+
 def _status_with_session(url: str, session_key: str) -> tuple[int, str]:
     """A GET with only this session cookie, redirects not followed: (status, Location)."""
     from tests.http import NoRedirect
@@ -146,7 +211,7 @@ def test_with_redis_down_staff_log_in_and_out_and_a_player_opens_the_link_of_a_q
     from tests.http import LiveSession
 
     (server,) = _on_own_redis(daphne_servers, own_redis)
-    link = player_links.issue_player_link(seat=table_one.boxes.get(number=2), by=dealer_dana)
+    link = issue_box_link(table_one, 2, dealer_dana)
     own_redis.stop()
 
     dealer = LiveSession(server.url)
