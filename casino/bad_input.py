@@ -14,8 +14,6 @@ import logging
 from django.http import HttpResponseBadRequest
 from django.utils.translation import gettext as _
 
-log = logging.getLogger(__name__)
-
 NUL = "\x00"
 
 
@@ -72,6 +70,22 @@ class RefuseNulBytesMiddleware:
 
     @staticmethod
     def _refuse(request, field: str):
-        # One line, no traceback: a stray byte or a probe, not a fault of the casino's.
-        log.warning("refused a NUL byte in %r of %s %s", field, request.method, request.path)
+        # Django logs the 400 in one line ("Bad Request: <path>", control characters escaped): a stray
+        # byte or a probe, not a fault of the casino's, needs no more.
         return HttpResponseBadRequest(nul_refusal(field), content_type="text/plain; charset=utf-8")
+
+
+class ClientErrorsWithoutTraceback(logging.Filter):
+    """A request refused for the client's doing is logged in its one line, without a traceback.
+
+    Django logs a PermissionDenied (a dealer at another table's URL) on ``django.request`` and a request it
+    finds suspicious (a body too big, too many fields, a host not allowed) on ``django.security.*``, each
+    with the exception's traceback, though the answer is a 4xx: the casino's log would fill with tracebacks
+    that are no fault of the casino's and hide the real ones. Errors (5xx) keep theirs."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name.startswith("django.security.") or (
+            record.name == "django.request" and getattr(record, "status_code", 500) < 500
+        ):
+            record.exc_info = record.exc_text = None
+        return True

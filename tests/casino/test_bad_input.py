@@ -1,10 +1,15 @@
-"""A NUL byte anywhere in a request is a 400 that says which field, never a 500 (issue #12, item 3).
+"""Bad input is the client's: a 400 or 403 in one log line, never a 500 or a traceback (issue #12).
 
-No form of the casino sends one; PostgreSQL refuses NUL in text, so one that reached a query came
-back as an error page. casino.bad_input refuses it for every page before any view runs.
+A NUL byte anywhere in a request is a 400 that says which field (item 3): no form of the casino sends
+one; PostgreSQL refuses NUL in text, so one that reached a query came back as an error page.
+casino.bad_input refuses it for every page before any view runs.
 """
 
 from __future__ import annotations
+
+import io
+import logging
+from contextlib import contextmanager
 
 import pytest
 from axes.models import AccessAttempt
@@ -59,3 +64,33 @@ def test_a_nul_in_a_cookie_is_a_400_not_a_database_error(client):
 def test_ordinary_unicode_is_welcome(english, dealer_dana):
     response = english.post(reverse("login"), {"username": "dañá ✓ 🂡", "password": "wrong"})
     assert response.status_code == 200  # a wrong password, said on the login page
+
+
+
+@contextmanager
+def console_log():
+    """What the casino's console log handler writes meanwhile (settings.LOGGING)."""
+    console = next(h for h in logging.getLogger().handlers if h.get_name() == "console")
+    log = io.StringIO()
+    before = console.setStream(log)
+    try:
+        yield log
+    finally:
+        console.setStream(before)
+
+
+def test_a_body_too_big_is_a_400_logged_in_one_line_without_a_traceback(client, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    with console_log() as log:
+        response = client.post(reverse("login"), {"username": "x" * 5000, "password": "y"})
+    assert response.status_code == 400
+    assert "Request body exceeded" in log.getvalue()
+    assert "Traceback" not in log.getvalue()
+
+
+def test_a_dealer_at_another_tables_address_is_refused_in_one_log_line(client, table_two, dealer_dana):
+    client.force_login(dealer_dana)
+    with console_log() as log:
+        response = client.post(f"/tables/{table_two.pk}/act/open/", {"version": "0", "key": "k"})
+    assert response.status_code == 403
+    assert "Forbidden" in log.getvalue() and "Traceback" not in log.getvalue()
