@@ -3,11 +3,13 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from casino import views
+from casino.forms import StaffLoginForm
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True, authentication_form=StaffLoginForm),
+         name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("p/", views.player_home, name="player_home"),

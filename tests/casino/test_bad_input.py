@@ -61,6 +61,15 @@ def test_a_nul_in_a_cookie_is_a_400_not_a_database_error(client):
     assert client.get(reverse("login")).status_code == 400
 
 
+@pytest.mark.parametrize("username", ["a" * 10_000, "é" * 300])
+def test_a_username_longer_than_any_is_refused_by_the_form_not_by_the_database(english, username):
+    """django-axes records a failed login's username in a column of 255 characters: one longer was a 500."""
+    response = english.post(reverse("login"), {"username": username, "password": "wrong"})
+    assert response.status_code == 200  # the login page again, saying what was wrong
+    assert "do not match" in response.content.decode()
+    assert not AccessAttempt.objects.exists()
+
+
 def test_ordinary_unicode_is_welcome(english, dealer_dana):
     response = english.post(reverse("login"), {"username": "dañá ✓ 🂡", "password": "wrong"})
     assert response.status_code == 200  # a wrong password, said on the login page
