@@ -53,12 +53,12 @@ class RefuseNulBytesMiddleware:
         # The address, the query and the cookies before anything reads them (the session cookie is a
         # database key); the form once the view is known (process_view).
         if has_nul(request.path_info):
-            return self._refuse(request, _("the address"))
+            return self._refuse(None)
         field = first_field_with_nul(request.GET)
         if field is None:
             field = next((name for name, value in request.COOKIES.items() if has_nul(name) or has_nul(value)), None)
         if field is not None:
-            return self._refuse(request, field)
+            return self._refuse(field)
         return self.get_response(request)
 
     def process_view(self, request, view_func, view_args, view_kwargs):
@@ -66,13 +66,15 @@ class RefuseNulBytesMiddleware:
             return None
         # A body too big or with too many fields raises here: Django answers those with a 400 itself.
         field = first_field_with_nul(request.POST)
-        return self._refuse(request, field) if field is not None else None
+        return self._refuse(field) if field is not None else None
 
     @staticmethod
-    def _refuse(request, field: str):
+    def _refuse(field: str | None):
         # Django logs the 400 in one line ("Bad Request: <path>", control characters escaped): a stray
         # byte or a probe, not a fault of the casino's, needs no more.
-        return HttpResponseBadRequest(nul_refusal(field), content_type="text/plain; charset=utf-8")
+        text = nul_refusal(field) if field is not None else _(
+            "The address contains a character that is not allowed (NUL). Nothing was recorded.")
+        return HttpResponseBadRequest(text, content_type="text/plain; charset=utf-8")
 
 
 class ClientErrorsWithoutTraceback(logging.Filter):
