@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import os
 import random
 import re
 import subprocess
@@ -494,7 +493,7 @@ def report(fuzzer: Fuzzer, problems: list[str], seconds: float) -> str:
 
 
 def main() -> None:
-    from bench.bench_pit_load import ensure_database, setup_django
+    from bench.bench_pit_load import production_on_loopback
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cases", type=int, default=200, help="broken requests per route")
@@ -502,22 +501,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=12)
     args = parser.parse_args()
 
-    env = {
-        **os.environ,
-        "DEBUG": "0",
-        "SECRET_KEY": "fuzz-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "SECURE_SSL_REDIRECT": "0",  # plain HTTP on loopback
-        "SECURE_COOKIES": "0",
-        "STATIC_MANIFEST": "0",
-    }
-    env.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/casino_bench")
-    env.setdefault("REDIS_URL", "redis://127.0.0.1:6379/2")
-    if not env["DATABASE_URL"].startswith("postgres"):
-        raise SystemExit("fuzz_posts runs on PostgreSQL (it is PostgreSQL that refuses NUL): set DATABASE_URL")
-    ensure_database(env["DATABASE_URL"])
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    setup_django(env)
+    env = production_on_loopback("fuzz_posts runs on PostgreSQL (it is PostgreSQL that refuses NUL): "
+                                 "set DATABASE_URL")
     world = make_world(f"f{int(time.time())}_")
     open_table(world)
 
