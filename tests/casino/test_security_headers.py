@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,8 @@ from django.test import Client
 from django.urls import reverse
 
 from casino import player_links
+from casino.models import PlayerLink
+from tables import services
 from tests.conftest import ROOT
 
 pytestmark = [pytest.mark.django_db]
@@ -29,8 +32,23 @@ def _directives(policy: str) -> dict[str, list[str]]:
     return {name: values for name, *values in parts}
 
 
-def _staff_pages(table_one, dealer_dana, pit_boss_pat, games_director_gloria):
-    link = player_links.issue_player_link(seat=table_one.boxes.get(number=1), by=dealer_dana)
+def _link_issued_at(table, dealer, pit_boss) -> PlayerLink:
+    """Box 1's QR link as the dealer issues it from the tablet, the table opened first (THB-21)."""
+    for step, person in ((services.request_opening, dealer), (services.confirm_deck_check, pit_boss)):
+        table.refresh_from_db()
+        step(table=table, by=person, key=uuid.uuid4().hex, expected_version=table.version)
+    client = Client()
+    client.force_login(dealer)
+    response = client.post(reverse("tables:issue_box_link", args=[table.pk, 1]))
+    return PlayerLink.objects.get(pk=response.url.rstrip("/").rsplit("/", 1)[-1])
+
+
+@pytest.fixture
+def link(table_one, dealer_dana, pit_boss_pat):
+    return _link_issued_at(table_one, dealer_dana, pit_boss_pat)
+
+
+def _staff_pages(table_one, link, dealer_dana, pit_boss_pat, games_director_gloria):
     return [
         (None, reverse("login")),
         (dealer_dana, reverse("tables:dealer_home")),
@@ -44,9 +62,9 @@ def _staff_pages(table_one, dealer_dana, pit_boss_pat, games_director_gloria):
 
 
 @pytest.fixture
-def staff_pages(table_one, dealer_dana, pit_boss_pat, games_director_gloria):
+def staff_pages(table_one, link, dealer_dana, pit_boss_pat, games_director_gloria):
     pages = []
-    for person, url in _staff_pages(table_one, dealer_dana, pit_boss_pat, games_director_gloria):
+    for person, url in _staff_pages(table_one, link, dealer_dana, pit_boss_pat, games_director_gloria):
         client = Client()
         if person is not None:
             client.force_login(person)
@@ -57,8 +75,7 @@ def staff_pages(table_one, dealer_dana, pit_boss_pat, games_director_gloria):
 
 
 @pytest.fixture
-def player_page(client, table_one, dealer_dana):
-    link = player_links.issue_player_link(seat=table_one.boxes.get(number=1), by=dealer_dana)
+def player_page(client, link):
     client.get(player_links.url_for(link))
     response = client.get(reverse("player_home"))
     assert response.status_code == 200
