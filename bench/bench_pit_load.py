@@ -276,6 +276,31 @@ def start_servers(count: int, env: dict, app: str = "casino.asgi:application") -
     return servers
 
 
+def production_on_loopback(without_postgres: str) -> dict:
+    """Production settings (DEBUG off: cached templates, no debug bookkeeping) on plain HTTP, for the
+    daphne processes a bench starts; the bench database created and migrated, Django set up in this
+    process. ``without_postgres``: what to say if DATABASE_URL is not PostgreSQL."""
+    env = {
+        **os.environ,
+        "DEBUG": "0",
+        "SECRET_KEY": "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+        "AUDIT_KEY": "bench-only-audit-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+        "AUDIT_ANCHOR_PATH": os.devnull,  # the bench's database is thrown away: so are its anchors
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SECURE_SSL_REDIRECT": "0",
+        "SECURE_COOKIES": "0",
+        "STATIC_MANIFEST": "0",
+    }
+    env.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/casino_bench")
+    env.setdefault("REDIS_URL", "redis://127.0.0.1:6379/2")
+    if not env["DATABASE_URL"].startswith("postgres"):
+        raise SystemExit(without_postgres)
+    ensure_database(env["DATABASE_URL"])
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    setup_django(env)
+    return env
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=50)
@@ -297,25 +322,7 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    # Production settings (DEBUG off: cached templates, no debug bookkeeping), on plain HTTP.
-    env = {
-        **os.environ,
-        "DEBUG": "0",
-        "SECRET_KEY": "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
-        "AUDIT_KEY": "bench-only-audit-key-0123456789-abcdefghijklmnopqrstuvwxyz",
-        "AUDIT_ANCHOR_PATH": os.devnull,  # the bench's database is thrown away: so are its anchors
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "SECURE_SSL_REDIRECT": "0",
-        "SECURE_COOKIES": "0",
-        "STATIC_MANIFEST": "0",
-    }
-    env.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/casino_bench")
-    env.setdefault("REDIS_URL", "redis://127.0.0.1:6379/2")
-    if not env["DATABASE_URL"].startswith("postgres"):
-        raise SystemExit("bench_pit_load measures PostgreSQL + Redis: set DATABASE_URL and REDIS_URL")
-    ensure_database(env["DATABASE_URL"])
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    setup_django(env)
+    env = production_on_loopback("bench_pit_load measures PostgreSQL + Redis: set DATABASE_URL and REDIS_URL")
     if args.app in ("floor", "floor-ws"):
         from bench.floor_app import FloorScript, FloorSocketScript
 

@@ -17,6 +17,7 @@ import secrets
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -110,8 +111,14 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Below whitenoise: static files keep their long cache; every page the app makes is no-store.
+    "casino.headers.NeverStoreMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # A NUL byte in any field, cookie or address is a 400 in the viewer's language, never a 500.
+    "casino.bad_input.RefuseNulBytesMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -318,12 +325,42 @@ SESSION_COOKIE_HTTPONLY = True
 # htmx reads the CSRF token from the page (base.html), never from the cookie.
 CSRF_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
+# What a page may load and run (django-csp). Nothing inline: htmx, its websocket extension and the
+# app's scripts and styles are files under static/, and base.html tells htmx not to inject its own
+# indicator <style> nor to evaluate script. 'self' in connect-src covers the screens' own ws:/wss:
+# sockets on the page's host (CSP level 3, every current browser). The QR code is inline SVG markup.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+# Devices and browser features no screen of the casino uses (django-permissions-policy): a page that
+# was somehow made to run foreign script still cannot reach them.
+PERMISSIONS_POLICY = {
+    feature: []
+    for feature in (
+        "accelerometer", "ambient-light-sensor", "autoplay", "bluetooth", "camera", "display-capture",
+        "geolocation", "gyroscope", "hid", "magnetometer", "microphone", "midi", "payment",
+        "publickey-credentials-get", "serial", "usb", "xr-spatial-tracking",
+    )
+}
 SESSION_COOKIE_AGE = env.int("SESSION_COOKIE_AGE", default=12 * 3600)
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # A 4xx is the client's doing: its one line, no traceback (casino.bad_input); a 5xx keeps its traceback.
+    "filters": {"client_errors_in_one_line": {"()": "casino.bad_input.ClientErrorsWithoutTraceback"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["client_errors_in_one_line"]}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {"daphne": {"level": "WARNING"}, "django.channels.server": {"level": "WARNING"}},
 }

@@ -3,6 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from casino import lockout_views, views
+from casino.forms import StaffLoginForm
 
 # A database failure outside a view gets the "database unavailable" page too (casino.unavailable).
 handler500 = "casino.unavailable.server_error"
@@ -10,7 +11,8 @@ handler500 = "casino.unavailable.server_error"
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True, authentication_form=StaffLoginForm),
+         name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("staff/lockouts/", lockout_views.lockout_list, name="staff_lockouts"),
     path("staff/lockouts/unlock", lockout_views.unlock_login, name="staff_unlock_login"),

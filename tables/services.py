@@ -40,6 +40,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from casino.audit import record_event, stream_for, stream_lock
+from casino.bad_input import has_nul
 from casino.memo import BoundedCache
 from casino.models import AuditEvent, PlayerLink
 from casino.player_links import end_links, issue_player_link
@@ -561,9 +562,15 @@ class _Write:
                                        details=details, locked=True, after=self.last_event)
 
 
+def is_valid_key(key: object) -> bool:
+    """An idempotency key: a non-empty text of at most 100 characters, with no NUL (PostgreSQL refuses it)."""
+    return isinstance(key, str) and bool(key.strip()) and len(key) <= 100 and not has_nul(key)
+
+
 def _check_key(key: object) -> str:
-    if not isinstance(key, str) or not key.strip() or len(key) > 100:
-        raise ValueError("every table write needs an idempotency key: a non-empty text of at most 100 characters")
+    if not is_valid_key(key):
+        raise ValueError("every table write needs an idempotency key: a non-empty text of at most 100 characters, "
+                         "without NUL")
     return key
 
 

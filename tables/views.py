@@ -24,11 +24,13 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from casino import player_links
 from casino.access import role_required
 from casino.audit import stream_for
+from casino.bad_input import checks_its_own_nul_bytes, first_field_with_nul, nul_refusal
 from casino.models import PlayerLink
 from casino.roles import Role
 from casino.rules.cards import parse_card
@@ -108,6 +110,23 @@ def _int(value, what: str, *, low: int = 0, high: int = 10**9) -> int:
 def _free_text(post, name: str) -> str:
     """A free-text field (a reason, a note): trimmed, at most 200 characters, as the forms allow."""
     return post.get(name, "").strip()[:200]
+
+
+# What a notice calls the free-text fields; a NUL in any other field is named by its form name.
+FREE_TEXT_NAMES = {"note": gettext_lazy("The note"), "detail": gettext_lazy("The detail"),
+                   "reason": gettext_lazy("The reason")}
+
+
+def _refuse_nul_bytes(post) -> None:
+    """A NUL character in any field is bad input, said in the screen's notice, never a database error."""
+    field = first_field_with_nul(post)
+    if field is None:
+        return
+    if field == "key":
+        raise BadInput(_("The form's request key is not valid: reload the page."))
+    if field in FREE_TEXT_NAMES:
+        raise BadInput(_("%(what)s contains a character that is not allowed.") % {"what": FREE_TEXT_NAMES[field]})
+    raise BadInput(nul_refusal(field))
 
 
 def _box(post) -> int:
@@ -264,8 +283,10 @@ def _submit(request, call, kwargs, *, table: Table, render_fragment: Callable, p
     try:
         version = _int(post.get("version"), _("The screen's version"), low=0, high=2**62)
         key = post.get("key", "").strip()
-        if not key or len(key) > 100:
+        if not key:
             raise BadInput(_("This form is incomplete: reload the page."))
+        if not services.is_valid_key(key):
+            raise BadInput(_("The form's request key is not valid: reload the page."))
         result = call(table=table, by=request.user, key=key, expected_version=version, **kwargs)
     except services.StaleVersion:
         return _answer(request, render_fragment, page, 409,
@@ -299,6 +320,7 @@ def _answer(request, render_fragment, page: str, status: int, notice: dict | Non
     return redirect(page)
 
 
+@checks_its_own_nul_bytes
 @role_required(Role.DEALER)
 @require_POST
 def dealer_act(request, table_id: int, action: str):
@@ -306,6 +328,7 @@ def dealer_act(request, table_id: int, action: str):
     table = _dealer_table(request, table_id)
     page = reverse("tables:dealer_table", args=[table.pk])
     try:
+        _refuse_nul_bytes(request.POST)
         call, kwargs = _dealer_call(action, request.POST, table)
     except BadInput as bad:
         return _answer(request, lambda n: rendering.dealer_fragment(table, request.user, n), page, 400,
@@ -349,6 +372,7 @@ def _pit_call(action: str, post):
     raise Http404
 
 
+@checks_its_own_nul_bytes
 @role_required(*SUPERVISORS)
 @require_POST
 def pit_act(request, table_id: int, action: str):
@@ -360,6 +384,7 @@ def pit_act(request, table_id: int, action: str):
         return rendering.pit_fragment(table.pit, request.user, notice)
 
     try:
+        _refuse_nul_bytes(request.POST)
         call, kwargs = _pit_call(action, request.POST)
     except BadInput as bad:
         return _answer(request, fragment, page, 400, {"level": "error", "text": str(bad)})

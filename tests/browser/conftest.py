@@ -1,4 +1,5 @@
 import os
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -16,6 +17,17 @@ def off_the_browser_thread(fn, *args, **kwargs):
         return pool.submit(fn, *args, **kwargs).result()
 
 
+def wait_until(page, expression: str, timeout: float = 30000) -> None:
+    """Wait until ``expression`` is true in the page, as ``page.wait_for_function`` would: that one evaluates
+    its string with eval() in the page, which the casino's Content-Security-Policy (rightly) refuses, while
+    ``page.evaluate`` runs through the browser's debugging protocol, outside the page's policy."""
+    deadline = time.monotonic() + timeout / 1000
+    while not page.evaluate(f"!!({expression})"):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"still false after {timeout:.0f} ms: {expression}")
+        page.wait_for_timeout(50)
+
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -29,6 +41,34 @@ TABLET = {"width": 1024, "height": 768}
 PHONE = {"width": 360, "height": 740}
 
 
+class PolicyWatchedBrowser:
+    """The browser, whose every page reports what the Content-Security-Policy refused.
+
+    Chromium says "Refused to ..." on the console for each script, style, socket or frame the policy
+    blocks: a screen that needed one would be broken in the casino, so the test fails on any."""
+
+    def __init__(self, browser):
+        self._browser = browser
+        self.refusals: list[str] = []
+
+    def new_page(self, **kwargs):
+        page = self._browser.new_page(**kwargs)
+        page.on("console", self._note)
+        return page
+
+    def new_context(self, **kwargs):
+        context = self._browser.new_context(**kwargs)
+        context.on("console", self._note)  # every page of the context
+        return context
+
+    def _note(self, message) -> None:
+        if "Content Security Policy" in message.text or message.text.startswith("Refused to"):
+            self.refusals.append(message.text)
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 @pytest.fixture
 def browser():
     """Request it last in a test's arguments, so that data fixtures run before the loop starts."""
@@ -36,8 +76,10 @@ def browser():
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield browser
+        watched = PolicyWatchedBrowser(browser)
+        yield watched
         browser.close()
+    assert not watched.refusals, "the Content-Security-Policy refused: " + "\n".join(watched.refusals)
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ import os
 import pytest
 
 from casino import player_links
-from tests.browser.conftest import PHONE, TABLET, off_the_browser_thread
+from tests.browser.conftest import PHONE, TABLET, off_the_browser_thread, wait_until
 from tests.conftest import issue_box_link
 from tests.http import LiveSession
 
@@ -47,12 +47,12 @@ def test_a_phone_opens_a_player_link_and_sees_it_end_live_when_revoked(
     assert _no_horizontal_scroll(page)
     page.screenshot(path=os.path.join(screenshots, "player-phone.png"), full_page=True)
     # The socket is open once the server has pushed its first fragment; then revoke from the pit.
-    page.wait_for_function("document.querySelector('[ws-connect]') && window.htmx")
+    wait_until(page, "document.querySelector('[ws-connect]') && window.htmx")
     page.wait_for_timeout(500)
     # The dealer revokes from their tablet: through the server, as in the casino.
     dealer = LiveSession(server.url)
     dealer.login("dana", dealer_dana.raw_password)
     status, _ = dealer.post(f"/tables/links/{link.pk}/revoke", {}, token_from=f"/tables/links/{link.pk}/")
     assert status == 200
-    page.wait_for_function("document.querySelector('#player-view').innerText.includes('ya no funciona')", timeout=10000)
+    wait_until(page, "document.querySelector('#player-view').innerText.includes('ya no funciona')", timeout=10000)
     assert "ya no funciona" in view.inner_text()

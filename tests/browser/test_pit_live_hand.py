@@ -13,7 +13,7 @@ import os
 import pytest
 
 from casino import player_links
-from tests.browser.conftest import PHONE, TABLET, off_the_browser_thread
+from tests.browser.conftest import PHONE, TABLET, off_the_browser_thread, wait_until
 from tests.conftest import issue_box_link
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -33,7 +33,7 @@ def _no_horizontal_scroll(page) -> bool:
 
 def _socket_open(page):
     """The page's websocket is open once the server has pushed the first fragment (live.js clears the bar)."""
-    page.wait_for_function("window.htmx && document.querySelector('[ws-connect]')")
+    wait_until(page, "window.htmx && document.querySelector('[ws-connect]')")
     page.wait_for_timeout(400)
 
 
@@ -69,9 +69,8 @@ class Tablet:
         return int(self.page.get_attribute("#dealer-table", "data-version"))
 
     def wait_past(self, version: int):
-        self.page.wait_for_function(
-            f"parseInt(document.querySelector('#dealer-table').dataset.version, 10) > {version}", timeout=10000
-        )
+        wait_until(self.page, f"parseInt(document.querySelector('#dealer-table').dataset.version, 10) > {version}",
+                   timeout=10000)
 
     def tap_and_wait(self, action: str):
         version = self.version()
@@ -130,7 +129,7 @@ def test_a_dealer_plays_a_1000_to_1_hand_the_pit_boss_approves_it_and_the_phone_
     shot(dealer_page, "pit-tablet-keypad-limit.png")
     tablet.bet(1, "ante", [5, 5])
     tablet.bet(1, "bonus", [5])
-    phone.wait_for_function("document.querySelector('#player-view').innerText.includes('Bonus')", timeout=10000)
+    wait_until(phone, "document.querySelector('#player-view').innerText.includes('Bonus')", timeout=10000)
     shot(dealer_page, "pit-tablet-bets.png")
     assert _no_horizontal_scroll(dealer_page)
 
@@ -163,9 +162,8 @@ def test_a_dealer_plays_a_1000_to_1_hand_the_pit_boss_approves_it_and_the_phone_
     settlement = dealer_page.inner_text("#settlement")
     assert "A-A con A-A del crupier" in settlement and "5000" in settlement
     shot(dealer_page, "pit-tablet-settlement-waiting.png")
-    phone.wait_for_function(
-        "document.querySelector('#player-view').innerText.includes('A pagar cuando se apruebe')", timeout=10000
-    )
+    wait_until(phone, "document.querySelector('#player-view').innerText.includes('A pagar cuando se apruebe')",
+               timeout=10000)
     shot(phone, "pit-phone-award-waiting.png")
 
     # --- The pit boss sees the hand's cards in the console and approves (second browser context).
@@ -179,9 +177,7 @@ def test_a_dealer_plays_a_1000_to_1_hand_the_pit_boss_approves_it_and_the_phone_
     boss_page.wait_for_selector("button[data-action='approve']", state="detached", timeout=10000)
 
     # --- The phone sees the payout appear without reloading; the tablet can deal the next hand.
-    phone.wait_for_function(
-        "document.querySelector('#player-view').innerText.includes('Se le paga: 5035')", timeout=10000
-    )
+    wait_until(phone, "document.querySelector('#player-view').innerText.includes('Se le paga: 5035')", timeout=10000)
     assert phone.evaluate("window.__sameDocument === true")  # the same document: pushed, not reloaded
     view = phone.inner_text("#player-view")
     assert "Aprobado" in view and "+5000" in view

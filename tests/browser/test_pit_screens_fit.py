@@ -11,7 +11,7 @@ import pytest
 
 from tables import services
 from tables.models import Table
-from tests.browser.conftest import PHONE, TABLET, off_the_browser_thread
+from tests.browser.conftest import PHONE, TABLET, off_the_browser_thread, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -115,7 +115,7 @@ def test_the_console_the_recall_and_the_tablet_fit_a_phone_and_a_tablet(
     shown = int(dealer.get_attribute("#dealer-table", "data-version"))
     boss.goto(f"{server.url}/tables/pit/")
     boss.click("button[data-action='acknowledge']")
-    dealer.wait_for_function(f"parseInt(document.querySelector('#dealer-table').dataset.version, 10) > {shown}")
+    wait_until(dealer, f"parseInt(document.querySelector('#dealer-table').dataset.version, 10) > {shown}")
     assert dealer.input_value(f"{keypad} [data-amount]") == "25"
     assert dealer.is_checked(f"{keypad} input[name=box][value='3']")
     dealer.click(f"{keypad} button[data-action='record-bet']")
