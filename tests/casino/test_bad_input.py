@@ -17,6 +17,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from casino import player_links
+from tests.conftest import issue_box_link
 
 pytestmark = pytest.mark.django_db
 
@@ -36,8 +37,7 @@ def test_a_nul_in_the_login_form_is_a_400_naming_the_field_and_counts_no_attempt
 
 
 def test_a_nul_in_a_player_link_is_a_400_not_a_500(english, table_one, dealer_dana):
-    token = player_links.token_for(player_links.issue_player_link(seat=table_one.boxes.get(number=3),
-                                                                  by=dealer_dana))
+    token = player_links.token_for(issue_box_link(table_one, 3, dealer_dana))
     response = english.get(f"/p/{token[:10]}%00{token[10:]}/")
     assert response.status_code == 400
     assert player_links.SESSION_KEY not in english.session
