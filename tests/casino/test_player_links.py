@@ -81,7 +81,7 @@ def test_no_link_is_issued_at_a_closed_table_because_a_link_lasts_one_session(cl
     client.force_login(dealer_dana)
     response = client.post(reverse("tables:issue_box_link", args=[table_one.pk, 5]), follow=True)
     assert response.status_code == 200
-    assert "La mesa está cerrada" in response.content.decode() or "closed" in response.content.decode()
+    assert "La mesa está cerrada: ábrala primero" in response.content.decode()
     assert not PlayerLink.objects.exists()
 
 
