@@ -61,6 +61,14 @@ def _player_session(link) -> str:
     return session.session_key
 
 
+def _phone_on(server, session_key):
+    """A phone's socket to a real daphne process, with the session its QR link opened."""
+    from websockets.asyncio.client import connect
+
+    return connect(f"{server.ws_url}/ws/player/", origin=f"http://127.0.0.1:{server.port}",
+                   additional_headers={"Cookie": f"sessionid={session_key}"})
+
+
 def _socket(session_key=None, origin=b"http://localhost"):
     headers = [(b"origin", origin), (b"host", b"localhost")]
     if session_key:
@@ -105,7 +113,6 @@ async def test_a_socket_from_a_foreign_origin_is_refused_even_with_a_valid_link(
 @pytest.mark.django_db(transaction=True)
 def test_a_change_made_through_one_daphne_reaches_a_socket_on_another(daphne_servers, table_one, dealer_dana):
     """Two daphne processes share the Redis layer: revoke through A, the socket on B hears it."""
-    from websockets.asyncio.client import connect
 
     from tests.http import LiveSession
 
@@ -117,11 +124,7 @@ def test_a_change_made_through_one_daphne_reaches_a_socket_on_another(daphne_ser
     dealer.login("dana", dealer_dana.raw_password)
 
     async def scenario():
-        async with connect(
-            f"{server_b.ws_url}/ws/player/",
-            origin=f"http://127.0.0.1:{server_b.port}",
-            additional_headers={"Cookie": f"sessionid={player_key}"},
-        ) as socket:
+        async with _phone_on(server_b, player_key) as socket:
             first = await asyncio.wait_for(socket.recv(), 10)
             status, _page = await asyncio.to_thread(
                 dealer.post, f"/tables/links/{link.pk}/revoke", {}, token_from=f"/tables/links/{link.pk}/"
@@ -225,7 +228,6 @@ async def test_a_single_flight_goes_on_when_one_caller_leaves_and_shares_its_fai
 @pytest.mark.django_db(transaction=True)
 def test_closing_through_one_daphne_shuts_the_phone_open_on_another(daphne_servers, table_one, dealer_dana,
                                                                     pit_boss_pat):
-    from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed
 
     from tests.http import LiveSession
@@ -239,11 +241,7 @@ def test_closing_through_one_daphne_shuts_the_phone_open_on_another(daphne_serve
     boss.login("pat", pit_boss_pat.raw_password)
 
     async def scenario():
-        async with connect(
-            f"{server_b.ws_url}/ws/player/",
-            origin=f"http://127.0.0.1:{server_b.port}",
-            additional_headers={"Cookie": f"sessionid={player_key}"},
-        ) as socket:
+        async with _phone_on(server_b, player_key) as socket:
             first = await asyncio.wait_for(socket.recv(), 10)
             status, _page = await asyncio.to_thread(
                 boss.post, f"/tables/{table_one.pk}/pit/closing/",
