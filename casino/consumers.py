@@ -63,6 +63,13 @@ class LiveConsumer(AsyncWebsocketConsumer):
         """Re-checked before every push: a revoked link or a removed role stops at once."""
         return True
 
+    #: The goodbye shown when ``still_allowed`` says no: it replaces the element with ``screen_id()``.
+    goodbye_template = "casino/fragments/access_ended.html"
+
+    def screen_id(self) -> str:
+        """The id of the element this screen's fragments replace (the goodbye takes its place)."""
+        return "player-view"
+
     def render_fragment(self, version: int | None = None) -> str:
         """The viewer's fragment. ``version``: what the push being answered announced (a hint a
         screen may use to share its process's read of that version; without it, read now)."""
@@ -182,7 +189,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         """In a worker thread: the viewer's right checked again, then their fragment (or a goodbye)."""
         with translation.override(self.language):
             if not self.still_allowed():
-                return render_to_string("casino/fragments/access_ended.html", {}), False
+                return render_to_string(self.goodbye_template, {"screen_id": self.screen_id()}), False
             return self.render_fragment(version), True
 
 

@@ -21,6 +21,11 @@ def _user(scope):
 class TableDealerConsumer(LiveConsumer):
     """The tablet of the dealer on duty at one table, and nobody else's."""
 
+    goodbye_template = "casino/fragments/staff_access_ended.html"
+
+    def screen_id(self) -> str:
+        return "dealer-table"
+
     def authorise(self):
         self.user = _user(self.scope)
         table_id = self.scope["url_route"]["kwargs"]["table_id"]
@@ -44,6 +49,11 @@ class TableDealerConsumer(LiveConsumer):
 
 class PitConsumer(LiveConsumer):
     """A pit's console: its pit boss, or a director."""
+
+    goodbye_template = "casino/fragments/staff_access_ended.html"
+
+    def screen_id(self) -> str:
+        return f"pit-{self.pit.pk}"
 
     def authorise(self):
         self.user = _user(self.scope)

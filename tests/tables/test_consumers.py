@@ -119,6 +119,8 @@ async def test_a_dealer_relieved_from_the_table_is_cut_off_at_the_next_change(
     await database_sync_to_async(relieve)()
     goodbye = await socket.receive_from(timeout=5)
     assert "THB-1" not in goodbye
+    # It replaces the tablet itself, and live.js shows it whatever version the tablet showed.
+    assert 'id="dealer-table"' in goodbye and "data-access-ended" in goodbye
     assert (await socket.receive_output(timeout=5)) == {"type": "websocket.close", "code": CLOSE_REVOKED}
 
 
