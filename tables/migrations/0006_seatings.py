@@ -11,9 +11,14 @@ def revoke_links_bound_to_boxes(apps, schema_editor):
     show the box's next occupant (issue #12). End them; the dealer issues new ones in one tap."""
     ContentType = apps.get_model("contenttypes", "ContentType")
     PlayerLink = apps.get_model("casino", "PlayerLink")
-    box_type = ContentType.objects.filter(app_label="tables", model="box").first()
+    # The migrating connection (the tables' owner), not the default one (the application's role, which
+    # has no rights yet while the owner migrates a new database: docs/audit.md).
+    using = schema_editor.connection.alias
+    box_type = ContentType.objects.using(using).filter(app_label="tables", model="box").first()
     if box_type is not None:
-        PlayerLink.objects.filter(seat_type=box_type, revoked_at__isnull=True).update(revoked_at=timezone.now())
+        PlayerLink.objects.using(using).filter(seat_type=box_type, revoked_at__isnull=True).update(
+            revoked_at=timezone.now()
+        )
 
 
 class Migration(migrations.Migration):
