@@ -48,10 +48,12 @@ run: $(VENV)/.installed
 # SQLite and the in-memory layer and says loudly what it skipped (.ci/run sets both).
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	DEBUG=1 $(BIN)/pytest
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/ruff format --check casino/rules
 
 # Regenerate the translation catalogues (needs GNU gettext; the compiled .mo

@@ -20,7 +20,7 @@ import hmac
 import json
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -300,3 +300,32 @@ def verify_chain(stream: str | None = None, *, chunk: int = 2000, unkeyed: list 
         if old and unkeyed is not None:
             unkeyed.append((name, old))
     return checked, None
+
+
+# --- The games' own records against the log -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RecordCheck:
+    """A game's stored records checked against what the audit log recorded for them (the hands of the
+    tables, say). Each app registers its own in its ``AppConfig.ready``: the core never imports an app.
+
+    ``run(stream)`` returns ``(records checked, problems)``; ``report`` is the line ``verify_audit``
+    prints, with ``{count}`` for the number checked.
+    """
+
+    report: str
+    run: Callable[[str | None], tuple[int, list[str]]]
+
+
+_record_checks: list[RecordCheck] = []
+
+
+def register_record_check(check: RecordCheck) -> None:
+    if check not in _record_checks:
+        _record_checks.append(check)
+
+
+def record_checks() -> tuple[RecordCheck, ...]:
+    return tuple(_record_checks)
+

@@ -1,16 +1,49 @@
-"""What a player link shows, per kind of seat.
+"""What a player link shows, per kind of seat: a registry the games fill in.
 
-Each seat model (tables.Box, tournaments.Entry) provides
-``player_groups()`` and ``render_player_fragment(link)``, and may provide
-``player_fragment_from_memory(link, version)`` with ``player_shared_read(version)``
-(a push rendered on the event loop after one read per version and process);
-this module only dispatches, so the casino core does not depend on the games'
-internals.
+Each game registers, in its ``AppConfig.ready``, how one kind of seat (a table's seating, a tournament
+entry) shows on its player's phone (``register_seat``): the groups whose announcements re-render it and
+how to render it, and optionally how to render a push on the event loop from what the process already
+holds for a version, after one shared read per version and process. This module only dispatches: the
+core never imports a game, and a game's model never imports its screens.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+
 from casino.models import PlayerLink
+
+
+@dataclass(frozen=True)
+class SeatScreen:
+    """How one kind of seat shows on its player's phone.
+
+    ``groups(seat)``: the channel-layer groups whose announcements re-render it (the seat's fields and
+    the objects it names are loaded by this call, in a worker thread: the event loop never reads).
+    ``render(seat, link, version)``: its fragment (``version``: what a push announced, else now).
+    ``from_memory(seat, link, version)``: the fragment from what this process holds, link checked, or
+    None. ``shared_read(seat, version)``: ``(key, read)`` that fills what ``from_memory`` uses.
+    """
+
+    groups: Callable[[object], list[str]]
+    render: Callable[..., str]
+    from_memory: Callable[[object, PlayerLink, int], str | None] | None = None
+    shared_read: Callable[[object, int], tuple[Hashable, Callable[[], object]]] | None = None
+
+
+_screens: dict[type, SeatScreen] = {}
+
+
+def register_seat(model: type, screen: SeatScreen) -> None:
+    _screens[model] = screen
+
+
+def _screen(seat) -> SeatScreen:
+    try:
+        return _screens[type(seat)]
+    except KeyError:
+        raise LookupError(f"no player's screen is registered for {type(seat).__name__}") from None
 
 
 def _seat(link: PlayerLink):
@@ -21,23 +54,25 @@ def _seat(link: PlayerLink):
 
 
 def seat_groups(link: PlayerLink) -> list[str]:
-    return list(_seat(link).player_groups())
+    seat = _seat(link)
+    return list(_screen(seat).groups(seat))
 
 
 def render_player_fragment(link: PlayerLink, *, seat=None, version: int | None = None) -> str:
     """The seat's fragment; ``version``: the version a push announced, which the seat may render from
     what its process already holds for that version."""
-    return (seat or _seat(link)).render_player_fragment(link, version=version)
+    seat = seat or _seat(link)
+    return _screen(seat).render(seat, link, version=version)
 
 
 def fragment_from_memory(link: PlayerLink, seat, version: int) -> str | None:
     """The seat's fragment at ``version`` from its process's memory, link checked, or None (the seat
     does not render from memory, or does not hold the version yet). Runs on the event loop."""
-    render = getattr(seat, "player_fragment_from_memory", None)
-    return render(link, version) if render is not None else None
+    render = _screen(seat).from_memory
+    return render(seat, link, version) if render is not None else None
 
 
 def shared_read(seat, version: int):
     """``(key, read)`` that fills the memory ``fragment_from_memory`` uses, or None."""
-    read = getattr(seat, "player_shared_read", None)
-    return read(version) if read is not None else None
+    read = _screen(seat).shared_read
+    return read(seat, version) if read is not None else None

@@ -5,3 +5,23 @@ from django.utils.translation import gettext_lazy as _
 class TablesConfig(AppConfig):
     name = "tables"
     verbose_name = _("Texas Hold'em Bonus tables")
+
+    def ready(self) -> None:
+        from casino.audit import RecordCheck, register_record_check
+        from casino.player_views import SeatScreen, register_seat
+        from tables import rendering
+        from tables.audit_check import verify_hands
+        from tables.models import Seating
+
+        # A player's phone shows their seating at a box (tables.rendering): registered here, so that
+        # neither the core nor the model imports the screens.
+        register_seat(Seating, SeatScreen(
+            groups=rendering.player_groups,
+            render=rendering.player_fragment,
+            from_memory=rendering.player_fragment_from_memory,
+            shared_read=rendering.player_shared_read,
+        ))
+
+        # verify_audit compares every hand's stored actions with what the audit log recorded for them.
+        register_record_check(RecordCheck("Hands: {count} checked against the actions the log recorded for them.",
+                                          verify_hands))

@@ -266,29 +266,6 @@ class Seating(models.Model):
     def number(self) -> int:
         return self.box.number
 
-    # The player-link protocol (casino.player_views).
-    def player_groups(self) -> list[str]:
-        # The table's group: every change at the table re-renders this seating's own projection.
-        return [self.box.table.group_name]
-
-    def render_player_fragment(self, link, *, version: int | None = None) -> str:
-        # Only this seating's projection reaches the template (tables.projections.player_projection).
-        from tables.rendering import player_fragment  # late: the screens' module imports the models
-
-        return player_fragment(self, link, version=version)
-
-    def player_fragment_from_memory(self, link, version: int) -> str | None:
-        from tables.rendering import player_fragment_from_memory
-
-        return player_fragment_from_memory(self, link, version)
-
-    def player_shared_read(self, version: int):
-        # One read per table version and process serves every phone of the table (tables.rendering).
-        from tables.rendering import prepare_phones
-
-        table = self.box.table  # loaded when the socket was authorised; only its id and stamp are used
-        return ("tables.phones", table.pk, table.created_at, version), lambda: prepare_phones(table, version)
-
 
 class Hand(models.Model):
     """One round of Texas Hold'em Bonus at a table; its state is the replay of its actions."""

@@ -290,6 +290,18 @@ def player_fragment(seating, link=None, *, version: int | None = None) -> str:
     return _phone_view(seating, snapshot, _history_of(seating, results))
 
 
+def player_groups(seating) -> list[str]:
+    """The table's group: every change at the table re-renders this seating's own projection. Loads the
+    seating's box and table (in the socket's worker thread), which its pushes then use without reading."""
+    return [seating.box.table.group_name]
+
+
+def player_shared_read(seating, version: int):
+    """One read per table version and process serves every phone of the table (``prepare_phones``)."""
+    table = seating.box.table  # loaded when the socket was authorised; only its id and stamp are used
+    return ("tables.phones", table.pk, table.created_at, version), lambda: prepare_phones(table, version)
+
+
 def _seating_session(seating, snapshot: services.Snapshot) -> TableSession | None:
     """The snapshot's session if it is the seating's own, else None: a seating sees nothing of another session."""
     session = snapshot.session

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 
 from casino.realtime import group_for
@@ -60,10 +59,3 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_name} ({self.tournament})"
-
-    def player_groups(self) -> list[str]:
-        return [self.tournament.group_name]
-
-    def render_player_fragment(self, link, *, version: int | None = None) -> str:
-        tournament = Tournament.objects.get(pk=self.tournament_id)
-        return render_to_string("tournaments/player_fragment.html", {"entry": self, "tournament": tournament})

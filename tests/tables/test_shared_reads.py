@@ -18,6 +18,7 @@ from django.utils import timezone, translation
 from casino import player_links
 from casino.memo import BoundedCache
 from casino.models import PlayerLink
+from casino.player_views import seat_groups
 from casino.rules.holdem_bonus import replay
 from tables import rendering, services
 from tables.models import Hand, HandAction
@@ -109,7 +110,7 @@ def _phones(table, dealer, numbers):
     """``{box number: (the player's seating, their link)}``."""
     links = {n: issue_box_link(table, n, dealer) for n in numbers}
     for link in links.values():
-        link.seat.player_groups()  # as a phone's socket does when it connects: the seating knows its table
+        seat_groups(link)  # as a phone's socket does when it connects: the seating knows its table
     return {n: (link.seat, link) for n, link in links.items()}
 
 

@@ -3,7 +3,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from casino.audit import verify_anchors, verify_chain
+from casino.audit import record_checks, verify_anchors, verify_chain
 
 # The report names at most this many problems (after the first broken link); the rest are counted.
 SHOWN = 20
@@ -20,14 +20,16 @@ class Command(BaseCommand):
                                  "e.g. the rotated ones too")
 
     def handle(self, *args, stream=None, anchors=None, **options):
-        from tables.audit_check import verify_hands
-
         unkeyed: list[tuple[str, int]] = []
         checked, broken = verify_chain(stream, unkeyed=unkeyed)
         paths = anchors or [settings.AUDIT_ANCHOR_PATH]
         anchored, problems = verify_anchors(paths, stream)
-        hands, hand_problems = verify_hands(stream)
-        problems += hand_problems
+        # Each game's records against the log (tables: every hand's stored actions), registered by its app.
+        reports = []
+        for check in record_checks():
+            count, found = check.run(stream)
+            problems += found
+            reports.append(check.report.format(count=count))
         if broken or problems:
             first = broken or problems.pop(0)
             lines = [f"Audit log broken after {checked} events checked: {first}"]
@@ -42,7 +44,8 @@ class Command(BaseCommand):
             self.stderr.write(self.style.WARNING(
                 f"No anchors found in {where}: a deleted tail or a chain recomputed with the key would go "
                 "unnoticed. Run `manage.py anchor_audit` and keep the anchor file off the database's machine."))
-        self.stdout.write(f"Hands: {hands} checked against the actions the log recorded for them.")
+        for report in reports:
+            self.stdout.write(report)
         if unkeyed:
             total = sum(count for _name, count in unkeyed)
             self.stdout.write(f"Unkeyed: {total} events in {len(unkeyed)} streams date from before the audit key "
