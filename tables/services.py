@@ -1,6 +1,7 @@
-"""The one write path of a live Texas Hold'em Bonus table, and the reads the screens use.
+"""The commands of a live Texas Hold'em Bonus table, and the reads the screens use.
 
-Every write is ``fn(*, table, by, key, expected_version, ...) -> ActionResult`` and runs in
+Every write is ``fn(*, table, by, key, expected_version, ...) -> ActionResult`` and runs through
+the casino's one write path (``casino.writes.write``, with ``TABLES`` saying what is a table's) in
 one transaction, in this order (docs/tables.md):
 
 1. lock the table row (``select_for_update``): writes at one table queue up, one at a time,
@@ -33,19 +34,16 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.core.cache import caches
-from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
-from django.db.models import Exists, Max, Min, OuterRef, Sum
+from django.db.models import Max, Min, Sum
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
-from casino.audit import record_event, stream_for, stream_lock
-from casino.bad_input import has_nul
+from casino.audit import record_event, stream_for
 from casino.memo import BoundedCache
-from casino.models import AuditEvent, PlayerLink
+from casino.models import PlayerLink
 from casino.player_links import end_links, issue_player_link
-from casino.realtime import announce_change
-from casino.roles import APPROVE_PAYOUT, SUPERVISE_PIT, Role, can, has_role, primary_role
+from casino.roles import APPROVE_PAYOUT, SUPERVISE_PIT, Role, can, has_role
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.holdem_bonus import (
     Action,
@@ -62,6 +60,7 @@ from casino.rules.holdem_bonus import (
 )
 from casino.rules.holdem_bonus.record import record_from_state
 from casino.rules.shuffle import Shoe
+from casino.writes import Aggregate, NotAllowed, StaleVersion, Write, write
 from tables.access import is_dealer_at, supervises
 from tables.models import (
     BOX_NUMBERS,
@@ -121,28 +120,6 @@ RECENT_HANDS = 10  # game recall: the current game and at least nine before it (
 
 
 # --- Answers and refusals -------------------------------------------------------------------------
-
-
-class StaleVersion(Exception):
-    """The tablet acted on a version the table has moved past: refetch and show the table as it is."""
-
-    def __init__(self, current_version: int) -> None:
-        self.current_version = current_version
-        super().__init__("The table changed, refreshing.")  # the screens say it in their language
-
-
-class NotAllowed(PermissionDenied):
-    """This person may not do this at this table (role or object refusal).
-
-    Like the engine's ``RuleViolation``: an English ``N_`` template and its values, so that
-    ``.message`` (logs, tests) does not depend on the active language and the screens translate
-    it with ``casino.i18n.explain``.
-    """
-
-    def __init__(self, template: str, clause: str | None = None, **params) -> None:
-        self.template, self.clause, self.params = template, clause, params
-        self.message = template % params if params else template
-        super().__init__(self.message)
 
 
 @dataclass
@@ -528,98 +505,58 @@ def hand_history_record(hand: Hand) -> dict:
     return record_from_state(state, hand=f"{hand.table.name}#{hand.number}")
 
 
-# --- The write path ------------------------------------------------------------------------------------
+# --- The write path: casino.writes, with what is a table's ---------------------------------------------
+
+
+def _table_groups(table: Table) -> list[str]:
+    # The table's screens (the tablet, the phones) and the pit's consoles.
+    return [table.group_name, pit_group(table.pit_id)]
+
+
+TABLES = Aggregate(
+    model=Table, requests=TableRequest, owner="table", version_field="table_version",
+    stream=lambda pk: stream_for(Table(pk=pk)), groups=_table_groups, answer_ids=("hand",),
+    saved_fields=("status",),
+)
 
 
 @dataclass
-class _Write:
-    """One write in progress: the locked table, who acts, and what the write produced."""
+class _Write(Write):
+    """A write at a table: the locked table, and the hand, session and state the write produced."""
 
-    table: Table
-    by: object
-    key: str
-    action: str
-    now: object
-    role: str
-    event: str = "changed"
     hand: Hand | None = None
-    alerts: list[str] = field(default_factory=list)
     # The live session's latest hand and its state after the write, when the write knows them:
     # its snapshot is then cached at commit, and the screens re-render without reading it back.
     session: TableSession | None = None
     state: HandState | None = None
-    last_event: AuditEvent | None = None  # the audit event this write appended last
-    # False: only the pit's consoles hear of this write, not the table's screens (a discreet alert, THB-17).
-    announce_to_table: bool = True
 
     @property
-    def stream(self) -> str:
-        return stream_for(self.table)
+    def table(self) -> Table:
+        return self.row
 
-    def audit(self, action: str, obj=None, **details) -> None:
-        # ``_write`` took the stream's lock with the table's row; each event follows the one before.
-        self.last_event = record_event(action=action, actor=self.by, obj=obj or self.table, stream=self.stream,
-                                       details=details, locked=True, after=self.last_event)
+    def tell_only_the_pit(self) -> None:
+        """Only the pit's consoles hear of this write, not the table's screens (a discreet alert, THB-17)."""
+        self.groups = [pit_group(self.table.pit_id)]
 
+    def answer_ids(self) -> dict[str, int | None]:
+        return {"hand": self.hand.pk if self.hand is not None else None}
 
-def is_valid_key(key: object) -> bool:
-    """An idempotency key: a non-empty text of at most 100 characters, with no NUL (PostgreSQL refuses it)."""
-    return isinstance(key, str) and bool(key.strip()) and len(key) <= 100 and not has_nul(key)
-
-
-def _check_key(key: object) -> str:
-    if not is_valid_key(key):
-        raise ValueError("every table write needs an idempotency key: a non-empty text of at most 100 characters, "
-                         "without NUL")
-    return key
-
-
-def _write(*, table, by, key: str, expected_version: int, action: str, work: Callable[[_Write], None]) -> ActionResult:
-    """Lock -> idempotency -> version -> ``work`` (role, engine, rows, audit) -> version bump -> announce."""
-    key = _check_key(key)
-    table_id = table.pk if isinstance(table, Table) else int(table)
-    with transaction.atomic():
-        # The row lock serialises every write at this table until commit: two tablets (or a tablet
-        # and the console) can never both act on the same version.
-        # The same statement takes the audit stream's lock and asks whether the key was used already:
-        # one round trip for the three.
-        locked = (
-            Table.objects.select_for_update()
-            .annotate(key_used=Exists(TableRequest.objects.filter(table=OuterRef("pk"), key=key)),
-                      **stream_lock(stream_for(Table(pk=table_id))))
-            .get(pk=table_id)
-        )
-        stale = int(expected_version) != locked.version
-        # A double tap's twin may have waited on the lock while the first committed: the statement saw
-        # the requests as they were when it began, so a stale version asks again (a statement of its own).
-        if locked.key_used or stale:
-            done = TableRequest.objects.filter(table=locked, key=key).first()
-            if done is not None:
-                if done.by_id != getattr(by, "pk", None):
-                    raise NotAllowed(N_("This request belongs to someone else."))
-                return ActionResult(done.table_version, done.hand_id, duplicate=True, alerts=list(done.alerts))
-        if stale:
-            raise StaleVersion(locked.version)
-        write = _Write(table=locked, by=by, key=key, action=action, now=timezone.now(), role=primary_role(by) or "")
-        work(write)
-        locked.version += 1
-        locked.save(update_fields=["version", "status"])
-        TableRequest.objects.create(
-            table=locked, key=key, action=action, by=by, at=write.now, table_version=locked.version,
-            hand=write.hand, alerts=write.alerts,
-        )
-        if write.state is not None and write.session is not None and write.hand is not None:
-            snapshot = Snapshot(locked, write.session, write.hand, write.state)
-            key = _snapshot_key(locked.pk, locked.created_at, locked.version)
+    def before_announce(self) -> None:
+        if self.state is not None and self.session is not None and self.hand is not None:
+            table = self.table
+            snapshot = Snapshot(table, self.session, self.hand, self.state)
+            key = _snapshot_key(table.pk, table.created_at, table.version)
             # At commit, before the announcement (registered after this): the screens that follow it,
             # in this process or another, find the version's snapshot waiting.
             transaction.on_commit(lambda: (_snapshots.put(key, snapshot), _share_snapshot(key, snapshot)))
-        ids = {"table": locked.pk}
-        if write.hand is not None:
-            ids["hand"] = write.hand.pk
-        groups = [locked.group_name] if write.announce_to_table else []
-        announce_change(*groups, pit_group(locked.pit_id), version=locked.version, event=write.event, **ids)
-    return ActionResult(locked.version, write.hand.pk if write.hand else None, alerts=list(write.alerts))
+
+
+def _write(*, table, by, key: str, expected_version: int, action: str, work: Callable[[_Write], None]) -> ActionResult:
+    """One command at a table through the one write path (``casino.writes.write``)."""
+    table_id = table.pk if isinstance(table, Table) else int(table)
+    done = write(TABLES, pk=table_id, by=by, key=key, expected_version=expected_version, action=action, work=work,
+                 write_class=_Write)
+    return ActionResult(done.version, done.ids.get("hand"), duplicate=done.duplicate, alerts=done.alerts)
 
 
 # --- Who may act -------------------------------------------------------------------------------------
@@ -1034,7 +971,7 @@ def report_suspect_cards(*, table, by, key: str, expected_version: int, note: st
         _raise_alert(w, Alert.Kind.SUSPECT_CARDS, message, params, hand=hand)
         # The dealer's tablet says only that it was done: the alert's words are for the pit boss.
         w.alerts[-1] = gettext("The pit boss has been told discreetly (THB-17).")
-        w.announce_to_table = False
+        w.tell_only_the_pit()
         w.event = "cards-suspected"
         w.audit("table.cards_suspected", hand=hand.number if hand else None, note=note)
 

@@ -35,6 +35,7 @@ from casino.models import PlayerLink
 from casino.roles import Role
 from casino.rules.cards import parse_card
 from casino.rules.errors import RuleViolation
+from casino.writes import is_valid_key
 from tables import rendering, services
 from tables.access import is_dealer_at, may_view, supervises, supervises_pit
 from tables.models import Box, Hand, Pit, Seating, Table
@@ -285,7 +286,7 @@ def _submit(request, call, kwargs, *, table: Table, render_fragment: Callable, p
         key = post.get("key", "").strip()
         if not key:
             raise BadInput(_("This form is incomplete: reload the page."))
-        if not services.is_valid_key(key):
+        if not is_valid_key(key):
             raise BadInput(_("The form's request key is not valid: reload the page."))
         result = call(table=table, by=request.user, key=key, expected_version=version, **kwargs)
     except services.StaleVersion:

@@ -1,0 +1,175 @@
+"""The one write path of every aggregate: a Texas Hold'em Bonus table today, a tournament and its
+tables next (docs/architecture.md).
+
+Every command on an aggregate runs ``write(kind, pk=..., by=..., key=..., expected_version=...,
+action=..., work=...)``, in one transaction, in this order:
+
+1. lock the aggregate's row (``select_for_update``): writes to one aggregate queue up, one at a time,
+   while others go on undisturbed; the same statement takes the audit stream's lock and asks whether
+   the idempotency key was used already (one round trip for the three);
+2. idempotency: a key already used answers the stored result (``duplicate=True``) and applies nothing
+   again (a double tap, a retry after a network drop); a key that is someone else's is refused;
+3. version: the screen acted on ``expected_version``; if the aggregate has moved on, ``StaleVersion``
+   instead of silently overwriting what another screen did;
+4. ``work(w)``: the game's own part (who may act, the rules engine, its rows, its audit events through
+   ``w.audit``); a refusal raises and the transaction rolls back: nothing is half-recorded;
+5. bump the version, keep the request under its key with its answer;
+6. ``w.before_announce()`` (e.g. leave the version's snapshot for the screens), then announce the new
+   version to ``w.groups`` after commit: ids and a version, never state (casino.realtime).
+
+What differs between kinds of aggregate is passed in (``Aggregate``), never imported: the core knows
+no game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from django.core.exceptions import PermissionDenied
+from django.db import models, transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from casino.audit import record_event, stream_lock
+from casino.bad_input import has_nul
+from casino.models import AuditEvent
+from casino.realtime import announce_change
+from casino.roles import primary_role
+from casino.rules.errors import N_
+
+
+class StaleVersion(Exception):
+    """The screen acted on a version the aggregate has moved past: refetch and show it as it is."""
+
+    def __init__(self, current_version: int) -> None:
+        self.current_version = current_version
+        super().__init__("The table changed, refreshing.")  # the screens say it in their language
+
+
+class NotAllowed(PermissionDenied):
+    """This person may not do this to this aggregate (role or object refusal).
+
+    Like the engine's ``RuleViolation``: an English ``N_`` template and its values, so that
+    ``.message`` (logs, tests) does not depend on the active language and the screens translate
+    it with ``casino.i18n.explain``.
+    """
+
+    def __init__(self, template: str, clause: str | None = None, **params) -> None:
+        self.template, self.clause, self.params = template, clause, params
+        self.message = template % params if params else template
+        super().__init__(self.message)
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """How one kind of aggregate is written.
+
+    ``model`` has a ``version`` (bumped by every write). ``requests`` keeps each write under its key:
+    a row with a foreign key ``owner`` to the aggregate, ``key``, ``action``, ``by``, ``at``,
+    ``version_field`` (the version the write made), ``alerts``, and a foreign key for each of
+    ``answer_ids`` (what the answer names besides the aggregate, e.g. the hand). ``stream(pk)``: its
+    audit stream. ``groups(row)``: who hears of a write by default. ``saved_fields``: the row's fields a
+    write may change besides its version.
+    """
+
+    model: type[models.Model]
+    requests: type[models.Model]
+    owner: str
+    version_field: str
+    stream: Callable[[int], str]
+    groups: Callable[[models.Model], list[str]]
+    answer_ids: tuple[str, ...] = ()
+    saved_fields: tuple[str, ...] = ()
+
+
+@dataclass
+class Written:
+    """A write's answer: the version it made, what it names, and sentences for the person who acted."""
+
+    version: int
+    ids: dict[str, int | None]
+    duplicate: bool = False
+    alerts: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Write:
+    """One write in progress: the locked row, who acts, and what the write produced."""
+
+    row: models.Model
+    by: object
+    key: str
+    action: str
+    now: object
+    role: str
+    stream: str
+    groups: list[str]
+    event: str = "changed"
+    alerts: list[str] = field(default_factory=list)
+    last_event: AuditEvent | None = None  # the audit event this write appended last
+
+    def audit(self, action: str, obj=None, **details) -> None:
+        # ``write`` took the stream's lock with the row; each event follows the one before.
+        self.last_event = record_event(action=action, actor=self.by, obj=obj or self.row, stream=self.stream,
+                                       details=details, locked=True, after=self.last_event)
+
+    def answer_ids(self) -> dict[str, int | None]:
+        """What the answer and the announcement name besides the aggregate (a game's subclass says)."""
+        return {}
+
+    def before_announce(self) -> None:
+        """Called after the version bump, inside the transaction: register what must happen at commit
+        before the announcement (``transaction.on_commit`` keeps the order)."""
+
+
+def is_valid_key(key: object) -> bool:
+    """An idempotency key: a non-empty text of at most 100 characters, with no NUL (PostgreSQL refuses it)."""
+    return isinstance(key, str) and bool(key.strip()) and len(key) <= 100 and not has_nul(key)
+
+
+def check_key(key: object) -> str:
+    if not is_valid_key(key):
+        raise ValueError("every write needs an idempotency key: a non-empty text of at most 100 characters, "
+                         "without NUL")
+    return key
+
+
+def write(kind: Aggregate, *, pk: int, by, key: str, expected_version: int, action: str,
+          work: Callable[[Write], None], write_class: type[Write] = Write) -> Written:
+    """Lock -> idempotency -> version -> ``work`` -> version bump -> request kept -> announce after commit."""
+    key = check_key(key)
+    pk = int(pk)
+    stream = kind.stream(pk)
+    requests = kind.requests.objects
+    with transaction.atomic():
+        locked = (
+            kind.model.objects.select_for_update()
+            .annotate(key_used=Exists(requests.filter(**{kind.owner: OuterRef("pk")}, key=key)), **stream_lock(stream))
+            .get(pk=pk)
+        )
+        stale = int(expected_version) != locked.version
+        # A double tap's twin may have waited on the lock while the first committed: the statement saw
+        # the requests as they were when it began, so a stale version asks again (a statement of its own).
+        if locked.key_used or stale:
+            done = requests.filter(**{kind.owner: locked}, key=key).first()
+            if done is not None:
+                if done.by_id != getattr(by, "pk", None):
+                    raise NotAllowed(N_("This request belongs to someone else."))
+                ids = {name: getattr(done, f"{name}_id") for name in kind.answer_ids}
+                return Written(getattr(done, kind.version_field), ids, duplicate=True, alerts=list(done.alerts))
+        if stale:
+            raise StaleVersion(locked.version)
+        w = write_class(row=locked, by=by, key=key, action=action, now=timezone.now(), role=primary_role(by) or "",
+                        stream=stream, groups=kind.groups(locked))
+        work(w)
+        locked.version += 1
+        locked.save(update_fields=["version", *kind.saved_fields])
+        ids = w.answer_ids()
+        requests.create(**{kind.owner: locked, kind.version_field: locked.version},
+                        **{f"{name}_id": ids.get(name) for name in kind.answer_ids},
+                        key=key, action=action, by=by, at=w.now, alerts=w.alerts)
+        w.before_announce()
+        announced = {kind.owner: locked.pk, **{name: value for name, value in ids.items() if value is not None}}
+        announce_change(*w.groups, version=locked.version, event=w.event, **announced)
+    return Written(locked.version, ids, alerts=list(w.alerts))
