@@ -333,6 +333,30 @@ class HandState:
         missing = self._missing_for_settlement()
         return missing[0] if missing else "settlement"
 
+    @property
+    def showdown_order(self) -> tuple[tuple[str, int | None], ...]:
+        """The cards the showdown still needs, in the order the dealer shows them: ``("dealer", None)``
+        or ``("box", number)`` (THB-15, THB-62, C-31).
+
+        With boxes playing against the bank: the dealer's cards first, then boxes 7 down to 1, a
+        folded box whose Bonus still needs its cards in its place (its cards stay on the table until
+        the Bonus is settled). With nobody playing: the Bonus boxes' cards, then the dealer's only if
+        an A-A Bonus needs them. The hand settles by itself once this is empty (and the board is
+        complete where anyone plays); the dealer's tablet asks for its first entry.
+        """
+        playing = any(b.plays for b in self.boxes)
+        order: list[tuple[str, int | None]] = []
+        if playing and not self.dealer_revealed:
+            order.append(("dealer", None))
+        for b in sorted(self.boxes, key=lambda b: -b.number):
+            if b.live and not b.revealed and (b.plays or (b.bonus and b.cards is None)):
+                order.append(("box", b.number))
+        if not playing and self.dealer_cards is None and any(
+            b.live and b.bonus and b.cards and self.rules.paytable.needs_dealer_cards(b.cards) for b in self.boxes
+        ):
+            order.append(("dealer", None))
+        return tuple(order)
+
     def hand_value(self, number: int) -> HandValue | None:
         """A box's best five cards and category, once its cards and the board are known (THB-46, THB-60)."""
         box = self.box(number)
@@ -1077,21 +1101,16 @@ class HandState:
 
     def _missing_for_settlement(self) -> list[str]:
         """What the hand still needs before it can be settled, in the order the dealer gets it."""
-        missing: list[str] = []
-        playing = [b for b in self.boxes if b.plays]
-        if playing:
-            if len(self.board) < 5:
-                missing.append("the rest of the board")
-            if not self.dealer_revealed:
-                missing.append("the dealer's cards (shown first, THB-15)")
-            missing += [f"box {b.number}'s cards (THB-15)" for b in reversed(playing) if not b.revealed]
-        for b in self.boxes:
-            if b.live and b.bonus and b.cards is None and not b.plays:
-                missing.append(f"box {b.number}'s cards, for its Bonus (C-31)")
-        if self.dealer_cards is None:
-            if any(b.live and b.bonus and b.cards and self.rules.paytable.needs_dealer_cards(b.cards)
-                   for b in self.boxes):
-                missing.append("the dealer's cards, for the A-A Bonus (C-31)")
+        playing = any(b.plays for b in self.boxes)
+        missing: list[str] = ["the rest of the board"] if playing and len(self.board) < 5 else []
+        for who, number in self.showdown_order:
+            if who == "dealer":
+                missing.append("the dealer's cards (shown first, THB-15)" if playing
+                               else "the dealer's cards, for the A-A Bonus (C-31)")
+            elif self.box(number).plays:
+                missing.append(f"box {number}'s cards (THB-15)")
+            else:
+                missing.append(f"box {number}'s cards, for its Bonus (C-31)")
         return missing
 
     def _settle(self) -> HandSettlement:
