@@ -40,7 +40,7 @@ from tables.projections import (
     pit_summary,
     player_projection,
 )
-from tables.refusals import engine_note
+from tables.refusals import alert_params
 
 # The chips a keypad offers (any whole amount can also be typed).
 CHIPS = (1, 5, 10, 25, 100, 500)
@@ -170,10 +170,7 @@ def pit_context(pit: Pit, user, notice: dict | None = None) -> dict[str, Any]:
 
 def alert_text(alert) -> str:
     """An alert in the viewer's language, the engine's notes and the award's name included."""
-    params = dict(alert.params or {})
-    for name in ("note", "reason"):
-        if isinstance(params.get(name), str):
-            params[name] = engine_note(params[name])
+    params = alert_params(alert)
     if params.get("award") in AWARD_LABELS:
         params["award"] = str(AWARD_LABELS[params["award"]])
     try:

@@ -46,7 +46,7 @@ from casino.models import AuditEvent, PlayerLink
 from casino.player_links import end_links, issue_player_link
 from casino.realtime import announce_change
 from casino.roles import APPROVE_PAYOUT, SUPERVISE_PIT, Role, can, has_role, primary_role
-from casino.rules.errors import N_, RuleViolation
+from casino.rules.errors import N_, Note, RuleViolation
 from casino.rules.holdem_bonus import (
     Action,
     ApproveBonus,
@@ -76,6 +76,7 @@ from tables.models import (
     TableSession,
     pit_group,
 )
+from tables.refusals import alert_notes
 
 log = logging.getLogger(__name__)
 
@@ -1221,11 +1222,16 @@ def report_irregularity(*, table, by, key: str, expected_version: int, record: d
         after = _append(w, hand, before, action)
         params = {"table": w.table.name, "hand": hand.number}
         if after.phase is Phase.VOID:
-            params["reason"] = f"{after.void_reason} ({after.void_clause})"
+            # The engine's reason is a Note: kept as template and values too, for each viewer's language.
+            reason = after.void_reason
+            if isinstance(reason, Note):
+                params.update(alert_notes({"reason": Note(reason.template, after.void_clause, **reason.params)}))
+            else:  # what the pit boss typed (THB-24, C-35), shown as typed
+                params["reason"] = f"{reason} ({after.void_clause})"
             _raise_alert(w, Alert.Kind.VOID, gettext_noop(
                 "%(table)s, hand %(hand)d is void: %(reason)s. Every stake is returned."), params, hand=hand)
         else:
-            params["note"] = after.irregularities[-1] if after.irregularities else action.kind
+            params.update(alert_notes({"note": after.irregularities[-1]}))
             _raise_alert(w, Alert.Kind.IRREGULARITY, gettext_noop("%(table)s, hand %(hand)d: %(note)s"), params,
                          hand=hand)
         _sync_hand(w, hand, before, after)
