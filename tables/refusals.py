@@ -47,7 +47,7 @@ def alert_params(alert) -> dict[str, Any]:
     """An alert's parameters with the engine's notes in the active language, ready for its message."""
     params = dict(alert.params or {})
     stored = params.pop("notes", None)
-    if stored:
+    if stored is not None:
         notes = {name: Note.from_dict(data) for name, data in stored.items()}
     elif alert.kind in ENGINE_NOTE_ALERTS:
         notes = _notes_of_an_older_alert(alert, params)

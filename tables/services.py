@@ -1226,8 +1226,8 @@ def report_irregularity(*, table, by, key: str, expected_version: int, record: d
             reason = after.void_reason
             if isinstance(reason, Note):
                 params.update(alert_notes({"reason": Note(reason.template, after.void_clause, **reason.params)}))
-            else:  # what the pit boss typed (THB-24, C-35), shown as typed
-                params["reason"] = f"{reason} ({after.void_clause})"
+            else:  # what the pit boss typed (THB-24, C-35), shown as typed: no note of the engine in it
+                params.update(reason=f"{reason} ({after.void_clause})", notes={})
             _raise_alert(w, Alert.Kind.VOID, gettext_noop(
                 "%(table)s, hand %(hand)d is void: %(reason)s. Every stake is returned."), params, hand=hand)
         else:

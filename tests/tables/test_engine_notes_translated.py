@@ -152,3 +152,17 @@ def test_the_dealers_notice_after_an_irregularity_is_in_spanish(client, hand_sta
     pad = tablet(client, dealer_dana, hand_started)
     pad.tap("irregularity", kind="face-up-card")
     assert "Una carta encontrada boca arriba en la baraja no se usa en esta mano (THB-74)" in pad.notice
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("quick_passwords")
+def test_a_void_reason_the_pit_boss_typed_is_shown_as_typed_in_every_language(hand_started, dealer_dana,
+                                                                              pit_boss_pat):
+    play(hand_started, dealer_dana, ante(1, 10), CLOSE_BETS)
+    act(services.report_irregularity, hand_started, pit_boss_pat,
+        record={"action": "void-hand", "reason": "Baraja defectuosa", "clause": "C-35"})
+    alert = Alert.objects.get()
+    assert alert.params["reason"] == "Baraja defectuosa (C-35)" and alert.params["notes"] == {}
+    for language in ("es", "en"):
+        with translation.override(language):
+            assert "Baraja defectuosa (C-35)" in alert.text
