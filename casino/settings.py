@@ -284,6 +284,17 @@ AXES_CLIENT_IP_CALLABLE = "casino.lockouts.client_address"
 # lasts longer; the dealer can issue a new one, and revoking works at once).
 PLAYER_LINK_HOURS = env.int("PLAYER_LINK_HOURS", default=12)
 
+# Who approves a held Bonus award (THB-54, C-30) at a table whose house options do not say:
+# "pit_boss" (the product brief's choice) or "games_director" (the manual's DJ). A table's
+# house_options["award_approver_role"] overrides it (docs/tables.md).
+AWARD_APPROVER_ROLES = ("pit_boss", "games_director")
+AWARD_APPROVER_ROLE = env.str("AWARD_APPROVER_ROLE", default="pit_boss").strip()
+if AWARD_APPROVER_ROLE not in AWARD_APPROVER_ROLES:
+    raise ImproperlyConfigured(
+        f"AWARD_APPROVER_ROLE={AWARD_APPROVER_ROLE!r} is not a role that approves awards: "
+        f"use {' or '.join(AWARD_APPROVER_ROLES)}."
+    )
+
 # --- Languages: Spanish by default, English selectable.
 LANGUAGE_CODE = env.str("LANGUAGE_CODE", default="es")
 LANGUAGES = [("es", _("Spanish")), ("en", _("English"))]

@@ -10,6 +10,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from casino.realtime import group_for
+from tables.refusals import alert_params
 
 
 def pit_group(pit_id: int) -> str:
@@ -408,9 +409,9 @@ class Alert(models.Model):
 
     @property
     def text(self) -> str:
-        """The message in the active language."""
+        """The message in the active language, the engine's notes in it too (``tables.refusals.alert_params``)."""
         try:
-            return gettext(self.message) % self.params
+            return gettext(self.message) % alert_params(self)
         except (KeyError, TypeError, ValueError):
             return self.message
 

@@ -224,30 +224,6 @@ def player_projection(state: HandState | None, box_number: int) -> dict[str, Any
 # --------------------------------------------------------------------------- the dealer's tablet
 
 
-def _showdown_queue(state: HandState) -> list[tuple[str, int | None]]:
-    """Cards the showdown still needs, in the dealer's order (THB-15, THB-62, C-31).
-
-    With players against the bank: the dealer's cards first, then boxes from 7
-    down to 1, a folded box with a Bonus in its place. With nobody playing, the
-    boxes' Bonus cards, then the dealer's if an A-A Bonus needs them (C-31).
-    """
-    recorded = state.mode is Mode.RECORDED
-    playing = any(b.plays for b in state.boxes)
-    queue: list[tuple[str, int | None]] = []
-    if playing and not state.dealer_revealed:
-        queue.append(("dealer", None))
-    for box in sorted(state.boxes, key=lambda b: -b.number):
-        if box.void or box.revealed:
-            continue
-        if box.plays or (box.folded and box.bonus and box.cards is None and recorded):
-            queue.append(("box", box.number))
-    if not playing and state.dealer_cards is None and any(
-        b.live and b.bonus and b.cards and state.rules.paytable.needs_dealer_cards(b.cards) for b in state.boxes
-    ):
-        queue.append(("dealer", None))
-    return queue
-
-
 def next_step(state: HandState | None) -> dict[str, Any]:
     """What the tablet asks the dealer for now, in the manual's order, with the buttons the engine allows."""
     if state is None:
@@ -283,7 +259,8 @@ def next_step(state: HandState | None) -> dict[str, Any]:
         return {"kind": "street", "street": "turn", "count": 1}
     if phase in (Phase.TURN, Phase.RIVER_DECISIONS):
         return {"kind": "street", "street": "river", "count": 1}
-    queue = _showdown_queue(state)
+    # The engine knows the showdown's order (THB-15, THB-62, C-31): the tablet asks for its first entry.
+    queue = state.showdown_order
     if not queue:  # pragma: no cover - the engine settles by itself when nothing is missing
         return {"kind": "settled", "pending": []}
     who, number = queue[0]

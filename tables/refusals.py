@@ -1,56 +1,20 @@
 """What the rules engine says, in the dealer's language.
 
-Refusals carry their own translatable template and values (``casino.i18n.explain``).
-The engine's notes about a hand (an irregularity applied, why a hand is void,
-THB-73..76) are still plain English sentences, kept in the hand's state and in
-alerts; each one is matched here against a pattern and given as a translatable
-message with the same numbers and cards. A note no pattern knows is shown as it is.
+Refusals carry their own translatable template and values (``casino.i18n.explain``), and so do the
+engine's notes about a hand (an irregularity applied, why a hand is void, THB-24, THB-73..76): a
+``casino.rules.errors.Note`` is translated by its template (``casino.i18n.explain_note``), never by
+reading its English. An alert keeps a note twice in its parameters: as its English sentence under
+its own name (``note``, ``reason``) and as template, values and clause under ``notes``; an alert
+written before notes were templates has the English alone, and the note is found again by
+replaying its hand (``alert_params``).
 """
 
 from __future__ import annotations
 
-import re
+from typing import Any
 
-from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
-
-from casino.i18n import explain
-from casino.rules.errors import RuleViolation
-
-_CARD = r"[2-9TJQKA][cdhs]"
-
-# What the engine notes about a hand: irregularities it applied and why a hand is void (THB-73..76).
-NOTES: list[tuple[re.Pattern, object, dict]] = [
-    (r"A dealer's card was shown after every player had decided: no effect \(THB-73\)",
-     _("A dealer's card was shown after every player had decided: no effect (THB-73)"), {}),
-    (rf"A card \((?P<card>{_CARD})\) found face up in the deck is not used this hand \(THB-74\)",
-     _("A card (%(card)s) found face up in the deck is not used this hand (THB-74)"), {}),
-    (r"A card found face up in the deck is not used this hand \(THB-74\)",
-     _("A card found face up in the deck is not used this hand (THB-74)"), {}),
-    (r"Box (?P<box>\d+) was dealt (?P<n>\d+) cards: its hand is void and its bets returned \(THB-76\)",
-     _("Box %(box)s was dealt %(n)s cards: its hand is void and its bets returned (THB-76)"), {}),
-    (r"The dealer was dealt (?P<n>\d+) cards and it was corrected in sequence, face down \(THB-76\)",
-     _("The dealer was dealt %(n)s cards and it was corrected in sequence, face down (THB-76)"), {}),
-    (r"A dealer's card was shown before every player had decided",
-     _("A dealer's card was shown before every player had decided"), {}),
-    (r"(?P<n>\d+) cards were found face up in the deck during the deal",
-     _("%(n)s cards were found face up in the deck during the deal"), {}),
-    (r"The dealer was dealt (?P<n>\d+) cards", _("The dealer was dealt %(n)s cards"), {}),
-    (r"Every box's hand is void", _("Every box's hand is void"), {}),
-]
-NOTES = [(re.compile(p + r"\Z", re.S), m, c) for p, m, c in NOTES]
-_WITH_CLAUSE = re.compile(r"(?P<text>.*) \((?P<clause>(?:THB|C)-\d+[a-z]?)\)\Z", re.S)
-_HAND_VOID = re.compile(r"Hand void: (?P<reason>.*)\Z", re.S)
-
-
-def _translate(text: str, patterns) -> str | None:
-    for pattern, message, converters in patterns:
-        match = pattern.match(text)
-        if match is None:
-            continue
-        params = {k: converters[k](v) if k in converters else v for k, v in match.groupdict().items()}
-        return str(message) % params if params else str(message)
-    return None
+from casino.i18n import explain, explain_note
+from casino.rules.errors import Note, RuleViolation
 
 
 def refusal_text(violation: RuleViolation) -> str:
@@ -58,24 +22,60 @@ def refusal_text(violation: RuleViolation) -> str:
     return explain(violation)
 
 
-def engine_note(text: str) -> str:
+def engine_note(note: str) -> str:
     """An engine note (an irregularity applied, why a hand is void) in the active language.
 
-    Notes may end with their clause in brackets and a void one starts with
-    "Hand void: "; a note no pattern knows is returned as it is.
+    A ``Note`` is translated by its template; plain text (what a pit boss typed) is shown as it is.
     """
-    if not text:
-        return text
-    found = _translate(text, NOTES)
-    if found is not None:
-        return found
-    void = _HAND_VOID.match(text)
-    if void:
-        return gettext("Hand void: %(reason)s") % {"reason": engine_note(void.group("reason"))}
-    with_clause = _WITH_CLAUSE.match(text)
-    if with_clause:
-        inner = _translate(with_clause.group("text"), NOTES)
-        if inner is not None:
-            return f"{inner} ({with_clause.group('clause')})"
-    return text
+    return explain_note(note) if note else note
 
+
+def alert_notes(notes: dict[str, Note]) -> dict[str, Any]:
+    """An alert's parameters for these engine notes: each as its English text, and all of them under
+    ``notes`` as template, values and clause (what ``alert_params`` translates)."""
+    if not notes:
+        return {}
+    return {**{name: str(note) for name, note in notes.items()},
+            "notes": {name: note.to_dict() for name, note in notes.items()}}
+
+
+#: The alerts whose ``note`` or ``reason`` is one of the engine's notes (other alerts' notes are typed).
+ENGINE_NOTE_ALERTS = ("irregularity", "void")
+
+
+def alert_params(alert) -> dict[str, Any]:
+    """An alert's parameters with the engine's notes in the active language, ready for its message."""
+    params = dict(alert.params or {})
+    stored = params.pop("notes", None)
+    if stored is not None:
+        notes = {name: Note.from_dict(data) for name, data in stored.items()}
+    elif alert.kind in ENGINE_NOTE_ALERTS:
+        notes = _notes_of_an_older_alert(alert, params)
+    else:
+        notes = {}
+    for name, note in notes.items():
+        params[name] = explain_note(note)
+    return params
+
+
+def _notes_of_an_older_alert(alert, params: dict[str, Any]) -> dict[str, Note]:
+    """An alert stored before notes were templates holds only the English sentence: the engine's own
+    note of the same text is found in its hand's replayed state (irregularities are never undone)."""
+    if alert.hand_id is None:
+        return {}
+    from tables.services import hand_state  # the services import the models, which import this module
+
+    try:
+        state = hand_state(alert.hand)
+    except RuleViolation:  # pragma: no cover - a stored hand always replays (verify_audit checks it)
+        return {}
+    found: dict[str, Note] = {}
+    note = next((n for n in state.irregularities if isinstance(n, Note) and n == params.get("note")), None)
+    if note is not None:
+        found["note"] = note
+    reason = state.void_reason
+    if isinstance(reason, Note):
+        with_clause = Note(reason.template, state.void_clause, **reason.params)
+        if with_clause == params.get("reason"):
+            found["reason"] = with_clause
+    return found

@@ -20,8 +20,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from casino.i18n import explain
 from casino.memo import BoundedCache
-from casino.roles import APPROVE_PAYOUT, Role, can, has_role
 from casino.rules.cards import RANKS, SUITS
 from casino.rules.errors import RuleViolation
 from casino.rules.holdem_bonus import Phase, paytable_odds
@@ -40,7 +40,7 @@ from tables.projections import (
     pit_summary,
     player_projection,
 )
-from tables.refusals import engine_note
+from tables.refusals import alert_params
 
 # The chips a keypad offers (any whole amount can also be typed).
 CHIPS = (1, 5, 10, 25, 100, 500)
@@ -118,16 +118,9 @@ def dealer_fragment(table: Table, user, notice: dict | None = None, version: int
 
 
 def _why_not_decide(user, hand: Hand, table: Table) -> str | None:
-    """Why this viewer gets no approve/deny buttons, or None. The service refuses them anyway (C-30)."""
-    approver = services.award_approver_role(table)
-    own_pit = has_role(user, Role.PIT_BOSS) and table.pit.pit_boss_id == user.pk
-    if not can(user, APPROVE_PAYOUT) or not (
-        has_role(user, Role.GAMES_DIRECTOR) or (approver == Role.PIT_BOSS and own_pit)
-    ):
-        return gettext("At this table the %(role)s approves held awards (C-30).") % {"role": Role(approver).label}
-    if table.dealer_id == user.pk or hand.actions.filter(actor=user, kind__in=services.DEALER_KINDS).exists():
-        return gettext("You took part in this hand: another supervisor must decide on its award (C-30).")
-    return None
+    """Why this viewer gets no approve/deny buttons, or None: the service's own refusal (C-30)."""
+    refusal = services.award_decision_refusal(user, hand, table)
+    return None if refusal is None else explain(refusal)
 
 
 def pit_context(pit: Pit, user, notice: dict | None = None) -> dict[str, Any]:
@@ -177,10 +170,7 @@ def pit_context(pit: Pit, user, notice: dict | None = None) -> dict[str, Any]:
 
 def alert_text(alert) -> str:
     """An alert in the viewer's language, the engine's notes and the award's name included."""
-    params = dict(alert.params or {})
-    for name in ("note", "reason"):
-        if isinstance(params.get(name), str):
-            params[name] = engine_note(params[name])
+    params = alert_params(alert)
     if params.get("award") in AWARD_LABELS:
         params["award"] = str(AWARD_LABELS[params["award"]])
     try:

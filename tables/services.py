@@ -44,7 +44,7 @@ from casino.memo import BoundedCache
 from casino.models import PlayerLink
 from casino.player_links import end_links, issue_player_link
 from casino.roles import APPROVE_PAYOUT, SUPERVISE_PIT, Role, can, has_role
-from casino.rules.errors import N_, RuleViolation
+from casino.rules.errors import N_, Note, RuleViolation
 from casino.rules.holdem_bonus import (
     Action,
     ApproveBonus,
@@ -75,11 +75,13 @@ from tables.models import (
     TableSession,
     pit_group,
 )
+from tables.refusals import alert_notes
 
 log = logging.getLogger(__name__)
 
 __all__ = [
     "ActionResult", "NotAllowed", "PendingAward", "StaleVersion", "acknowledge_alert", "award_approver_role",
+    "award_decision_refusal",
     "confirm_closing",
     "confirm_deck_check", "current_hand", "decide_award", "end_seatings", "hand_history_record", "hand_state",
     "issue_box_link", "live_session", "seat_new_player",
@@ -113,8 +115,7 @@ CORRECTABLE_CARD_ENTRIES = frozenset({"deal-flop", "deal-turn", "deal-river", "r
 #: One French deck (THB-03): what a deck count must find (THB-16).
 DECK_SIZE = 52
 
-#: Who approves a Bonus award that needs it, unless the table's house options say otherwise (C-30).
-DEFAULT_AWARD_APPROVER_ROLE = getattr(settings, "AWARD_APPROVER_ROLE", Role.PIT_BOSS)
+#: Who may approve a held Bonus award (C-30): a table's house option, else ``settings.AWARD_APPROVER_ROLE``.
 APPROVER_ROLES = (Role.PIT_BOSS, Role.GAMES_DIRECTOR)
 RECENT_HANDS = 10  # game recall: the current game and at least nine before it (design notes, AGCO 13.1.1)
 
@@ -574,20 +575,30 @@ def _require_supervisor(w: _Write) -> None:
 
 def award_approver_role(table: Table) -> str:
     """The role that approves held Bonus awards at this table (house option, C-30)."""
-    role = (table.house_options or {}).get("award_approver_role") or DEFAULT_AWARD_APPROVER_ROLE
+    role = (table.house_options or {}).get("award_approver_role") or settings.AWARD_APPROVER_ROLE
     return role if role in APPROVER_ROLES else Role.PIT_BOSS
 
 
-def _may_approve(by, table: Table) -> bool:
-    if not can(by, APPROVE_PAYOUT):
-        return False
-    if has_role(by, Role.GAMES_DIRECTOR):
-        # THB-54 names the games direction itself; with the pit boss as the house's approver the
-        # games director, who ranks above, may approve too.
-        return True
-    return award_approver_role(table) == Role.PIT_BOSS and has_role(by, Role.PIT_BOSS) and (
-        table.pit.pit_boss_id == by.pk
+def award_decision_refusal(by, hand: Hand, table: Table) -> NotAllowed | None:
+    """Why ``by`` may not approve or deny ``hand``'s held award (C-30), or None if they may.
+
+    The one answer both ``decide_award`` (which raises it) and the pit console (which shows it in
+    place of the buttons) use. The approver is the table's approver role with ``approve_payout``:
+    with the pit boss as the house's approver, the pit boss of that table's pit or a games director
+    (THB-54 names the games direction itself, who ranks above); with the games director, only a
+    games director. Never whoever recorded the hand's bets, cards or decisions, nor the table's
+    dealer on duty: they asked for the award (a pit boss who only reported an irregularity did not).
+    """
+    approver = award_approver_role(table)
+    may = can(by, APPROVE_PAYOUT) and (
+        has_role(by, Role.GAMES_DIRECTOR)
+        or (approver == Role.PIT_BOSS and has_role(by, Role.PIT_BOSS) and table.pit.pit_boss_id == by.pk)
     )
+    if not may:
+        return NotAllowed(N_("Only the %(role)s can approve this award (C-30)."), role=Role(approver).label)
+    if table.dealer_id == by.pk or hand.actions.filter(actor=by, kind__in=DEALER_KINDS).exists():
+        return NotAllowed(N_("The dealer who asked for the award can never approve it (C-30)."))
+    return None
 
 
 # --- Table sessions (THB-21, THB-22) -----------------------------------------------------------------
@@ -1148,11 +1159,16 @@ def report_irregularity(*, table, by, key: str, expected_version: int, record: d
         after = _append(w, hand, before, action)
         params = {"table": w.table.name, "hand": hand.number}
         if after.phase is Phase.VOID:
-            params["reason"] = f"{after.void_reason} ({after.void_clause})"
+            # The engine's reason is a Note: kept as template and values too, for each viewer's language.
+            reason = after.void_reason
+            if isinstance(reason, Note):
+                params.update(alert_notes({"reason": Note(reason.template, after.void_clause, **reason.params)}))
+            else:  # what the pit boss typed (THB-24, C-35), shown as typed: no note of the engine in it
+                params.update(reason=f"{reason} ({after.void_clause})", notes={})
             _raise_alert(w, Alert.Kind.VOID, gettext_noop(
                 "%(table)s, hand %(hand)d is void: %(reason)s. Every stake is returned."), params, hand=hand)
         else:
-            params["note"] = after.irregularities[-1] if after.irregularities else action.kind
+            params.update(alert_notes({"note": after.irregularities[-1]}))
             _raise_alert(w, Alert.Kind.IRREGULARITY, gettext_noop("%(table)s, hand %(hand)d: %(note)s"), params,
                          hand=hand)
         _sync_hand(w, hand, before, after)
@@ -1173,14 +1189,9 @@ def decide_award(*, table, by, key: str, expected_version: int, hand_id: int, bo
         if hand is None:
             raise NotAllowed(N_("That hand is not at this table."))
         w.hand = hand
-        if not _may_approve(w.by, w.table):
-            raise NotAllowed(N_("Only the %(role)s can approve this award (C-30)."),
-                             role=Role(award_approver_role(w.table)).label)
-        # Whoever recorded the hand's bets, cards or decisions is the one asking (a pit boss who only
-        # reported an irregularity in it is not).
-        dealt_it = hand.actions.filter(actor=w.by, kind__in=DEALER_KINDS).exists()
-        if dealt_it or w.table.dealer_id == w.by.pk:
-            raise NotAllowed(N_("The dealer who asked for the award can never approve it (C-30)."))
+        refusal = award_decision_refusal(w.by, hand, w.table)
+        if refusal is not None:
+            raise refusal
         before = hand_state(hand)
         approver = w.by.get_username()
         decision = ApproveBonus(box, approver) if approve else DenyBonus(box, approver, reason)

@@ -39,7 +39,7 @@ from casino.writes import is_valid_key
 from tables import rendering, services
 from tables.access import is_dealer_at, may_view, supervises, supervises_pit
 from tables.models import Box, Hand, Pit, Seating, Table
-from tables.refusals import engine_note, refusal_text
+from tables.refusals import refusal_text
 
 log = logging.getLogger(__name__)
 
@@ -303,7 +303,7 @@ def _submit(request, call, kwargs, *, table: Table, render_fragment: Callable, p
                        refusal=True)
     notice = None
     if result.alerts:
-        notice = {"level": "info", "text": " ".join(engine_note(a) for a in result.alerts)}
+        notice = {"level": "info", "text": " ".join(result.alerts)}  # in the language of the request that wrote them
     # The fragment of the version this write made: its snapshot was cached at commit, nothing to read back.
     return _answer(request, lambda n: render_fragment(n, version=result.table_version), page, 200, notice)
 

@@ -16,6 +16,11 @@ Refusals are written for translation without the engine knowing about Django
 
 ``message`` and ``str()`` stay English, as before; ``casino.i18n.explain``
 gives the sentence in the active language.
+
+What the engine notes about a hand (an irregularity applied, why a hand is void)
+is written the same way: a ``Note``, an ``N_`` template, its values and its
+clause, that is also the English sentence the hand's state always held
+(``casino.i18n.explain_note`` translates it).
 """
 
 from __future__ import annotations
@@ -84,3 +89,54 @@ class RuleViolation(Exception):
 
     def __str__(self) -> str:  # pragma: no cover - trivial
         return self.args[0]
+
+
+def _note(template: str, clause: str | None, params: dict[str, Any]) -> Note:
+    return Note(template, clause, **params)
+
+
+class Note(Phrase):
+    """Something the engine notes about a hand: an irregularity applied, why a hand is void (THB-24, THB-73..76).
+
+    ``Note(N_("Box %(box)s was dealt %(n)s cards: its hand is void and its bets returned"), "THB-76", box=3, n=3)``
+    is the ``str`` ``"Box 3 was dealt 3 cards: its hand is void and its bets returned (THB-76)"``: the
+    English sentence the hand's state, hand records, ``replay_hand`` and logs always had. It keeps
+    ``template``, ``params`` and ``clause`` (None: no clause is appended) so that screens translate it
+    by its template (``casino.i18n.explain_note``), never by reading the English. A value may itself
+    be a ``Phrase`` or a ``Note`` ("Hand void: %(reason)s"); every other value is shown as it is.
+    Frozen: a note is part of a frozen ``HandState``. ``to_dict`` and ``Note.from_dict`` carry it
+    through JSON (an alert's parameters).
+    """
+
+    clause: str | None
+
+    def __new__(cls, template: str, clause: str | None = None, /, **params: Any) -> Note:
+        text = _format(template, params)
+        self = str.__new__(cls, f"{text} ({clause})" if clause else text)
+        for name, value in (("template", template), ("params", dict(params)), ("clause", clause)):
+            object.__setattr__(self, name, value)
+        return self
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a Note is frozen: {name} cannot be set")
+
+    def __reduce__(self):
+        return (_note, (self.template, self.clause, self.params))
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"template": ..., "clause": ..., "params": {...}}``, a nested note or phrase as a dict too."""
+        params = {name: _phrase_to_dict(value) if isinstance(value, Phrase) else value
+                  for name, value in self.params.items()}
+        return {"template": self.template, "clause": self.clause, "params": params}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Note:
+        params = {name: cls.from_dict(value) if isinstance(value, dict) else value
+                  for name, value in data["params"].items()}
+        return cls(data["template"], data.get("clause"), **params)
+
+
+def _phrase_to_dict(phrase: Phrase) -> dict[str, Any]:
+    if isinstance(phrase, Note):
+        return phrase.to_dict()
+    return Note(phrase.template, None, **phrase.params).to_dict()

@@ -219,3 +219,13 @@ def test_the_compose_file_puts_a_tls_proxy_in_front_and_keeps_the_app_off_the_ho
     assert proxies, "no service in front of the app"
     assert "ports" not in services["app"], "the app's plain HTTP port must not be published past the proxy"
     assert _compose_app_environment()["BEHIND_TLS_PROXY"] == "1"
+
+
+def test_the_award_approver_role_is_read_from_the_environment_and_checked_C_30():
+    code = "from django.conf import settings as s; print(s.AWARD_APPROVER_ROLE)"
+    assert _manage("shell", "-c", code, env={}).stdout.strip().splitlines()[-1] == "pit_boss"
+    director = _manage("shell", "-c", code, env={"AWARD_APPROVER_ROLE": "games_director"})
+    assert director.stdout.strip().splitlines()[-1] == "games_director", director.stderr
+    dealer = _manage("check", env={"AWARD_APPROVER_ROLE": "dealer"})
+    assert dealer.returncode != 0
+    assert "AWARD_APPROVER_ROLE='dealer' is not a role that approves awards" in dealer.stderr

@@ -218,3 +218,16 @@ def test_a_settled_hand_takes_no_more_actions_THB_64(three_boxes_at_river):
         hand.check_reveal_box(1, ["Tc", "8h"])
     assert refused.value.clause == "THB-64"
     assert hand.is_finished and hand.awaiting == "nothing: the hand is settled"
+
+
+def test_the_showdown_goes_from_box_7_to_box_1_with_a_folded_bonus_box_in_its_place_THB_15_C_31(open_hand):
+    hand = (open_hand.place_ante(3, 10).place_bonus(3, 5).place_ante(5, 10).place_ante(6, 10).place_bonus(6, 5)
+            .close_bets().deal_initial().fold(3).bet_flop(5, 20).fold(6).deal_flop(["2c", "7d", "9h"])
+            .pass_turn(5).deal_turn("Js").pass_river(5).deal_river("Kc"))
+    assert hand.showdown_order == (("dealer", None), ("box", 6), ("box", 5), ("box", 3))
+    hand = hand.reveal_dealer(["3h", "4s"])
+    assert hand.awaiting == "box 6's cards, for its Bonus (C-31)"
+    hand = hand.reveal_box(6, ["Qd", "Qc"])
+    assert hand.showdown_order == (("box", 5), ("box", 3)) and hand.awaiting == "box 5's cards (THB-15)"
+    hand = hand.reveal_box(5, ["8s", "8d"]).reveal_box(3, ["5c", "5d"])
+    assert hand.showdown_order == () and hand.phase is Phase.SETTLED

@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth.models import Group
 from django.utils import translation
 
+from casino.i18n import explain
 from casino.models import AuditEvent
 from tables import services
 from tables.models import Alert, Hand
@@ -171,3 +172,61 @@ def test_a_pit_boss_who_reported_an_irregularity_in_the_hand_may_still_approve_i
     decide(hand_started, pit_boss_pat, hand)
     hand.refresh_from_db()
     assert hand.is_finished
+
+
+# --- One answer to "may this person decide this award?" for the console and the service (C-30) -----
+
+
+def _console_and_service_answers(table, hand, pit, person):
+    """What the pit console shows this person instead of the buttons, and what the service answers them."""
+    from tables import rendering
+
+    with translation.override("es"):
+        [approval] = rendering.pit_context(pit, person)["approvals"]
+        shown = approval["why_not"]
+        try:
+            decide(table, person, hand)
+        except services.NotAllowed as refused:
+            return shown, explain(refused)
+    return shown, None
+
+
+@pytest.mark.parametrize("approver_role, person, refused", [
+    ("pit_boss", "pit_boss_pat", None),
+    ("pit_boss", "games_director_gloria", None),
+    ("pit_boss", "pit_boss_paula", "Solo el Jefe de mesa puede aprobar este premio (C-30)."),
+    ("pit_boss", "dealer_dana", "Solo el Jefe de mesa puede aprobar este premio (C-30)."),
+    ("games_director", "pit_boss_pat", "Solo el Director de juego puede aprobar este premio (C-30)."),
+    ("games_director", "games_director_gloria", None),
+])
+def test_the_console_offers_the_buttons_to_exactly_those_the_service_lets_decide_C_30(
+    award_held, pit_a, approver_role, person, refused, request
+):
+    table, hand, _ = award_held
+    table.house_options = {"award_approver_role": approver_role}
+    table.save()
+    person = request.getfixturevalue(person)
+    assert _console_and_service_answers(table, hand, pit_a, person) == (refused, refused)
+
+
+def test_the_dealer_of_the_hand_is_refused_alike_by_the_console_and_the_service_even_as_pit_boss_C_30(
+    award_held, dealer_dana, pit_a
+):
+    table, hand, _ = award_held
+    dealer_dana.groups.add(Group.objects.get(name="pit_boss"))
+    pit_a.pit_boss = dealer_dana
+    pit_a.save()
+    dealer_dana = type(dealer_dana).objects.get(pk=dealer_dana.pk)
+    said = "El crupier que pidió el premio nunca puede aprobarlo (C-30)."
+    assert _console_and_service_answers(table, hand, pit_a, dealer_dana) == (said, said)
+
+
+def test_the_casinos_approver_role_comes_from_the_setting_when_the_table_does_not_say_C_30(
+    award_held, pit_boss_pat, games_director_gloria, settings
+):
+    table, hand, _ = award_held
+    settings.AWARD_APPROVER_ROLE = "games_director"
+    assert services.award_approver_role(table) == "games_director"
+    with translation.override("en"), pytest.raises(services.NotAllowed, match="Only the Games director"):
+        decide(table, pit_boss_pat, hand)
+    decide(table, games_director_gloria, hand)

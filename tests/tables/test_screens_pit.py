@@ -159,7 +159,7 @@ def test_the_dealer_who_asked_never_sees_approve_buttons_and_cannot_approve(clie
     _aces_against_aces(started, dealer_dana)
     hand = Hand.objects.get(table=started)
     boss = console(client, dealer_dana, started)
-    assert 'data-action="approve"' not in boss.html and "otro supervisor" in boss.html
+    assert 'data-action="approve"' not in boss.html and "nunca puede aprobarlo" in boss.html
     response = boss.tap("award", hand=str(hand.pk), box="2", approve="1", expect=403)
     assert response["X-Rule-Refusal"] == "1"
     assert "nunca puede aprobarlo" in boss.notice
@@ -271,7 +271,7 @@ def test_where_the_house_gives_approval_to_the_games_director_the_pit_boss_gets_
     _aces_against_aces(started, dealer_dana)
     boss = console(client, pit_boss_pat, started)
     assert 'data-action="approve"' not in boss.html
-    assert "En esta mesa aprueba los premios retenidos el Director de juego (C-30)." in boss.html
+    assert "Solo el Director de juego puede aprobar este premio (C-30)." in boss.html
     director = console(Client(), games_director_gloria, started)
     hand = Hand.objects.get(table=started)
     director.tap("award", hand=str(hand.pk), box="2", approve="0")

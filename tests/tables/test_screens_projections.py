@@ -208,3 +208,17 @@ def test_labels_are_in_the_viewers_language(language, label):
     view = player_projection(new_hand(TableRules(min_ante=5)), 1)
     with translation.override(language):
         assert str(view["phase_label"]) == label
+
+
+def test_the_tablet_asks_for_the_showdown_cards_in_the_engines_order():
+    state = (new_hand(TableRules(min_ante=5)).place_ante(3, 10).place_bonus(3, 5).place_ante(5, 10).close_bets()
+             .deal_initial().fold(3).bet_flop(5, 20).deal_flop(["2c", "7d", "9h"]).pass_turn(5).deal_turn("Js")
+             .pass_river(5).deal_river("Kc"))
+    asked = []
+    for cards in (["3h", "4s"], ["8s", "8d"], ["5c", "5d"]):
+        step = next_step(state)
+        asked.append((step["kind"], step.get("box")))
+        assert state.showdown_order[0] == ("dealer" if step["kind"] == "dealer-cards" else "box", step.get("box"))
+        state = state.reveal_dealer(cards) if step["kind"] == "dealer-cards" else state.reveal_box(step["box"], cards)
+    assert asked == [("dealer-cards", None), ("box-cards", 5), ("box-cards", 3)]
+    assert next_step(state)["kind"] == "settled"

@@ -45,7 +45,7 @@ from enum import Enum
 from typing import Any
 
 from casino.rules.cards import Card, parse_card
-from casino.rules.errors import N_, Phrase, RuleViolation
+from casino.rules.errors import N_, Note, Phrase, RuleViolation
 from casino.rules.evaluator import HandValue, evaluate
 from casino.rules.holdem_bonus import actions as act
 from casino.rules.holdem_bonus.settlement import (
@@ -264,8 +264,8 @@ class HandState:
     board: tuple[Card, ...] = ()
     shoe: Shoe | None = None
     discards: tuple[Card, ...] = ()
-    irregularities: tuple[str, ...] = ()
-    void_reason: str | None = None
+    irregularities: tuple[Note, ...] = ()  # each a str too: the English sentence
+    void_reason: Note | str | None = None  # a Note, or what the pit boss typed (THB-24, C-35)
     void_clause: str | None = None
     needs_reshuffle: bool = False
     approvals: tuple[tuple[int, Approval, str], ...] = ()
@@ -332,6 +332,30 @@ class HandState:
             return "the river"
         missing = self._missing_for_settlement()
         return missing[0] if missing else "settlement"
+
+    @property
+    def showdown_order(self) -> tuple[tuple[str, int | None], ...]:
+        """The cards the showdown still needs, in the order the dealer shows them: ``("dealer", None)``
+        or ``("box", number)`` (THB-15, THB-62, C-31).
+
+        With boxes playing against the bank: the dealer's cards first, then boxes 7 down to 1, a
+        folded box whose Bonus still needs its cards in its place (its cards stay on the table until
+        the Bonus is settled). With nobody playing: the Bonus boxes' cards, then the dealer's only if
+        an A-A Bonus needs them. The hand settles by itself once this is empty (and the board is
+        complete where anyone plays); the dealer's tablet asks for its first entry.
+        """
+        playing = any(b.plays for b in self.boxes)
+        order: list[tuple[str, int | None]] = []
+        if playing and not self.dealer_revealed:
+            order.append(("dealer", None))
+        for b in sorted(self.boxes, key=lambda b: -b.number):
+            if b.live and not b.revealed and (b.plays or (b.bonus and b.cards is None)):
+                order.append(("box", b.number))
+        if not playing and self.dealer_cards is None and any(
+            b.live and b.bonus and b.cards and self.rules.paytable.needs_dealer_cards(b.cards) for b in self.boxes
+        ):
+            order.append(("dealer", None))
+        return tuple(order)
 
     def hand_value(self, number: int) -> HandValue | None:
         """A box's best five cards and category, once its cards and the board are known (THB-46, THB-60)."""
@@ -955,8 +979,8 @@ class HandState:
 
     def _do_report_dealer_card_exposed(self) -> HandState:
         if self.decisions_remain:
-            return self._voided("A dealer's card was shown before every player had decided", "THB-73")
-        return self._noted("A dealer's card was shown after every player had decided: no effect (THB-73)")
+            return self._voided(Note(N_("A dealer's card was shown before every player had decided")), "THB-73")
+        return self._noted(Note(N_("A dealer's card was shown after every player had decided: no effect"), "THB-73"))
 
     def check_report_face_up_card(self, count: int = 1, card: Card | None = None) -> None:
         """Face-up cards in the deck during the deal: one is burned, more void the round (THB-74)."""
@@ -983,7 +1007,8 @@ class HandState:
 
     def _do_report_face_up_card(self, count: int = 1, card: Card | None = None) -> HandState:
         if count > 1:
-            state = self._voided(f"{count} cards were found face up in the deck during the deal", "THB-74")
+            state = self._voided(Note(N_("%(n)s cards were found face up in the deck during the deal"), n=count),
+                                 "THB-74")
             return replace(state, needs_reshuffle=True)
         shoe = self.shoe
         if self.mode is Mode.DEALT:
@@ -992,8 +1017,12 @@ class HandState:
             else:
                 shoe = shoe.remove(card)
         discards = self.discards + ((card,) if card is not None else ())
-        noted = self._noted(f"A card{' (' + str(card) + ')' if card else ''} found face up in the deck is "
-                            f"not used this hand (THB-74)")
+        if card is not None:
+            note = Note(N_("A card (%(card)s) found face up in the deck is not used this hand"), "THB-74",
+                        card=str(card))
+        else:
+            note = Note(N_("A card found face up in the deck is not used this hand"), "THB-74")
+        noted = self._noted(note)
         return replace(noted, shoe=shoe, discards=discards)
 
     def check_report_box_wrong_card_count(self, box: int, cards_dealt: int) -> None:
@@ -1016,8 +1045,8 @@ class HandState:
         return self.apply(act.ReportBoxWrongCardCount(box, cards_dealt))
 
     def _do_report_box_wrong_card_count(self, box: int, cards_dealt: int) -> HandState:
-        noted = self._noted(f"Box {box} was dealt {cards_dealt} cards: its hand is void and its bets returned "
-                            f"(THB-76)")
+        noted = self._noted(Note(N_("Box %(box)s was dealt %(n)s cards: its hand is void and its bets returned"),
+                                 "THB-76", box=box, n=cards_dealt))
         return noted._with_box(replace(noted.box(box), void=True))
 
     def check_report_dealer_wrong_card_count(self, cards_dealt: int, correctable: bool = False) -> None:
@@ -1042,9 +1071,9 @@ class HandState:
 
     def _do_report_dealer_wrong_card_count(self, cards_dealt: int, correctable: bool = False) -> HandState:
         if correctable:
-            return self._noted(f"The dealer was dealt {cards_dealt} cards and it was corrected in sequence, "
-                               f"face down (THB-76)")
-        return self._voided(f"The dealer was dealt {cards_dealt} cards", "THB-76")
+            return self._noted(Note(N_("The dealer was dealt %(n)s cards and it was corrected in sequence, face down"),
+                                    "THB-76", n=cards_dealt))
+        return self._voided(Note(N_("The dealer was dealt %(n)s cards"), n=cards_dealt), "THB-76")
 
     def check_void_hand(self, reason: str, clause: str = "THB-24") -> None:
         """The pit boss voids the round for a dealing error (THB-24) or a defective deck (C-35)."""
@@ -1067,31 +1096,30 @@ class HandState:
         boxes = tuple(box if b.number == box.number else b for b in self.boxes)
         return replace(self, boxes=boxes, phase=phase or self.phase)
 
-    def _noted(self, text: str) -> HandState:
-        return replace(self, irregularities=self.irregularities + (text,))
+    def _noted(self, note: Note) -> HandState:
+        """``note``: a ``Note`` (an ``N_`` template, its values, its clause), never an English sentence."""
+        if not isinstance(note, Note):
+            raise TypeError(f"an engine note is a Note, not {note!r}")
+        return replace(self, irregularities=self.irregularities + (note,))
 
-    def _voided(self, reason: str, clause: str) -> HandState:
-        noted = self._noted(f"Hand void: {reason} ({clause})")
+    def _voided(self, reason: Note | str, clause: str) -> HandState:
+        """``reason``: a ``Note`` without clause, or the text the pit boss typed (THB-24, C-35)."""
+        noted = self._noted(Note(N_("Hand void: %(reason)s"), clause, reason=reason))
         return replace(noted, phase=Phase.VOID, void_reason=reason, void_clause=clause,
                        settlement=void_hand_settlement(self.boxes))
 
     def _missing_for_settlement(self) -> list[str]:
         """What the hand still needs before it can be settled, in the order the dealer gets it."""
-        missing: list[str] = []
-        playing = [b for b in self.boxes if b.plays]
-        if playing:
-            if len(self.board) < 5:
-                missing.append("the rest of the board")
-            if not self.dealer_revealed:
-                missing.append("the dealer's cards (shown first, THB-15)")
-            missing += [f"box {b.number}'s cards (THB-15)" for b in reversed(playing) if not b.revealed]
-        for b in self.boxes:
-            if b.live and b.bonus and b.cards is None and not b.plays:
-                missing.append(f"box {b.number}'s cards, for its Bonus (C-31)")
-        if self.dealer_cards is None:
-            if any(b.live and b.bonus and b.cards and self.rules.paytable.needs_dealer_cards(b.cards)
-                   for b in self.boxes):
-                missing.append("the dealer's cards, for the A-A Bonus (C-31)")
+        playing = any(b.plays for b in self.boxes)
+        missing: list[str] = ["the rest of the board"] if playing and len(self.board) < 5 else []
+        for who, number in self.showdown_order:
+            if who == "dealer":
+                missing.append("the dealer's cards (shown first, THB-15)" if playing
+                               else "the dealer's cards, for the A-A Bonus (C-31)")
+            elif self.box(number).plays:
+                missing.append(f"box {number}'s cards (THB-15)")
+            else:
+                missing.append(f"box {number}'s cards, for its Bonus (C-31)")
         return missing
 
     def _settle(self) -> HandSettlement:
@@ -1103,7 +1131,7 @@ class HandState:
         if self.phase in _OVER or self.phase in (Phase.BETS_OPEN, Phase.NO_MORE_BETS):
             return self
         if not any(b.live for b in self.boxes):
-            return self._voided("Every box's hand is void", "THB-76")
+            return self._voided(Note(N_("Every box's hand is void")), "THB-76")
         state = self
         if not self.deciders("flop") and not any(b.plays for b in self.boxes) and self.phase is not Phase.SHOWDOWN:
             # Nobody plays against the dealer: no more cards; only Bonus bets remain (THB-69, C-31).
