@@ -34,9 +34,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import wraps
-from typing import Any
+from typing import Any, NamedTuple
 
-from casino.rules.cards import Card, parse_cards
+from casino.rules.cards import Card, parse_card, parse_cards
 from casino.rules.errors import N_, Phrase, RuleViolation
 from casino.rules.evaluator import rank_cards
 from casino.rules.holdem import actions as A
@@ -80,14 +80,16 @@ class Phase(Enum):
 ENDED = (Phase.COMPLETE, Phase.MISDEAL, Phase.VOID)
 
 
-@dataclass(frozen=True, slots=True)
-class Legal:
+class Legal(NamedTuple):
     """What the player in turn may do.
 
     ``call`` is what he must add now (0 when he may check; his whole stack
     when it is short). ``min_to`` / ``max_to`` bound a bet or raise as his
     total for the round; both ``None`` when he may not bet or raise. When
     only a short all-in is possible they are both his all-in total.
+
+    A named tuple rather than a frozen dataclass: it is asked for at every
+    turn, and a tuple is made three times faster (docs/benchmarks.md).
     """
 
     seat: int
@@ -149,26 +151,40 @@ _NEXT_STEP = {
 def _next_state(change: Callable[..., Any]) -> Callable[..., HoldemHand]:
     """One of the dealer's steps: ``change`` is written as if on a table, the caller gets the next state.
 
-    ``change`` verifies the step and then changes a draft (lists and sets
-    copied from the state it was called on); the draft is frozen into the
-    next state. The state it was called on is never touched, so a state
-    kept in a cache or by another reader stays what it was; a refused step
-    leaves nothing behind. What ``change`` returns is dropped: the step's
+    ``change`` verifies the step and then works on a draft: a new object
+    with the same field values, whose attributes may be set. Every field
+    value is immutable (tuples, frozensets, numbers, enums), so a step
+    replaces values and never changes one in place: the state it was
+    called on stays exactly what it was, for a cache or another reader,
+    and a refused step leaves nothing behind. The draft, nobody else's,
+    then becomes the next state (its class is switched, not its fields
+    copied: each step costs one copy of the fields, see
+    docs/benchmarks.md). What ``change`` returns is dropped: the step's
     answer is the next state.
     """
 
     @wraps(change)
     def step(self: HoldemHand, *args: Any, **kwargs: Any) -> HoldemHand:
-        draft = self._draft()
+        draft = _new_object(_Draft)
+        draft.__dict__ = self.__dict__.copy()
         change(draft, *args, **kwargs)
-        return draft._frozen()
+        draft.__class__ = HoldemHand
+        return draft
 
     return step
 
 
-# The fields a draft holds as a list or a set, and the next state as a tuple or a frozenset.
-_SEQUENCES = ("stack", "bets", "total", "dead", "folded", "hole", "board", "burns", "shown", "mucked", "actions")
-_SETS = ("_cards_seen", "acted", "pending", "players_acted")
+_new_object = object.__new__
+
+
+def _with(values: tuple, i: int, value: Any) -> tuple:
+    """``values`` with its ``i``-th item replaced."""
+    return (*values[:i], value, *values[i + 1:])
+
+
+def _add(values: tuple[int, ...], i: int, amount: int) -> tuple[int, ...]:
+    """``values`` with ``amount`` added to its ``i``-th item."""
+    return (*values[:i], values[i] + amount, *values[i + 1:])
 
 
 @dataclass(frozen=True, repr=False)
@@ -230,17 +246,6 @@ class HoldemHand:
             mucked=(False,) * n, _payouts=None, awarded_pots=(), players_acted=frozenset(), voluntary_actions=0,
             chip_actions=0,
         )
-
-    def _draft(self) -> _Draft:
-        """A changeable copy for one step (see ``_next_state``)."""
-        draft = object.__new__(_Draft)
-        values = draft.__dict__
-        values.update(self.__dict__)
-        for name in _SEQUENCES:
-            values[name] = list(values[name])
-        for name in _SETS:
-            values[name] = set(values[name])
-        return draft
 
     # -- reading the table ---------------------------------------------------------------------------------
 
@@ -499,15 +504,15 @@ class HoldemHand:
         elif kind is AnteKind.EVERY_PLAYER:
             for p in range(len(self.seats)):
                 paid = min(amount, self.stack[p])
-                self.stack[p] -= paid
-                self.total[p] += paid
+                self.stack = _add(self.stack, p, -paid)
+                self.total = _add(self.total, p, paid)
         self.phase = Phase.BLINDS
-        self.actions.append(A.PostAntes())
+        self.actions += (A.PostAntes(),)
 
     def _post_dead(self, p: int, amount: int) -> None:
         paid = min(amount, self.stack[p])
-        self.stack[p] -= paid
-        self.dead[p] += paid
+        self.stack = _add(self.stack, p, -paid)
+        self.dead = _add(self.dead, p, paid)
 
     def verify_post_blinds(self) -> None:
         self._step(Phase.BLINDS, Phrase(N_("post the blinds")))
@@ -523,11 +528,11 @@ class HoldemHand:
             if pos is None:
                 continue
             paid = min(amount, self.stack[pos])
-            self.stack[pos] -= paid
-            self.bets[pos] += paid
-            self.total[pos] += paid
+            self.stack = _add(self.stack, pos, -paid)
+            self.bets = _add(self.bets, pos, paid)
+            self.total = _add(self.total, pos, paid)
         self.phase = Phase.DEAL
-        self.actions.append(A.PostBlinds())
+        self.actions += (A.PostBlinds(),)
 
     # -- dealing ----------------------------------------------------------------------------------------
 
@@ -542,7 +547,12 @@ class HoldemHand:
             fresh.add(card)
 
     def verify_deal_hole_cards(self, cards: Mapping[int, Sequence[Card | str]] | None = None) -> None:
+        self._read_hole_cards(cards)
+
+    def _read_hole_cards(self, cards: Mapping[int, Sequence[Card | str]] | None) -> dict[int, tuple[Card, ...]]:
+        """The recorded hole cards by seat position, read once for the check and the deal."""
         self._step(Phase.DEAL, Phrase(N_("deal the hole cards")))
+        holes: dict[int, tuple[Card, ...]] = {}
         if cards:
             dealt = []
             for seat, hole in cards.items():
@@ -552,7 +562,9 @@ class HoldemHand:
                     raise RuleViolation(N_("Seat %(seat)s must have exactly two hole cards, not %(count)s"),
                                         "TDA-35-A", seat=self.seats[p], count=len(hole))
                 dealt.extend(hole)
+                holes[p] = hole
             self._verify_new_cards(dealt)
+        return holes
 
     def can_deal_hole_cards(self, cards: Mapping[int, Sequence[Card | str]] | None = None) -> bool:
         return self._can(self.verify_deal_hole_cards, cards)
@@ -560,16 +572,17 @@ class HoldemHand:
     @_next_state
     def deal_hole_cards(self, cards: Mapping[int, Sequence[Card | str]] | None = None) -> HoldemHand:
         """Deal two cards to every player; ``cards`` records those known (all, some or none)."""
-        self.verify_deal_hole_cards(cards)
-        recorded: dict[int, tuple[Card, ...]] = {}
-        for seat, hole in (cards or {}).items():
-            p = self._pos[seat]
-            self.hole[p] = recorded[seat] = parse_cards(hole)
-            self._cards_seen.update(self.hole[p])
-        self.actions.append(A.DealHoleCards(dict(sorted(recorded.items())) or None))
+        holes = self._read_hole_cards(cards)
+        if holes:
+            self.hole = tuple(holes.get(p, hole) for p, hole in enumerate(self.hole))
+            self._cards_seen = self._cards_seen.union(card for hole in holes.values() for card in hole)
+        recorded = {self.seats[p]: hole for p, hole in holes.items()}
+        self.actions += (A.DealHoleCards(dict(sorted(recorded.items())) or None),)
         self._open_round(Street.PREFLOP)
 
-    def _verify_board(self, street: Street, cards: Sequence[Card | str] | None, burn: Card | str | None) -> None:
+    def _verify_board(self, street: Street, cards: Sequence[Card | str] | None,
+                      burn: Card | str | None) -> tuple[tuple[Card, ...] | None, Card | None]:
+        """The street's cards and burn card as read (``None`` when not recorded), or the refusal."""
         if self.phase is not Phase.BOARD or STREETS[STREETS.index(self.street) + 1] is not street:
             raise RuleViolation(N_("Cannot %(what)s now: the dealer must %(step)s"), "DEAL-09",
                                 what=_DEAL_STREET[street], step=self._next_step())
@@ -584,19 +597,17 @@ class HoldemHand:
                 raise RuleViolation(N_("The %(street)s is one card, not %(count)s"),
                                     "CC-103" if len(cards) > count else "CC-112", street=_STREET_NAME[street],
                                     count=len(cards))
-        else:
-            cards = ()
-        burned = () if burn is None else parse_cards([burn])
-        self._verify_new_cards((*burned, *cards))
+        burned = None if burn is None else parse_card(burn)
+        self._verify_new_cards((burned, *(cards or ())))
+        return cards, burned
 
-    def _deal_board(self, street: Street, cards: Sequence[Card | str] | None, burn: Card | str | None) -> None:
+    def _deal_board(self, street: Street, cards: tuple[Card, ...] | None, burned: Card | None) -> None:
         count = 3 if street is Street.FLOP else 1
         # One burn before every street, exactly one (TDA-38, CC-105).
-        burned = None if burn is None else parse_cards([burn])[0]
-        self.burns.append(burned)
-        new = [None] * count if cards is None else list(parse_cards(cards))
-        self.board.extend(new)
-        self._cards_seen.update(c for c in (burned, *new) if c is not None)
+        self.burns += (burned,)
+        new = (None,) * count if cards is None else cards
+        self.board += new
+        self._cards_seen = self._cards_seen.union(c for c in (burned, *new) if c is not None)
         self._open_round(street)
 
     def verify_deal_flop(self, cards: Sequence[Card | str] | None = None, burn: Card | str | None = None) -> None:
@@ -608,10 +619,9 @@ class HoldemHand:
     @_next_state
     def deal_flop(self, cards: Sequence[Card | str] | None = None, burn: Card | str | None = None) -> HoldemHand:
         """Burn one and turn three (CC-111); ``None`` when the cards are not recorded."""
-        self.verify_deal_flop(cards, burn)
-        parsed = None if cards is None else parse_cards(cards)
-        self.actions.append(A.DealFlop(parsed, None if burn is None else parse_cards([burn])[0]))
-        self._deal_board(Street.FLOP, parsed, burn)
+        parsed, burned = self._verify_board(Street.FLOP, cards, burn)
+        self.actions += (A.DealFlop(parsed, burned),)
+        self._deal_board(Street.FLOP, parsed, burned)
 
     def verify_deal_turn(self, card: Card | str | None = None, burn: Card | str | None = None) -> None:
         self._verify_board(Street.TURN, None if card is None else [card], burn)
@@ -622,10 +632,9 @@ class HoldemHand:
     @_next_state
     def deal_turn(self, card: Card | str | None = None, burn: Card | str | None = None) -> HoldemHand:
         """Burn one and turn one (CC-112)."""
-        self.verify_deal_turn(card, burn)
-        parsed = None if card is None else parse_cards([card])[0]
-        self.actions.append(A.DealTurn(parsed, None if burn is None else parse_cards([burn])[0]))
-        self._deal_board(Street.TURN, None if parsed is None else [parsed], burn)
+        parsed, burned = self._verify_board(Street.TURN, None if card is None else [card], burn)
+        self.actions += (A.DealTurn(None if parsed is None else parsed[0], burned),)
+        self._deal_board(Street.TURN, parsed, burned)
 
     def verify_deal_river(self, card: Card | str | None = None, burn: Card | str | None = None) -> None:
         self._verify_board(Street.RIVER, None if card is None else [card], burn)
@@ -636,10 +645,9 @@ class HoldemHand:
     @_next_state
     def deal_river(self, card: Card | str | None = None, burn: Card | str | None = None) -> HoldemHand:
         """Burn one and turn one (CC-112)."""
-        self.verify_deal_river(card, burn)
-        parsed = None if card is None else parse_cards([card])[0]
-        self.actions.append(A.DealRiver(parsed, None if burn is None else parse_cards([burn])[0]))
-        self._deal_board(Street.RIVER, None if parsed is None else [parsed], burn)
+        parsed, burned = self._verify_board(Street.RIVER, None if card is None else [card], burn)
+        self.actions += (A.DealRiver(None if parsed is None else parsed[0], burned),)
+        self._deal_board(Street.RIVER, parsed, burned)
 
     def deal_next_street(self, cards: Sequence[Card | str] | None = None, burn: Card | str | None = None) -> HoldemHand:
         """Deal whichever street comes next (the next state's ``street`` says which)."""
@@ -661,7 +669,7 @@ class HoldemHand:
         n = len(self.seats)
         self.aggressions = 0
         self.last_aggressor = None
-        self.acted = set()
+        self.acted = frozenset()
         if street is Street.PREFLOP:
             # The big blind is the opening bet and the last full bet, even when posted short (TDA-43-ex2,
             # TDA-51-B): the others must match the full big blind.
@@ -672,13 +680,13 @@ class HoldemHand:
             self.raise_count = 1
             start = (self._bb + 1) % n
         else:
-            self.bets = [0] * n
+            self.bets = (0,) * n
             self.current_bet = 0
             self.last_full = 0
             self.full_level = 0
             self.raise_count = 0
             start = 0  # first player left of the button (CC-111)
-        self.pending = {i for i in range(n) if not self.folded[i] and self.stack[i] > 0}
+        self.pending = frozenset(i for i in range(n) if not self.folded[i] and self.stack[i] > 0)
         self.phase = Phase.BETTING
         self.to_act_pos = None
         if self._round_over():
@@ -696,17 +704,16 @@ class HoldemHand:
         raise AssertionError("no player left to act")  # pragma: no cover
 
     def _round_over(self) -> bool:
-        if not self.pending:
+        pending = self.pending
+        if not pending:
             return True
-        live = 0
-        able = []
-        for i in range(len(self.seats)):
-            if not self.folded[i]:
-                live += 1
-                if self.stack[i] > 0:
-                    able.append(i)
-        if live <= 1:
+        folded = self.folded
+        if folded.count(False) <= 1:
             return True
+        if len(pending) > 1:
+            return False  # players still to act have chips and cards: two of them can still bet
+        stack = self.stack
+        able = [i for i in range(len(folded)) if not folded[i] and stack[i] > 0]
         if len(able) == 1:
             # Nobody left to bet against: once the only player with chips has matched what the others
             # put in, any more would come back to him uncalled (a big blind posted short included).
@@ -715,7 +722,7 @@ class HoldemHand:
         return False
 
     def _after_act(self, p: int) -> None:
-        self.pending.discard(p)
+        self.pending -= {p}
         if self._round_over():
             self.to_act_pos = None
             self._close_round()
@@ -724,16 +731,16 @@ class HoldemHand:
 
     def _close_round(self) -> None:
         n = len(self.seats)
-        self.pending = set()
+        self.pending = frozenset()
         self.to_act_pos = None
         # An uncalled bet, or the part of it nobody matched, goes back to its owner.
         top = max(range(n), key=self.bets.__getitem__)
         second = max((self.bets[i] for i in range(n) if i != top), default=0)
         if self.bets[top] > second:
             back = self.bets[top] - second
-            self.bets[top] -= back
-            self.total[top] -= back
-            self.stack[top] += back
+            self.bets = _add(self.bets, top, -back)
+            self.total = _add(self.total, top, -back)
+            self.stack = _add(self.stack, top, back)
         live = [i for i in range(n) if not self.folded[i]]
         if len(live) == 1:
             # Everyone else folded: the pot is won without showing (DEAL-17, TDA-17-B).
@@ -750,17 +757,18 @@ class HoldemHand:
             self.phase = Phase.BOARD
 
     def _record_act(self, p: int, action: A.Action, put_in: int) -> None:
-        self.actions.append(action)
+        self.actions += (action,)
         self.voluntary_actions += 1
-        self.players_acted.add(p)
+        if p not in self.players_acted:
+            self.players_acted |= {p}
         if put_in:
             self.chip_actions += 1
 
     def _put_in(self, p: int, to: int) -> None:
         add = to - self.bets[p]
-        self.stack[p] -= add
-        self.bets[p] = to
-        self.total[p] += add
+        self.stack = _add(self.stack, p, -add)
+        self.bets = _with(self.bets, p, to)
+        self.total = _add(self.total, p, add)
 
     # fold
 
@@ -775,8 +783,8 @@ class HoldemHand:
     def fold(self, seat: int) -> HoldemHand:
         self.verify_fold(seat)
         p = self.to_act_pos
-        self.folded[p] = True
-        self.acted.add(p)
+        self.folded = _with(self.folded, p, True)
+        self.acted |= {p}
         self._record_act(p, A.Fold(seat), 0)
         self._after_act(p)
 
@@ -796,7 +804,7 @@ class HoldemHand:
     def check(self, seat: int) -> HoldemHand:
         self.verify_check(seat)
         p = self.to_act_pos
-        self.acted.add(p)
+        self.acted |= {p}
         self._record_act(p, A.Check(seat), 0)
         self._after_act(p)
 
@@ -826,7 +834,7 @@ class HoldemHand:
             target = all_in
         if target > self.bets[p]:
             self._put_in(p, target)
-        self.acted.add(p)
+        self.acted |= {p}
 
     # bet / raise
 
@@ -916,10 +924,11 @@ class HoldemHand:
         self.last_aggressor = p
         if full:
             # A full bet or raise reopens the betting for everyone (TDA-47).
-            self.acted = {p}
+            self.acted = frozenset((p,))
         else:
-            self.acted.add(p)
-        self.pending = {i for i in range(len(self.seats)) if i != p and not self.folded[i] and self.stack[i] > 0}
+            self.acted |= {p}
+        self.pending = frozenset(i for i in range(len(self.seats))
+                                 if i != p and not self.folded[i] and self.stack[i] > 0)
 
     # all-in
 
@@ -1111,10 +1120,10 @@ class HoldemHand:
         self.verify_show_hand(seat, cards)
         p = self._pos[seat]
         if self.hole[p] is None:
-            self.hole[p] = parse_cards(cards)
-            self._cards_seen.update(self.hole[p])
-        self.shown[p] = True
-        self.actions.append(A.ShowHand(seat, None if cards is None else parse_cards(cards)))
+            self.hole = _with(self.hole, p, parse_cards(cards))
+            self._cards_seen = self._cards_seen.union(self.hole[p])
+        self.shown = _with(self.shown, p, True)
+        self.actions += (A.ShowHand(seat, None if cards is None else parse_cards(cards)),)
         self._after_showing()
 
     def verify_muck_hand(self, seat: int) -> None:
@@ -1137,8 +1146,8 @@ class HoldemHand:
         """Give up at the showdown without showing (TDA-17-B)."""
         self.verify_muck_hand(seat)
         p = self._pos[seat]
-        self.mucked[p] = True
-        self.actions.append(A.MuckHand(seat))
+        self.mucked = _with(self.mucked, p, True)
+        self.actions += (A.MuckHand(seat),)
         self._after_showing()
 
     def _after_showing(self) -> None:
@@ -1192,12 +1201,14 @@ class HoldemHand:
                 winners = [s for s in order if s in alive and ranks[s] == best]
             for seat, chips in split_pot(pot.amount, winners, self.setup.chip_unit).items():
                 payouts[seat] += chips
+        stack = list(self.stack)
         for seat, chips in payouts.items():
-            self.stack[self._pos[seat]] += chips
+            stack[self._pos[seat]] += chips
+        self.stack = tuple(stack)
         self.awarded_pots = tuple(pots)
         self._payouts = tuple(payouts.items())
         self.phase = Phase.COMPLETE
-        self.actions.append(A.AwardPots())
+        self.actions += (A.AwardPots(),)
 
     # -- stopping the hand ------------------------------------------------------------------------------
 
@@ -1220,7 +1231,7 @@ class HoldemHand:
         """Void the hand and give back every bet, antes and blinds included (CC-97, TDA-35-C)."""
         self.verify_declare_misdeal()
         self._return_everything(Phase.MISDEAL)
-        self.actions.append(A.DeclareMisdeal())
+        self.actions += (A.DeclareMisdeal(),)
 
     def verify_declare_defective_deck(self) -> None:
         if self.phase in ENDED:
@@ -1234,17 +1245,15 @@ class HoldemHand:
         """Stop the hand and return all bets, even after substantial action (TDA-35-E, C-35)."""
         self.verify_declare_defective_deck()
         self._return_everything(Phase.VOID)
-        self.actions.append(A.DeclareDefectiveDeck())
+        self.actions += (A.DeclareDefectiveDeck(),)
 
     def _return_everything(self, phase: Phase) -> None:
-        returned = {}
-        for i, seat in enumerate(self.seats):
-            returned[seat] = self.total[i] + self.dead[i]
-            self.stack[i] = self.starting_stacks[i]
-            self.bets[i] = self.total[i] = self.dead[i] = 0
+        returned = {seat: self.total[i] + self.dead[i] for i, seat in enumerate(self.seats)}
+        self.stack = self.starting_stacks
+        self.bets = self.total = self.dead = (0,) * len(self.seats)
         self._payouts = tuple(returned.items())
         self.awarded_pots = ()
-        self.pending = set()
+        self.pending = frozenset()
         self.to_act_pos = None
         self.phase = phase
 
@@ -1264,21 +1273,11 @@ class HoldemHand:
 
 
 class _Draft(HoldemHand):
-    """A hand being changed by one step: lists and sets instead of tuples, attributes settable.
+    """A hand being changed by one step (see ``_next_state``): its attributes may be set.
 
-    Only ``_next_state`` makes one, from a frozen state, and freezes it again
-    when the step is done; it never leaves this module.
+    Only ``_next_state`` makes one, and turns it into a ``HoldemHand`` when
+    the step is done; it never leaves this module.
     """
 
     __setattr__ = object.__setattr__
     __delattr__ = object.__delattr__
-
-    def _frozen(self) -> HoldemHand:
-        hand = object.__new__(HoldemHand)
-        values = hand.__dict__
-        values.update(self.__dict__)
-        for name in _SEQUENCES:
-            values[name] = tuple(values[name])
-        for name in _SETS:
-            values[name] = frozenset(values[name])
-        return hand

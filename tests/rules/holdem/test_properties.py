@@ -79,6 +79,14 @@ def test_a_misdeal_or_defective_deck_at_any_point_gives_every_chip_back(seed, st
     assert again.stacks == dict(hand.setup.stacks)
 
 
+def assert_nothing_changeable(value: object, where: str) -> None:
+    """No list, set or dict anywhere in a state's fields: a reader could change it in place."""
+    assert not isinstance(value, list | set | dict), f"{where} is a {type(value).__name__}"
+    if isinstance(value, tuple | frozenset):
+        for item in value:
+            assert_nothing_changeable(item, where)
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.integers(0, 2**32), st.integers(0, 11))
 def test_a_step_never_changes_the_state_it_was_taken_from(seed, stranger):
@@ -92,6 +100,10 @@ def test_a_step_never_changes_the_state_it_was_taken_from(seed, stranger):
         assert state == before
         following = state.apply(record)
         assert state == before and following != state
+        for f in dataclasses.fields(following):
+            if f.name not in ("_pos", "actions"):  # the seat index is shared and never changed; records below
+                assert_nothing_changeable(getattr(following, f.name), f.name)
+        assert isinstance(following.actions, tuple)
         state = following
     assert state == hand
 
