@@ -178,13 +178,17 @@ _new_object = object.__new__
 
 
 def _with(values: tuple, i: int, value: Any) -> tuple:
-    """``values`` with its ``i``-th item replaced."""
-    return (*values[:i], value, *values[i + 1:])
+    """``values`` with its ``i``-th item replaced (through a list: the fastest way for ten seats)."""
+    changed = list(values)
+    changed[i] = value
+    return tuple(changed)
 
 
 def _add(values: tuple[int, ...], i: int, amount: int) -> tuple[int, ...]:
     """``values`` with ``amount`` added to its ``i``-th item."""
-    return (*values[:i], values[i] + amount, *values[i + 1:])
+    changed = list(values)
+    changed[i] += amount
+    return tuple(changed)
 
 
 @dataclass(frozen=True, repr=False)
