@@ -40,6 +40,16 @@ def test_a_whole_hand_round_trips_through_json(seed):
     assert again.to_dict() == hand.to_dict() and again.stacks == hand.stacks
 
 
+def test_every_record_kind_has_a_verify_can_do_trio_and_check_is_only_the_poker_check():
+    from casino.rules.holdem.actions import _REGISTRY
+
+    hand = played_hand(0)
+    for cls in _REGISTRY.values():
+        for name in (f"verify_{cls.method}", f"can_{cls.method}", cls.method):
+            assert callable(getattr(hand, name)), name
+    assert [name for name in dir(hand) if name.startswith("check")] == ["check"]
+
+
 def test_records_read_back_exactly():
     for data in ({"action": "raise", "seat": 4, "to": 1000}, {"action": "chips", "seat": 3, "chips": [1000, 500]},
                  {"action": "deal-flop", "cards": ["2c", "7d", "9h"], "burn": "As"},
