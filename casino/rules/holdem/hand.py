@@ -165,6 +165,10 @@ def _next_state(change: Callable[..., Any]) -> Callable[..., HoldemHand]:
 
     @wraps(change)
     def step(self: HoldemHand, *args: Any, **kwargs: Any) -> HoldemHand:
+        if type(self) is _Draft:
+            # Steps in a batch on one private draft (a replay, see ``_batch``): no copy in between.
+            change(self, *args, **kwargs)
+            return self
         draft = _new_object(_Draft)
         draft.__dict__ = self.__dict__.copy()
         change(draft, *args, **kwargs)
@@ -257,10 +261,22 @@ class HoldemHand:
     def replay(cls, setup: TableSetup, actions: Iterable[A.Action | Mapping[str, Any]],
                rules: HouseRules = DEFAULT_RULES) -> HoldemHand:
         """Rebuild a hand from its records (or their dicts)."""
-        hand = cls(setup, rules)
+        hand = cls(setup, rules)._batch()
         for action in actions:
             hand = hand.apply(action)
-        return hand
+        return hand._done()
+
+    def _batch(self) -> _Draft:
+        """A private draft on which steps change it in place, for a run of steps nobody sees one by one.
+
+        Only for a caller that keeps the draft to itself until ``_done()``
+        (``replay`` here and in ``casino.rules.holdem.replay``): it saves a
+        copy of the fields per step. A refused step raises before changing
+        anything, but the caller drops the draft anyway.
+        """
+        draft = _new_object(_Draft)
+        draft.__dict__ = self.__dict__.copy()
+        return draft
 
     def verify(self, action: A.Action) -> None:
         """Raise the ``RuleViolation`` refusing ``action`` now, if any (the record's ``verify_<method>``)."""
@@ -1277,11 +1293,16 @@ class HoldemHand:
 
 
 class _Draft(HoldemHand):
-    """A hand being changed by one step (see ``_next_state``): its attributes may be set.
+    """A hand being changed by one step (see ``_next_state``) or a batch of them (``_batch``).
 
-    Only ``_next_state`` makes one, and turns it into a ``HoldemHand`` when
-    the step is done; it never leaves this module.
+    Its attributes may be set. It becomes a ``HoldemHand`` when the step or
+    the batch is done, and is never seen before that.
     """
 
     __setattr__ = object.__setattr__
     __delattr__ = object.__delattr__
+
+    def _done(self) -> HoldemHand:
+        """The batch's last state, frozen."""
+        self.__class__ = HoldemHand
+        return self

@@ -123,7 +123,7 @@ def _replay(record: Any) -> dict:
     if isinstance(actions, str) or not isinstance(actions, list | tuple):
         raise RuleViolation(N_("actions must be a list such as [{\"seat\": 3, \"act\": \"call\"}]"), FORMAT)
 
-    hand = HoldemHand(setup, rules)
+    hand = HoldemHand(setup, rules)._batch()  # nobody sees the states in between: one draft for all steps
     if hand.phase is Phase.ANTES:
         hand = hand.post_antes()
     hand = hand.post_blinds().deal_hole_cards(hole)
@@ -134,7 +134,7 @@ def _replay(record: Any) -> dict:
         except RuleViolation as violation:
             raise _ActionRefused(index, violation) from None
         hand = _deal_what_is_due(hand, board)
-    hand = _settle_if_possible(hand)
+    hand = _settle_if_possible(hand)._done()
     answer = _answer(hand)
     if hand_id is not None:
         answer = {"hand": hand_id, **answer}

@@ -110,10 +110,14 @@ def test_a_step_never_changes_the_state_it_was_taken_from(seed, stranger):
 
 def test_a_state_cannot_be_changed_in_place():
     hand = new_hand([10_000] * 3, button=3)
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        hand.phase = Phase.COMPLETE
-    with pytest.raises(TypeError):
-        hand.stack[0] = 0
+    # A replay takes its steps on one private draft; what it gives back is as frozen as any state.
+    replayed = HoldemHand.replay(hand.setup, hand.actions, hand.rules)
+    for state in (hand, replayed, replayed.call(3)):
+        assert type(state) is HoldemHand
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            state.phase = Phase.COMPLETE
+        with pytest.raises(TypeError):
+            state.stack[0] = 0
 
 
 def test_two_readers_of_one_state_go_their_own_ways():
