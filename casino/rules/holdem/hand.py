@@ -643,6 +643,12 @@ class HoldemHand:
         self.actions += (A.DealFlop(parsed, burned),)
         self._deal_board(Street.FLOP, parsed, burned)
 
+    def _deal_one_card(self, street: Street, record: type[A.DealTurn | A.DealRiver], card: Card | str | None,
+                       burn: Card | str | None) -> None:
+        parsed, burned = self._verify_board(street, None if card is None else [card], burn)
+        self.actions += (record(None if parsed is None else parsed[0], burned),)
+        self._deal_board(street, parsed, burned)
+
     def verify_deal_turn(self, card: Card | str | None = None, burn: Card | str | None = None) -> None:
         self._verify_board(Street.TURN, None if card is None else [card], burn)
 
@@ -652,9 +658,7 @@ class HoldemHand:
     @_next_state
     def deal_turn(self, card: Card | str | None = None, burn: Card | str | None = None) -> HoldemHand:
         """Burn one and turn one (CC-112)."""
-        parsed, burned = self._verify_board(Street.TURN, None if card is None else [card], burn)
-        self.actions += (A.DealTurn(None if parsed is None else parsed[0], burned),)
-        self._deal_board(Street.TURN, parsed, burned)
+        self._deal_one_card(Street.TURN, A.DealTurn, card, burn)
 
     def verify_deal_river(self, card: Card | str | None = None, burn: Card | str | None = None) -> None:
         self._verify_board(Street.RIVER, None if card is None else [card], burn)
@@ -665,9 +669,7 @@ class HoldemHand:
     @_next_state
     def deal_river(self, card: Card | str | None = None, burn: Card | str | None = None) -> HoldemHand:
         """Burn one and turn one (CC-112)."""
-        parsed, burned = self._verify_board(Street.RIVER, None if card is None else [card], burn)
-        self.actions += (A.DealRiver(None if parsed is None else parsed[0], burned),)
-        self._deal_board(Street.RIVER, parsed, burned)
+        self._deal_one_card(Street.RIVER, A.DealRiver, card, burn)
 
     def deal_next_street(self, cards: Sequence[Card | str] | None = None, burn: Card | str | None = None) -> HoldemHand:
         """Deal whichever street comes next (the next state's ``street`` says which)."""
