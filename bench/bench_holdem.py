@@ -41,8 +41,8 @@ def play_random_hand(rng: random.Random, setup: TableSetup) -> HoldemHand:
     """One complete hand with random legal acts; the dealer shows every live hand at the showdown."""
     hand = HoldemHand(setup)
     deck = rng.sample(CARDS, 2 * SEATS + 8)
-    hand.post_blinds()
-    hand.deal_hole_cards({seat: deck[2 * i:2 * i + 2] for i, seat in enumerate(setup.order)})
+    hand = hand.post_blinds()
+    hand = hand.deal_hole_cards({seat: deck[2 * i:2 * i + 2] for i, seat in enumerate(setup.order)})
     board = iter(((deck[-7], deck[-6], deck[-5]), (deck[-3],), (deck[-1],)))
     rand = rng.random
     while True:
@@ -52,20 +52,20 @@ def play_random_hand(rng: random.Random, setup: TableSetup) -> HoldemHand:
             seat = legal.seat
             roll = rand()
             if legal.call and roll < 0.25:
-                hand.fold(seat)
+                hand = hand.fold(seat)
             elif legal.min_to is not None and roll > 0.75:
-                hand.raise_to(seat, legal.min_to if roll < 0.93 else legal.max_to)
+                hand = hand.raise_to(seat, legal.min_to if roll < 0.93 else legal.max_to)
             elif legal.call:
-                hand.call(seat)
+                hand = hand.call(seat)
             else:
-                hand.check(seat)
+                hand = hand.check(seat)
         elif phase is Phase.BOARD:
-            hand.deal_next_street(next(board))
+            hand = hand.deal_next_street(next(board))
         elif phase is Phase.SHOWDOWN:
             for seat in hand.showdown_order():
-                hand.show_hand(seat)
+                hand = hand.show_hand(seat)
         elif phase is Phase.AWARD:
-            hand.award_pots()
+            hand = hand.award_pots()
             return hand
 
 
@@ -80,6 +80,8 @@ def hand_line(hand: HoldemHand) -> dict:
         if action.kind == "deal-hole-cards":
             cards = data["cards"]
         elif "seat" in data and action.kind not in ("show", "muck"):
+            # A record says {"action": kind, ...}; a hand line's act says {"act": kind, ...}.
+            data["act"] = data.pop("action")
             acts.append(data)
     return {"game": "holdem", "betting": setup.betting.value,
             "blinds": {"small": setup.small_blind, "big": setup.big_blind}, "button": setup.button,

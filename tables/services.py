@@ -852,7 +852,7 @@ def _audit_details(record: dict) -> dict:
 
 def _append(w: _Write, hand: Hand, state: HandState, action: Action) -> HandState:
     """Engine check, then apply, then the frozen row and its audit event."""
-    state.check(action)
+    state.verify(action)
     after = state.apply(action)
     record = action.to_dict()
     row = HandAction.objects.create(

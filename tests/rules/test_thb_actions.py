@@ -29,13 +29,15 @@ def test_a_record_names_its_kind_and_writes_cards_as_text():
     assert PlaceAnte(1, 10).to_dict() == {"action": "place-ante", "box": 1, "amount": 10}
 
 
-def test_every_action_kind_has_a_check_can_do_trio_on_the_hand(open_hand):
+def test_every_action_kind_has_a_verify_can_do_trio_on_the_hand(open_hand):
     from casino.rules.holdem_bonus.actions import _REGISTRY
 
     for kind in action_kinds():
         method = _REGISTRY[kind].method
-        for name in (f"check_{method}", f"can_{method}", method):
+        for name in (f"verify_{method}", f"can_{method}", method):
             assert callable(getattr(open_hand, name)), name
+    # One verb for a validation in both engines: "check" is the poker check's word (issue #13).
+    assert not [name for name in dir(open_hand) if name == "check" or name.startswith("check_")]
 
 
 @pytest.mark.parametrize(("record", "message"), [
@@ -71,7 +73,7 @@ def test_replay_names_the_record_the_rules_refuse(table_5_to_100):
 
 def test_the_generic_trio_takes_records(three_boxes_dealt):
     record = BetFlop(1, 20)
-    three_boxes_dealt.check(record)
+    three_boxes_dealt.verify(record)
     assert three_boxes_dealt.can(record) and not three_boxes_dealt.can(BetFlop(1, 21))
     assert three_boxes_dealt.apply(record).actions[-1] == record
 

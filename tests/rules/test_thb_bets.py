@@ -32,12 +32,12 @@ def test_it_takes_an_ante_within_the_tables_limits_THB_26(open_hand):
 
 
 def test_it_refuses_an_ante_below_the_table_minimum_THB_26(open_hand):
-    violation = refusal(open_hand.check_place_ante, 1, 4)
+    violation = refusal(open_hand.verify_place_ante, 1, 4)
     assert str(violation) == "Box 1's ante of 4 is below the table minimum of 5 (THB-26)"
 
 
 def test_it_refuses_an_ante_above_the_table_maximum_THB_18(open_hand):
-    violation = refusal(open_hand.check_place_ante, 1, 101)
+    violation = refusal(open_hand.verify_place_ante, 1, 101)
     assert violation.clause == "THB-18" and "above the table maximum of 100" in violation.message
 
 
@@ -48,19 +48,19 @@ def test_it_refuses_an_ante_that_is_not_a_whole_positive_amount_THB_26(open_hand
 
 @pytest.mark.parametrize("number", [0, 8, 9, -1])
 def test_it_has_boxes_1_to_7_only_C_28(open_hand, number):
-    violation = refusal(open_hand.check_place_ante, number, 10)
+    violation = refusal(open_hand.verify_place_ante, number, 10)
     assert violation.clause == "C-28" and f"There is no box {number}" in violation.message
 
 
 def test_it_takes_one_ante_per_box_one_box_per_player_THB_12(open_hand):
     hand = open_hand.place_ante(3, 10)
-    violation = refusal(hand.check_place_ante, 3, 20)
+    violation = refusal(hand.verify_place_ante, 3, 20)
     assert violation.clause == "THB-12"
     assert hand.withdraw_bets(3).place_ante(3, 20).box(3).ante == 20
 
 
 def test_it_takes_the_bonus_only_from_a_box_with_an_ante_THB_52(open_hand):
-    violation = refusal(open_hand.check_place_bonus, 2, 5)
+    violation = refusal(open_hand.verify_place_bonus, 2, 5)
     assert str(violation) == ("Box 2 has no ante: the Bonus is only for a player who has placed the ante (THB-52)")
     assert open_hand.place_ante(2, 10).can_place_bonus(2, 5)
 
@@ -69,32 +69,32 @@ def test_it_allows_a_bonus_below_the_table_minimum_within_its_own_limits_THB_20(
     rules = TableRules(min_ante=10, min_bonus=1, max_bonus=25)
     hand = new_hand(rules).place_ante(1, 10)
     assert hand.can_place_bonus(1, 1)
-    assert refusal(hand.check_place_bonus, 1, 26).clause == "THB-20"
-    assert refusal(new_hand(TableRules(min_ante=10, min_bonus=2)).place_ante(1, 10).check_place_bonus, 1, 1).clause \
+    assert refusal(hand.verify_place_bonus, 1, 26).clause == "THB-20"
+    assert refusal(new_hand(TableRules(min_ante=10, min_bonus=2)).place_ante(1, 10).verify_place_bonus, 1, 1).clause \
         == "THB-20"
 
 
 def test_it_takes_the_bonus_only_before_the_cards_THB_52(open_hand):
     hand = open_hand.place_ante(1, 10).close_bets()
-    violation = refusal(hand.check_place_bonus, 1, 5)
+    violation = refusal(hand.verify_place_bonus, 1, 5)
     assert violation.clause == "THB-52"
 
 
 def test_no_more_bets_locks_the_ante_THB_31(open_hand):
     hand = open_hand.place_ante(1, 10).close_bets()
     assert hand.phase is Phase.NO_MORE_BETS
-    assert refusal(hand.check_place_ante, 2, 10).clause == "THB-31"
-    assert refusal(hand.check_withdraw_bets, 1).clause == "THB-31"
+    assert refusal(hand.verify_place_ante, 2, 10).clause == "THB-31"
+    assert refusal(hand.verify_withdraw_bets, 1).clause == "THB-31"
 
 
 def test_a_hand_needs_at_least_one_player_and_may_start_with_one_THB_12(open_hand):
-    assert refusal(open_hand.check_close_bets).clause == "THB-12"
+    assert refusal(open_hand.verify_close_bets).clause == "THB-12"
     assert open_hand.place_ante(4, 5).can_close_bets()
 
 
 def test_cards_are_dealt_only_after_no_more_bets_THB_31(open_hand):
     hand = open_hand.place_ante(1, 10)
-    assert refusal(hand.check_deal_initial).clause == "THB-31"
+    assert refusal(hand.verify_deal_initial).clause == "THB-31"
     assert hand.close_bets().deal_initial().phase is Phase.INITIAL_DEAL
 
 

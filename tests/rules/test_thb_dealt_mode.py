@@ -55,7 +55,7 @@ def test_a_dealt_hand_settles_after_the_dealer_and_boxes_are_shown_THB_15(dealt_
 def test_cards_entered_in_dealt_mode_must_be_the_ones_dealt(dealt_hand):
     hand = dealt_hand.bet_flop(2).bet_flop(6)
     with pytest.raises(RuleViolation, match="The flop dealt from the shoe are 3s 4c 4d, not"):
-        hand.check_deal_flop(["Ah", "Kh", "Qh"])
+        hand.verify_deal_flop(["Ah", "Kh", "Qh"])
     assert hand.can_deal_flop(["4d", "3s", "4c"])
 
 
@@ -72,7 +72,7 @@ def test_a_dealt_hand_replays_exactly_from_its_records(open_hand):
 def test_the_shoe_must_be_a_complete_deck_THB_03(open_hand):
     cards = [str(c) for c in full_deck()][:51]
     with pytest.raises(RuleViolation, match="missing: As"):
-        open_hand.check_load_shoe(cards)
+        open_hand.verify_load_shoe(cards)
 
 
 def test_the_shoe_is_loaded_once_before_the_deal_THB_32(dealt_hand, ordered_shoe):
@@ -82,4 +82,4 @@ def test_the_shoe_is_loaded_once_before_the_deal_THB_32(dealt_hand, ordered_shoe
 def test_recorded_mode_needs_the_cards_entered(three_boxes_dealt):
     hand = three_boxes_dealt.bet_flop(1).bet_flop(3).bet_flop(5)
     with pytest.raises(RuleViolation, match="Enter the flop"):
-        hand.check_deal_flop()
+        hand.verify_deal_flop()

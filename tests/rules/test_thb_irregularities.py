@@ -35,7 +35,7 @@ def test_one_card_face_up_in_the_deck_is_burned_and_play_goes_on_THB_74(three_bo
     assert [str(c) for c in hand.discards] == ["Qs"]
     hand = hand.bet_flop(1).bet_flop(3).bet_flop(5)
     with pytest.raises(RuleViolation, match="Qs in the flop is already in the discards"):
-        hand.check_deal_flop(["Qs", "2c", "3c"])
+        hand.verify_deal_flop(["Qs", "2c", "3c"])
 
 
 def test_more_than_one_card_face_up_in_the_deck_voids_the_round_and_reshuffles_THB_74(three_boxes_dealt):
@@ -46,7 +46,7 @@ def test_more_than_one_card_face_up_in_the_deck_voids_the_round_and_reshuffles_T
 
 def test_face_up_cards_are_reported_only_while_dealing_THB_74(open_hand, three_boxes_at_river):
     with pytest.raises(RuleViolation) as refused:
-        open_hand.check_report_face_up_card(1)
+        open_hand.verify_report_face_up_card(1)
     assert refused.value.clause == "THB-74"
     assert not three_boxes_at_river.can_report_face_up_card(1)
 
@@ -69,7 +69,7 @@ def test_a_box_dealt_the_wrong_number_of_cards_is_void_and_the_others_play_on_TH
 def test_a_void_box_has_no_more_decisions_THB_76(three_boxes_dealt):
     hand = three_boxes_dealt.bet_flop(1).report_box_wrong_card_count(3, 1)
     with pytest.raises(RuleViolation) as refused:
-        hand.check_bet_flop(3, 40)
+        hand.verify_bet_flop(3, 40)
     assert refused.value.clause == "THB-76"
 
 
@@ -117,7 +117,7 @@ def test_a_settled_hand_cannot_be_voided(open_hand):
     hand = open_hand.place_ante(1, 10).close_bets().deal_initial().fold(1)
     assert hand.phase is Phase.SETTLED
     with pytest.raises(RuleViolation, match="The hand is settled"):
-        hand.check_void_hand("too late")
+        hand.verify_void_hand("too late")
 
 
 def test_in_dealt_mode_a_face_up_card_takes_the_top_card_of_the_shoe_out_of_play_THB_74(open_hand):

@@ -129,7 +129,7 @@ def test_the_approver_releases_a_pending_award_and_is_recorded_THB_54_C_30():
     assert approved.settlement.box(1).bonus.wager.net == 5000
     assert approved.is_finished
     with pytest.raises(RuleViolation, match="no Bonus award waiting for approval"):
-        approved.check_approve_bonus(1)
+        approved.verify_approve_bonus(1)
 
 
 def test_a_denied_award_is_not_paid_and_its_stake_is_returned_THB_54():
@@ -178,11 +178,11 @@ def test_a_folded_box_with_a_bonus_waits_for_its_cards_before_settling_C_31(open
 def test_the_dealer_shows_first_then_boxes_7_down_to_1_THB_15(three_boxes_at_river):
     hand = three_boxes_at_river
     with pytest.raises(RuleViolation) as refused:
-        hand.check_reveal_box(5, ["3c", "4d"])
+        hand.verify_reveal_box(5, ["3c", "4d"])
     assert refused.value.clause == "THB-15"
     hand = hand.reveal_dealer(["Qc", "Qd"])
     with pytest.raises(RuleViolation, match="Box 5 is shown before box 3"):
-        hand.check_reveal_box(3, ["8c", "8d"])
+        hand.verify_reveal_box(3, ["8c", "8d"])
     hand = hand.reveal_box(5, ["3c", "4d"]).reveal_box(3, ["8c", "8d"]).reveal_box(1, ["Tc", "8h"])
     assert hand.phase is Phase.SETTLED
     assert [b.outcome.value for b in hand.settlement.boxes] == ["win", "lose", "lose"]
@@ -190,7 +190,7 @@ def test_the_dealer_shows_first_then_boxes_7_down_to_1_THB_15(three_boxes_at_riv
 
 def test_the_dealers_cards_are_not_shown_before_the_river_THB_73(three_boxes_dealt):
     with pytest.raises(RuleViolation) as refused:
-        three_boxes_dealt.check_reveal_dealer(["Qc", "Qd"])
+        three_boxes_dealt.verify_reveal_dealer(["Qc", "Qd"])
     assert refused.value.clause == "THB-73"
 
 
@@ -215,7 +215,7 @@ def test_a_settled_hand_takes_no_more_actions_THB_64(three_boxes_at_river):
     hand = (three_boxes_at_river.reveal_dealer(["Qc", "Qd"]).reveal_box(5, ["3c", "4d"])
             .reveal_box(3, ["8c", "8d"]).reveal_box(1, ["Tc", "8h"]))
     with pytest.raises(RuleViolation) as refused:
-        hand.check_reveal_box(1, ["Tc", "8h"])
+        hand.verify_reveal_box(1, ["Tc", "8h"])
     assert refused.value.clause == "THB-64"
     assert hand.is_finished and hand.awaiting == "nothing: the hand is settled"
 

@@ -2,53 +2,52 @@
 
 A hand is its ``TableSetup`` plus these records replayed in order
 (``HoldemHand.replay``). Each record is JSON-safe through ``to_dict()`` and
-``action_from_dict()``; the ``"act"`` key names the kind, and the betting
-acts are written exactly as in a hand line's ``actions`` list
-(``docs/hand-history.md``)::
+``action_from_dict()``; as in the Texas Hold'em Bonus records, the
+``"action"`` key names the kind (the record's ``kind``) and the other keys
+are its fields, cards written as text and empty optional fields left out::
 
-    {"act": "post-blinds"}
-    {"act": "raise", "seat": 4, "to": 1000}
-    {"act": "chips", "seat": 3, "chips": [1000, 500]}
-    {"act": "deal-flop", "cards": ["2c", "7d", "9h"]}
+    {"action": "post-blinds"}
+    {"action": "raise", "seat": 4, "to": 1000}
+    {"action": "chips", "seat": 3, "chips": [1000, 500]}
+    {"action": "deal-flop", "cards": ["2c", "7d", "9h"]}
 
-Each kind names the ``HoldemHand`` trio it drives: ``check_<method>``
+A hand line (``docs/hand-history.md``) writes its acts with ``"act"``
+instead; ``casino.rules.holdem.replay`` reads that format as it is.
+
+Each kind names the ``HoldemHand`` trio it drives: ``verify_<method>``
 (raises ``RuleViolation``), ``can_<method>`` (bool) and ``<method>``
-(applies it), e.g. ``Raise`` -> ``check_raise_to``, ``can_raise_to``,
-``raise_to``.
+(returns the next state), e.g. ``Raise`` -> ``verify_raise_to``,
+``can_raise_to``, ``raise_to``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from casino.rules.cards import Card, parse_cards
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.holdem.config import FORMAT
-
-if TYPE_CHECKING:
-    from casino.rules.holdem.hand import HoldemHand
 
 _REGISTRY: dict[str, type[Action]] = {}
 
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """Base of every record. Subclasses set ``kind`` (the ``"act"`` value) and ``method``."""
+    """Base of every record. Subclasses set ``kind`` (the ``"action"`` value) and ``method``."""
 
     kind: ClassVar[str] = ""
     method: ClassVar[str] = ""
     puts_chips: ClassVar[bool] = False
 
     def arguments(self) -> dict[str, Any]:
+        """The fields as keyword arguments for the ``HoldemHand`` trio."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
-    def apply_to(self, hand: HoldemHand) -> None:
-        getattr(hand, self.method)(**self.arguments())
-
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"act": self.kind}
+        """JSON-safe form: ``{"action": kind, field: value, ...}``."""
+        data: dict[str, Any] = {"action": self.kind}
         for f in fields(self):
             value = getattr(self, f.name)
             if value is None:
@@ -238,15 +237,15 @@ def _cards(kind: str, name: str, value: object) -> tuple[Card, ...]:
 def action_from_dict(data: Mapping[str, Any]) -> Action:
     """Read one record; refuse unknown kinds, unknown or missing keys and wrong types."""
     if not isinstance(data, Mapping):
-        raise RuleViolation(N_("An action must be an object such as {\"seat\": 3, \"act\": \"call\"}, not %(data)r"),
-                            FORMAT, data=data)
-    kind = data.get("act")
+        raise RuleViolation(N_("An action must be an object such as {\"action\": \"call\", \"seat\": 3}, not"
+                               " %(data)r"), FORMAT, data=data)
+    kind = data.get("action")
     cls = _REGISTRY.get(kind) if isinstance(kind, str) else None
     if cls is None:
         known = ", ".join(sorted(_REGISTRY))
-        raise RuleViolation(N_("%(kind)r is not an act: use one of %(acts)s"), FORMAT, kind=kind, acts=known)
+        raise RuleViolation(N_("%(kind)r is not an action: use one of %(actions)s"), FORMAT, kind=kind, actions=known)
     names = {f.name for f in fields(cls)}
-    extra = set(data) - names - {"act"}
+    extra = set(data) - names - {"action"}
     if extra:
         raise RuleViolation(N_("A %(kind)s action has no %(keys)s"), FORMAT, kind=kind, keys=", ".join(sorted(extra)))
     values: dict[str, Any] = {}

@@ -1,34 +1,42 @@
 """A dealer-driven Hold'em hand under the TDA betting rules.
 
+One cohesive state machine (the betting round, the board, the showdown and
+the award share the same figures), hence its length.
+
 ``HoldemHand`` follows the dealing procedure step by step. The dealer posts
 the antes and blinds, deals, enters each player's act in turn, deals the
-flop, turn and river, shows the hands and awards the pots::
+flop, turn and river, shows the hands and awards the pots. The hand is a
+frozen value: every step returns the next state and leaves the one it was
+called on as it was::
 
     hand = HoldemHand(TableSetup(stacks={1: 20_000, 2: 20_000, 3: 20_000}, button=3,
                                  small_blind=100, big_blind=200))
-    hand.post_blinds()
-    hand.deal_hole_cards({1: parse_cards("AsKd"), 2: parse_cards("QhQc")})
-    hand.legal()                # what the player in turn may do
-    hand.raise_to(3, 600)       # or fold / check / call / bet / all_in / push_chips
+    hand = hand.post_blinds()
+    hand = hand.deal_hole_cards({1: parse_cards("AsKd"), 2: parse_cards("QhQc")})
+    hand.legal()                       # what the player in turn may do
+    hand = hand.raise_to(3, 600)       # or fold / check / call / bet / all_in / push_chips
     ...
-    hand.deal_flop(parse_cards("2c7d9h"))
+    hand = hand.deal_flop(parse_cards("2c7d9h"))
 
-Every step is a trio: ``check_X`` raises a ``RuleViolation`` that a dealer
-can read and that names its clause, ``can_X`` says whether it is allowed and
-``X`` does it and records it. The records (``hand.actions``) rebuild the hand
-with ``HoldemHand.replay``.
-
-The state is mutable, like a table; ``copy()`` gives an independent one.
+Every step is a trio, as in the Texas Hold'em Bonus engine
+(docs/holdem-engine.md, "Conventions"): ``verify_X`` raises a
+``RuleViolation`` that a dealer can read and that names its clause,
+``can_X`` says whether it is allowed and ``X`` returns the next state with
+its record appended to ``actions``. ``check`` is the poker check, never a
+validation. The generic forms take a record: ``verify(action)``,
+``can(action)``, ``apply(action)``; ``HoldemHand.replay`` rebuilds a hand
+from its records.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from functools import wraps
+from typing import Any, NamedTuple
 
-from casino.rules.cards import Card, parse_cards
+from casino.rules.cards import Card, parse_card, parse_cards
 from casino.rules.errors import N_, Phrase, RuleViolation
 from casino.rules.evaluator import rank_cards
 from casino.rules.holdem import actions as A
@@ -72,14 +80,16 @@ class Phase(Enum):
 ENDED = (Phase.COMPLETE, Phase.MISDEAL, Phase.VOID)
 
 
-@dataclass(frozen=True, slots=True)
-class Legal:
+class Legal(NamedTuple):
     """What the player in turn may do.
 
     ``call`` is what he must add now (0 when he may check; his whole stack
     when it is short). ``min_to`` / ``max_to`` bound a bet or raise as his
     total for the round; both ``None`` when he may not bet or raise. When
     only a short all-in is possible they are both his all-in total.
+
+    A named tuple rather than a frozen dataclass: it is asked for at every
+    turn, and a tuple is made three times faster (docs/benchmarks.md).
     """
 
     seat: int
@@ -138,49 +148,112 @@ _NEXT_STEP = {
 }
 
 
-class HoldemHand:
-    """One hand of Texas Hold'em at a dealt table. See the module docstring."""
+def _next_state(change: Callable[..., Any]) -> Callable[..., HoldemHand]:
+    """One of the dealer's steps: ``change`` is written as if on a table, the caller gets the next state.
 
-    def __init__(self, setup: TableSetup, rules: HouseRules = DEFAULT_RULES) -> None:
-        self.setup = setup
-        self.rules = rules
+    ``change`` verifies the step and then works on a draft: a new object
+    with the same field values, whose attributes may be set. Every field
+    value is immutable (tuples, frozensets, numbers, enums), so a step
+    replaces values and never changes one in place: the state it was
+    called on stays exactly what it was, for a cache or another reader,
+    and a refused step leaves nothing behind. The draft, nobody else's,
+    then becomes the next state (its class is switched, not its fields
+    copied: each step costs one copy of the fields, see
+    docs/benchmarks.md). What ``change`` returns is dropped: the step's
+    answer is the next state.
+    """
+
+    @wraps(change)
+    def step(self: HoldemHand, *args: Any, **kwargs: Any) -> HoldemHand:
+        if type(self) is _Draft:
+            # Steps in a batch on one private draft (a replay, see ``_batch``): no copy in between.
+            change(self, *args, **kwargs)
+            return self
+        draft = _new_object(_Draft)
+        draft.__dict__ = self.__dict__.copy()
+        change(draft, *args, **kwargs)
+        draft.__class__ = HoldemHand
+        return draft
+
+    return step
+
+
+_new_object = object.__new__
+
+
+def _with(values: tuple, i: int, value: Any) -> tuple:
+    """``values`` with its ``i``-th item replaced (through a list: the fastest way for ten seats)."""
+    changed = list(values)
+    changed[i] = value
+    return tuple(changed)
+
+
+def _add(values: tuple[int, ...], i: int, amount: int) -> tuple[int, ...]:
+    """``values`` with ``amount`` added to its ``i``-th item."""
+    changed = list(values)
+    changed[i] += amount
+    return tuple(changed)
+
+
+@dataclass(frozen=True, repr=False)
+class HoldemHand:
+    """One hand of Texas Hold'em at a dealt table, as a frozen value. See the module docstring."""
+
+    setup: TableSetup
+    rules: HouseRules = DEFAULT_RULES
+    # Everything below is the hand's progress, set by __post_init__ and by the steps.
+    seats: tuple[int, ...] = field(init=False)
+    _pos: Mapping[int, int] = field(init=False, compare=False)  # seat -> position; shared, never changed
+    _sb: int | None = field(init=False)
+    _bb: int = field(init=False)
+    starting_stacks: tuple[int, ...] = field(init=False)
+    stack: tuple[int, ...] = field(init=False)
+    bets: tuple[int, ...] = field(init=False)  # this round, in front of the player
+    total: tuple[int, ...] = field(init=False)  # the whole hand, live money and every-player antes
+    dead: tuple[int, ...] = field(init=False)  # big-blind and button antes: dead money (RP-11, CC-50)
+    folded: tuple[bool, ...] = field(init=False)
+    hole: tuple[tuple[Card, ...] | None, ...] = field(init=False)
+    board: tuple[Card | None, ...] = field(init=False)
+    burns: tuple[Card | None, ...] = field(init=False)
+    _cards_seen: frozenset[Card] = field(init=False)
+    actions: tuple[A.Action, ...] = field(init=False)
+    phase: Phase = field(init=False)
+    street: Street = field(init=False)
+    # The betting round.
+    current_bet: int = field(init=False)  # the bet to match (preflop at least the full big blind)
+    last_full: int = field(init=False)  # the largest full bet or raise of the round (TDA-43)
+    full_level: int = field(init=False)  # fixed limit: the last full bet level (TDA-47-B)
+    raise_count: int = field(init=False)  # fixed limit: bets and raises toward the cap (TDA-48)
+    aggressions: int = field(init=False)  # bets and raises of the round, full or not (TDA-51-B opening bet)
+    acted: frozenset[int] = field(init=False)  # acted since the last full bet or raise (TDA-47)
+    pending: frozenset[int] = field(init=False)  # still to act this round
+    to_act_pos: int | None = field(init=False)
+    last_aggressor: int | None = field(init=False)  # this street's (TDA-17)
+    cards_up: bool = field(init=False)  # TDA-16
+    shown: tuple[bool, ...] = field(init=False)
+    mucked: tuple[bool, ...] = field(init=False)
+    _payouts: tuple[tuple[int, int], ...] | None = field(init=False)  # (seat, chips), seat order
+    awarded_pots: tuple[Pot, ...] = field(init=False)
+    players_acted: frozenset[int] = field(init=False)  # for the misdeal cutoff (C-06)
+    voluntary_actions: int = field(init=False)
+    chip_actions: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        setup = self.setup
         seats = setup.order
         n = len(seats)
-        self.seats: tuple[int, ...] = seats
-        self._pos = {seat: i for i, seat in enumerate(seats)}
-        self._sb = None if setup.sb_seat is None else self._pos[setup.sb_seat]
-        self._bb = self._pos[setup.bb_seat]
-        self.starting_stacks = tuple(setup.stacks[s] for s in seats)
-        self.stack = list(self.starting_stacks)
-        self.bets = [0] * n  # this round, in front of the player
-        self.total = [0] * n  # the whole hand, live money and every-player antes
-        self.dead = [0] * n  # big-blind and button antes: dead money (RP-11, CC-50)
-        self.folded = [False] * n
-        self.hole: list[tuple[Card, ...] | None] = [None] * n
-        self.board: list[Card | None] = []
-        self.burns: list[Card | None] = []
-        self._cards_seen: set[Card] = set()
-        self.actions: list[A.Action] = []
-        self.phase = Phase.ANTES if setup.ante.kind is not AnteKind.NONE else Phase.BLINDS
-        self.street = Street.PREFLOP
-        # The betting round.
-        self.current_bet = 0  # the bet to match (preflop at least the full big blind)
-        self.last_full = 0  # the largest full bet or raise of the round (TDA-43)
-        self.full_level = 0  # fixed limit: the last full bet level (TDA-47-B)
-        self.raise_count = 0  # fixed limit: bets and raises toward the cap (TDA-48)
-        self.aggressions = 0  # bets and raises of the round, full or not (TDA-51-B opening bet)
-        self.acted: set[int] = set()  # acted since the last full bet or raise (TDA-47)
-        self.pending: set[int] = set()  # still to act this round
-        self.to_act_pos: int | None = None
-        self.last_aggressor: int | None = None  # this street's (TDA-17)
-        self.cards_up = False  # TDA-16
-        self.shown = [False] * n
-        self.mucked = [False] * n
-        self.payouts: dict[int, int] | None = None
-        self.awarded_pots: tuple[Pot, ...] = ()
-        self.players_acted: set[int] = set()  # for the misdeal cutoff (C-06)
-        self.voluntary_actions = 0
-        self.chip_actions = 0
+        pos = {seat: i for i, seat in enumerate(seats)}
+        starting = tuple(setup.stacks[s] for s in seats)
+        self.__dict__.update(
+            seats=seats, _pos=pos, _sb=None if setup.sb_seat is None else pos[setup.sb_seat], _bb=pos[setup.bb_seat],
+            starting_stacks=starting, stack=starting, bets=(0,) * n, total=(0,) * n, dead=(0,) * n,
+            folded=(False,) * n, hole=(None,) * n, board=(), burns=(), _cards_seen=frozenset(), actions=(),
+            phase=Phase.ANTES if setup.ante.kind is not AnteKind.NONE else Phase.BLINDS, street=Street.PREFLOP,
+            current_bet=0, last_full=0, full_level=0, raise_count=0, aggressions=0, acted=frozenset(),
+            pending=frozenset(), to_act_pos=None, last_aggressor=None, cards_up=False, shown=(False,) * n,
+            mucked=(False,) * n, _payouts=None, awarded_pots=(), players_acted=frozenset(), voluntary_actions=0,
+            chip_actions=0,
+        )
 
     # -- reading the table ---------------------------------------------------------------------------------
 
@@ -188,13 +261,36 @@ class HoldemHand:
     def replay(cls, setup: TableSetup, actions: Iterable[A.Action | Mapping[str, Any]],
                rules: HouseRules = DEFAULT_RULES) -> HoldemHand:
         """Rebuild a hand from its records (or their dicts)."""
-        hand = cls(setup, rules)
+        hand = cls(setup, rules)._batch()
         for action in actions:
-            hand.apply(action if isinstance(action, A.Action) else A.action_from_dict(action))
-        return hand
+            hand = hand.apply(action)
+        return hand._done()
 
-    def apply(self, action: A.Action) -> None:
-        action.apply_to(self)
+    def _batch(self) -> _Draft:
+        """A private draft on which steps change it in place, for a run of steps nobody sees one by one.
+
+        Only for a caller that keeps the draft to itself until ``_done()``
+        (``replay`` here and in ``casino.rules.holdem.replay``): it saves a
+        copy of the fields per step. A refused step raises before changing
+        anything, but the caller drops the draft anyway.
+        """
+        draft = _new_object(_Draft)
+        draft.__dict__ = self.__dict__.copy()
+        return draft
+
+    def verify(self, action: A.Action) -> None:
+        """Raise the ``RuleViolation`` refusing ``action`` now, if any (the record's ``verify_<method>``)."""
+        getattr(self, "verify_" + action.method)(**action.arguments())
+
+    def can(self, action: A.Action) -> bool:
+        """Whether ``action`` is allowed now."""
+        return self._can(self.verify, action)
+
+    def apply(self, action: A.Action | Mapping[str, Any]) -> HoldemHand:
+        """The next state after ``action`` (a record or its dict)."""
+        if not isinstance(action, A.Action):
+            action = A.action_from_dict(action)
+        return getattr(self, action.method)(**action.arguments())
 
     def to_dict(self) -> dict[str, Any]:
         """Everything needed to rebuild the hand: the table, the house options and the records."""
@@ -206,8 +302,10 @@ class HoldemHand:
         rules = HouseRules.from_dict(data.get("rules") or {})
         return cls.replay(TableSetup.from_dict(data["setup"], rules), data.get("actions") or (), rules)
 
-    def copy(self) -> HoldemHand:
-        return HoldemHand.replay(self.setup, self.actions, self.rules)
+    @property
+    def payouts(self) -> dict[int, int] | None:
+        """What each seat collects once the hand is over (everything returned after a misdeal or void)."""
+        return None if self._payouts is None else dict(self._payouts)
 
     @property
     def is_over(self) -> bool:
@@ -399,15 +497,16 @@ class HoldemHand:
 
     # -- forced bets ------------------------------------------------------------------------------------
 
-    def check_post_antes(self) -> None:
+    def verify_post_antes(self) -> None:
         self._step(Phase.ANTES, Phrase(N_("post the antes")))
 
     def can_post_antes(self) -> bool:
         return self.phase is Phase.ANTES
 
-    def post_antes(self) -> None:
+    @_next_state
+    def post_antes(self) -> HoldemHand:
         """Take the antes before the blinds (RP-11: the ante has priority over a short big blind)."""
-        self.check_post_antes()
+        self.verify_post_antes()
         ante = self.setup.ante
         kind, amount = ante.kind, ante.amount
         if kind is AnteKind.BIG_BLIND:
@@ -425,38 +524,39 @@ class HoldemHand:
         elif kind is AnteKind.EVERY_PLAYER:
             for p in range(len(self.seats)):
                 paid = min(amount, self.stack[p])
-                self.stack[p] -= paid
-                self.total[p] += paid
+                self.stack = _add(self.stack, p, -paid)
+                self.total = _add(self.total, p, paid)
         self.phase = Phase.BLINDS
-        self.actions.append(A.PostAntes())
+        self.actions += (A.PostAntes(),)
 
     def _post_dead(self, p: int, amount: int) -> None:
         paid = min(amount, self.stack[p])
-        self.stack[p] -= paid
-        self.dead[p] += paid
+        self.stack = _add(self.stack, p, -paid)
+        self.dead = _add(self.dead, p, paid)
 
-    def check_post_blinds(self) -> None:
+    def verify_post_blinds(self) -> None:
         self._step(Phase.BLINDS, Phrase(N_("post the blinds")))
 
     def can_post_blinds(self) -> bool:
         return self.phase is Phase.BLINDS
 
-    def post_blinds(self) -> None:
+    @_next_state
+    def post_blinds(self) -> HoldemHand:
         """Small blind (unless dead, CC-80) and big blind; a short stack posts what it has."""
-        self.check_post_blinds()
+        self.verify_post_blinds()
         for pos, amount in ((self._sb, self.setup.small_blind), (self._bb, self.setup.big_blind)):
             if pos is None:
                 continue
             paid = min(amount, self.stack[pos])
-            self.stack[pos] -= paid
-            self.bets[pos] += paid
-            self.total[pos] += paid
+            self.stack = _add(self.stack, pos, -paid)
+            self.bets = _add(self.bets, pos, paid)
+            self.total = _add(self.total, pos, paid)
         self.phase = Phase.DEAL
-        self.actions.append(A.PostBlinds())
+        self.actions += (A.PostBlinds(),)
 
     # -- dealing ----------------------------------------------------------------------------------------
 
-    def _check_new_cards(self, cards: Iterable[Card | None]) -> None:
+    def _verify_new_cards(self, cards: Iterable[Card | None]) -> None:
         fresh: set[Card] = set()
         for card in cards:
             if card is None:
@@ -466,8 +566,13 @@ class HoldemHand:
                                        " stop the hand and return all bets"), "TDA-35-E", card=str(card))
             fresh.add(card)
 
-    def check_deal_hole_cards(self, cards: Mapping[int, Sequence[Card | str]] | None = None) -> None:
+    def verify_deal_hole_cards(self, cards: Mapping[int, Sequence[Card | str]] | None = None) -> None:
+        self._read_hole_cards(cards)
+
+    def _read_hole_cards(self, cards: Mapping[int, Sequence[Card | str]] | None) -> dict[int, tuple[Card, ...]]:
+        """The recorded hole cards by seat position, read once for the check and the deal."""
         self._step(Phase.DEAL, Phrase(N_("deal the hole cards")))
+        holes: dict[int, tuple[Card, ...]] = {}
         if cards:
             dealt = []
             for seat, hole in cards.items():
@@ -477,23 +582,27 @@ class HoldemHand:
                     raise RuleViolation(N_("Seat %(seat)s must have exactly two hole cards, not %(count)s"),
                                         "TDA-35-A", seat=self.seats[p], count=len(hole))
                 dealt.extend(hole)
-            self._check_new_cards(dealt)
+                holes[p] = hole
+            self._verify_new_cards(dealt)
+        return holes
 
     def can_deal_hole_cards(self, cards: Mapping[int, Sequence[Card | str]] | None = None) -> bool:
-        return self._can(self.check_deal_hole_cards, cards)
+        return self._can(self.verify_deal_hole_cards, cards)
 
-    def deal_hole_cards(self, cards: Mapping[int, Sequence[Card | str]] | None = None) -> None:
+    @_next_state
+    def deal_hole_cards(self, cards: Mapping[int, Sequence[Card | str]] | None = None) -> HoldemHand:
         """Deal two cards to every player; ``cards`` records those known (all, some or none)."""
-        self.check_deal_hole_cards(cards)
-        recorded: dict[int, tuple[Card, ...]] = {}
-        for seat, hole in (cards or {}).items():
-            p = self._pos[seat]
-            self.hole[p] = recorded[seat] = parse_cards(hole)
-            self._cards_seen.update(self.hole[p])
-        self.actions.append(A.DealHoleCards(dict(sorted(recorded.items())) or None))
+        holes = self._read_hole_cards(cards)
+        if holes:
+            self.hole = tuple(holes.get(p, hole) for p, hole in enumerate(self.hole))
+            self._cards_seen = self._cards_seen.union(card for hole in holes.values() for card in hole)
+        recorded = {self.seats[p]: hole for p, hole in holes.items()}
+        self.actions += (A.DealHoleCards(dict(sorted(recorded.items())) or None),)
         self._open_round(Street.PREFLOP)
 
-    def _check_board(self, street: Street, cards: Sequence[Card | str] | None, burn: Card | str | None) -> None:
+    def _verify_board(self, street: Street, cards: Sequence[Card | str] | None,
+                      burn: Card | str | None) -> tuple[tuple[Card, ...] | None, Card | None]:
+        """The street's cards and burn card as read (``None`` when not recorded), or the refusal."""
         if self.phase is not Phase.BOARD or STREETS[STREETS.index(self.street) + 1] is not street:
             raise RuleViolation(N_("Cannot %(what)s now: the dealer must %(step)s"), "DEAL-09",
                                 what=_DEAL_STREET[street], step=self._next_step())
@@ -508,73 +617,72 @@ class HoldemHand:
                 raise RuleViolation(N_("The %(street)s is one card, not %(count)s"),
                                     "CC-103" if len(cards) > count else "CC-112", street=_STREET_NAME[street],
                                     count=len(cards))
-        else:
-            cards = ()
-        burned = () if burn is None else parse_cards([burn])
-        self._check_new_cards((*burned, *cards))
+        burned = None if burn is None else parse_card(burn)
+        self._verify_new_cards((burned, *(cards or ())))
+        return cards, burned
 
-    def _deal_board(self, street: Street, cards: Sequence[Card | str] | None, burn: Card | str | None) -> None:
+    def _deal_board(self, street: Street, cards: tuple[Card, ...] | None, burned: Card | None) -> None:
         count = 3 if street is Street.FLOP else 1
         # One burn before every street, exactly one (TDA-38, CC-105).
-        burned = None if burn is None else parse_cards([burn])[0]
-        self.burns.append(burned)
-        new = [None] * count if cards is None else list(parse_cards(cards))
-        self.board.extend(new)
-        self._cards_seen.update(c for c in (burned, *new) if c is not None)
+        self.burns += (burned,)
+        new = (None,) * count if cards is None else cards
+        self.board += new
+        self._cards_seen = self._cards_seen.union(c for c in (burned, *new) if c is not None)
         self._open_round(street)
 
-    def check_deal_flop(self, cards: Sequence[Card | str] | None = None, burn: Card | str | None = None) -> None:
-        self._check_board(Street.FLOP, cards, burn)
+    def verify_deal_flop(self, cards: Sequence[Card | str] | None = None, burn: Card | str | None = None) -> None:
+        self._verify_board(Street.FLOP, cards, burn)
 
     def can_deal_flop(self, cards: Sequence[Card | str] | None = None, burn: Card | str | None = None) -> bool:
-        return self._can(self.check_deal_flop, cards, burn)
+        return self._can(self.verify_deal_flop, cards, burn)
 
-    def deal_flop(self, cards: Sequence[Card | str] | None = None, burn: Card | str | None = None) -> None:
+    @_next_state
+    def deal_flop(self, cards: Sequence[Card | str] | None = None, burn: Card | str | None = None) -> HoldemHand:
         """Burn one and turn three (CC-111); ``None`` when the cards are not recorded."""
-        self.check_deal_flop(cards, burn)
-        parsed = None if cards is None else parse_cards(cards)
-        self.actions.append(A.DealFlop(parsed, None if burn is None else parse_cards([burn])[0]))
-        self._deal_board(Street.FLOP, parsed, burn)
+        parsed, burned = self._verify_board(Street.FLOP, cards, burn)
+        self.actions += (A.DealFlop(parsed, burned),)
+        self._deal_board(Street.FLOP, parsed, burned)
 
-    def check_deal_turn(self, card: Card | str | None = None, burn: Card | str | None = None) -> None:
-        self._check_board(Street.TURN, None if card is None else [card], burn)
+    def _deal_one_card(self, street: Street, record: type[A.DealTurn | A.DealRiver], card: Card | str | None,
+                       burn: Card | str | None) -> None:
+        parsed, burned = self._verify_board(street, None if card is None else [card], burn)
+        self.actions += (record(None if parsed is None else parsed[0], burned),)
+        self._deal_board(street, parsed, burned)
+
+    def verify_deal_turn(self, card: Card | str | None = None, burn: Card | str | None = None) -> None:
+        self._verify_board(Street.TURN, None if card is None else [card], burn)
 
     def can_deal_turn(self, card: Card | str | None = None, burn: Card | str | None = None) -> bool:
-        return self._can(self.check_deal_turn, card, burn)
+        return self._can(self.verify_deal_turn, card, burn)
 
-    def deal_turn(self, card: Card | str | None = None, burn: Card | str | None = None) -> None:
+    @_next_state
+    def deal_turn(self, card: Card | str | None = None, burn: Card | str | None = None) -> HoldemHand:
         """Burn one and turn one (CC-112)."""
-        self.check_deal_turn(card, burn)
-        parsed = None if card is None else parse_cards([card])[0]
-        self.actions.append(A.DealTurn(parsed, None if burn is None else parse_cards([burn])[0]))
-        self._deal_board(Street.TURN, None if parsed is None else [parsed], burn)
+        self._deal_one_card(Street.TURN, A.DealTurn, card, burn)
 
-    def check_deal_river(self, card: Card | str | None = None, burn: Card | str | None = None) -> None:
-        self._check_board(Street.RIVER, None if card is None else [card], burn)
+    def verify_deal_river(self, card: Card | str | None = None, burn: Card | str | None = None) -> None:
+        self._verify_board(Street.RIVER, None if card is None else [card], burn)
 
     def can_deal_river(self, card: Card | str | None = None, burn: Card | str | None = None) -> bool:
-        return self._can(self.check_deal_river, card, burn)
+        return self._can(self.verify_deal_river, card, burn)
 
-    def deal_river(self, card: Card | str | None = None, burn: Card | str | None = None) -> None:
+    @_next_state
+    def deal_river(self, card: Card | str | None = None, burn: Card | str | None = None) -> HoldemHand:
         """Burn one and turn one (CC-112)."""
-        self.check_deal_river(card, burn)
-        parsed = None if card is None else parse_cards([card])[0]
-        self.actions.append(A.DealRiver(parsed, None if burn is None else parse_cards([burn])[0]))
-        self._deal_board(Street.RIVER, None if parsed is None else [parsed], burn)
+        self._deal_one_card(Street.RIVER, A.DealRiver, card, burn)
 
-    def deal_next_street(self, cards: Sequence[Card | str] | None = None, burn: Card | str | None = None) -> Street:
-        """Deal whichever street comes next; returns it."""
+    def deal_next_street(self, cards: Sequence[Card | str] | None = None, burn: Card | str | None = None) -> HoldemHand:
+        """Deal whichever street comes next (the next state's ``street`` says which)."""
         street = STREETS[STREETS.index(self.street) + 1] if self.phase is Phase.BOARD else None
         if street is Street.FLOP:
-            self.deal_flop(cards, burn)
+            return self.deal_flop(cards, burn)
         elif street is Street.TURN:
-            self.deal_turn(None if cards is None else cards[0], burn)
+            return self.deal_turn(None if cards is None else cards[0], burn)
         elif street is Street.RIVER:
-            self.deal_river(None if cards is None else cards[0], burn)
+            return self.deal_river(None if cards is None else cards[0], burn)
         else:
             raise RuleViolation(N_("No street to deal now: the dealer must %(step)s"), "DEAL-09",
                                 step=self._next_step())
-        return street
 
     # -- the betting round ------------------------------------------------------------------------------
 
@@ -583,7 +691,7 @@ class HoldemHand:
         n = len(self.seats)
         self.aggressions = 0
         self.last_aggressor = None
-        self.acted = set()
+        self.acted = frozenset()
         if street is Street.PREFLOP:
             # The big blind is the opening bet and the last full bet, even when posted short (TDA-43-ex2,
             # TDA-51-B): the others must match the full big blind.
@@ -594,13 +702,13 @@ class HoldemHand:
             self.raise_count = 1
             start = (self._bb + 1) % n
         else:
-            self.bets = [0] * n
+            self.bets = (0,) * n
             self.current_bet = 0
             self.last_full = 0
             self.full_level = 0
             self.raise_count = 0
             start = 0  # first player left of the button (CC-111)
-        self.pending = {i for i in range(n) if not self.folded[i] and self.stack[i] > 0}
+        self.pending = frozenset(i for i in range(n) if not self.folded[i] and self.stack[i] > 0)
         self.phase = Phase.BETTING
         self.to_act_pos = None
         if self._round_over():
@@ -618,17 +726,16 @@ class HoldemHand:
         raise AssertionError("no player left to act")  # pragma: no cover
 
     def _round_over(self) -> bool:
-        if not self.pending:
+        pending = self.pending
+        if not pending:
             return True
-        live = 0
-        able = []
-        for i in range(len(self.seats)):
-            if not self.folded[i]:
-                live += 1
-                if self.stack[i] > 0:
-                    able.append(i)
-        if live <= 1:
+        folded = self.folded
+        if folded.count(False) <= 1:
             return True
+        if len(pending) > 1:
+            return False  # players still to act have chips and cards: two of them can still bet
+        stack = self.stack
+        able = [i for i in range(len(folded)) if not folded[i] and stack[i] > 0]
         if len(able) == 1:
             # Nobody left to bet against: once the only player with chips has matched what the others
             # put in, any more would come back to him uncalled (a big blind posted short included).
@@ -637,7 +744,7 @@ class HoldemHand:
         return False
 
     def _after_act(self, p: int) -> None:
-        self.pending.discard(p)
+        self.pending -= {p}
         if self._round_over():
             self.to_act_pos = None
             self._close_round()
@@ -646,16 +753,16 @@ class HoldemHand:
 
     def _close_round(self) -> None:
         n = len(self.seats)
-        self.pending = set()
+        self.pending = frozenset()
         self.to_act_pos = None
         # An uncalled bet, or the part of it nobody matched, goes back to its owner.
         top = max(range(n), key=self.bets.__getitem__)
         second = max((self.bets[i] for i in range(n) if i != top), default=0)
         if self.bets[top] > second:
             back = self.bets[top] - second
-            self.bets[top] -= back
-            self.total[top] -= back
-            self.stack[top] += back
+            self.bets = _add(self.bets, top, -back)
+            self.total = _add(self.total, top, -back)
+            self.stack = _add(self.stack, top, back)
         live = [i for i in range(n) if not self.folded[i]]
         if len(live) == 1:
             # Everyone else folded: the pot is won without showing (DEAL-17, TDA-17-B).
@@ -672,38 +779,40 @@ class HoldemHand:
             self.phase = Phase.BOARD
 
     def _record_act(self, p: int, action: A.Action, put_in: int) -> None:
-        self.actions.append(action)
+        self.actions += (action,)
         self.voluntary_actions += 1
-        self.players_acted.add(p)
+        if p not in self.players_acted:
+            self.players_acted |= {p}
         if put_in:
             self.chip_actions += 1
 
     def _put_in(self, p: int, to: int) -> None:
         add = to - self.bets[p]
-        self.stack[p] -= add
-        self.bets[p] = to
-        self.total[p] += add
+        self.stack = _add(self.stack, p, -add)
+        self.bets = _with(self.bets, p, to)
+        self.total = _add(self.total, p, add)
 
     # fold
 
-    def check_fold(self, seat: int) -> None:
+    def verify_fold(self, seat: int) -> None:
         # TDA-58: a fold in turn is allowed even when not facing a bet; it is binding.
         self._in_turn(seat)
 
     def can_fold(self, seat: int) -> bool:
-        return self._can(self.check_fold, seat)
+        return self._can(self.verify_fold, seat)
 
-    def fold(self, seat: int) -> None:
-        self.check_fold(seat)
+    @_next_state
+    def fold(self, seat: int) -> HoldemHand:
+        self.verify_fold(seat)
         p = self.to_act_pos
-        self.folded[p] = True
-        self.acted.add(p)
+        self.folded = _with(self.folded, p, True)
+        self.acted |= {p}
         self._record_act(p, A.Fold(seat), 0)
         self._after_act(p)
 
     # check
 
-    def check_check(self, seat: int) -> None:
+    def verify_check(self, seat: int) -> None:
         p = self._in_turn(seat)
         to_call = self.current_bet - self.bets[p]
         if to_call > 0:
@@ -711,27 +820,29 @@ class HoldemHand:
                                 "DEAL-11", seat=seat, call=to_call)
 
     def can_check(self, seat: int) -> bool:
-        return self._can(self.check_check, seat)
+        return self._can(self.verify_check, seat)
 
-    def check(self, seat: int) -> None:
-        self.check_check(seat)
+    @_next_state
+    def check(self, seat: int) -> HoldemHand:
+        self.verify_check(seat)
         p = self.to_act_pos
-        self.acted.add(p)
+        self.acted |= {p}
         self._record_act(p, A.Check(seat), 0)
         self._after_act(p)
 
     # call
 
-    def check_call(self, seat: int) -> None:
+    def verify_call(self, seat: int) -> None:
         # TDA-55: "call" when not facing a bet is a check.
         self._in_turn(seat)
 
     def can_call(self, seat: int) -> bool:
-        return self._can(self.check_call, seat)
+        return self._can(self.verify_call, seat)
 
-    def call(self, seat: int) -> None:
+    @_next_state
+    def call(self, seat: int) -> HoldemHand:
         """Match the bet, or put in everything when the stack is short (DEAL-13, DEAL-16)."""
-        self.check_call(seat)
+        self.verify_call(seat)
         p = self.to_act_pos
         behind = self.stack[p]
         self._call(p)
@@ -745,17 +856,17 @@ class HoldemHand:
             target = all_in
         if target > self.bets[p]:
             self._put_in(p, target)
-        self.acted.add(p)
+        self.acted |= {p}
 
     # bet / raise
 
-    def check_raise_to(self, seat: int, to: int) -> None:
+    def verify_raise_to(self, seat: int, to: int) -> None:
         p = self._in_turn(seat)
         if isinstance(to, bool) or not isinstance(to, int):
             raise RuleViolation(N_("A raise is a whole number of chips, not %(to)r"), "TDA-43-B", to=to)
-        self._check_aggression(p, to)
+        self._verify_aggression(p, to)
 
-    def _check_aggression(self, p: int, to: int) -> None:
+    def _verify_aggression(self, p: int, to: int) -> None:
         seat = self.seats[p]
         betting = self.setup.betting
         if to % self.setup.chip_unit:
@@ -790,26 +901,28 @@ class HoldemHand:
                                    " after calling"), "TDA-54", high=high)
 
     def can_raise_to(self, seat: int, to: int) -> bool:
-        return self._can(self.check_raise_to, seat, to)
+        return self._can(self.verify_raise_to, seat, to)
 
-    def raise_to(self, seat: int, to: int) -> None:
+    @_next_state
+    def raise_to(self, seat: int, to: int) -> HoldemHand:
         """Bet or raise to ``to``, the player's total for the round (TDA-43-B)."""
-        self.check_raise_to(seat, to)
+        self.verify_raise_to(seat, to)
         p = self.to_act_pos
         self._aggress(p, to)
         self._record_act(p, A.Raise(seat, to), 1)
         self._after_act(p)
 
     # "bet" is the same act when nobody has bet; TDA-55 reads "raise" with no bet to face as a bet.
-    def check_bet(self, seat: int, to: int) -> None:
-        self.check_raise_to(seat, to)
+    def verify_bet(self, seat: int, to: int) -> None:
+        self.verify_raise_to(seat, to)
 
     def can_bet(self, seat: int, to: int) -> bool:
-        return self._can(self.check_bet, seat, to)
+        return self._can(self.verify_bet, seat, to)
 
-    def bet(self, seat: int, to: int) -> None:
+    @_next_state
+    def bet(self, seat: int, to: int) -> HoldemHand:
         """Bet (or raise) to ``to``, the player's total for the round."""
-        self.check_bet(seat, to)
+        self.verify_bet(seat, to)
         p = self.to_act_pos
         self._aggress(p, to)
         self._record_act(p, A.Bet(seat, to), 1)
@@ -833,25 +946,27 @@ class HoldemHand:
         self.last_aggressor = p
         if full:
             # A full bet or raise reopens the betting for everyone (TDA-47).
-            self.acted = {p}
+            self.acted = frozenset((p,))
         else:
-            self.acted.add(p)
-        self.pending = {i for i in range(len(self.seats)) if i != p and not self.folded[i] and self.stack[i] > 0}
+            self.acted |= {p}
+        self.pending = frozenset(i for i in range(len(self.seats))
+                                 if i != p and not self.folded[i] and self.stack[i] > 0)
 
     # all-in
 
-    def check_all_in(self, seat: int) -> None:
+    def verify_all_in(self, seat: int) -> None:
         p = self._in_turn(seat)
         all_in = self.bets[p] + self.stack[p]
         if all_in <= self.current_bet:
             return  # a call for all his chips
-        self._check_aggression(p, all_in)
+        self._verify_aggression(p, all_in)
 
     def can_all_in(self, seat: int) -> bool:
-        return self._can(self.check_all_in, seat)
+        return self._can(self.verify_all_in, seat)
 
-    def all_in(self, seat: int) -> None:
-        self.check_all_in(seat)
+    @_next_state
+    def all_in(self, seat: int) -> HoldemHand:
+        self.verify_all_in(seat)
         p = self.to_act_pos
         all_in = self.bets[p] + self.stack[p]
         if all_in <= self.current_bet:
@@ -973,14 +1088,15 @@ class HoldemHand:
         return self._chips_call(p, pushed, "TDA-43-A", Phrase(N_("the chips are less than half a raise over %(bet)s:"
                                                                  " a call, the rest is returned"), bet=bet))
 
-    def check_push_chips(self, seat: int, chips: Sequence[int]) -> None:
+    def verify_push_chips(self, seat: int, chips: Sequence[int]) -> None:
         self.read_chips(seat, chips)
 
     def can_push_chips(self, seat: int, chips: Sequence[int]) -> bool:
-        return self._can(self.check_push_chips, seat, chips)
+        return self._can(self.verify_push_chips, seat, chips)
 
-    def push_chips(self, seat: int, chips: Sequence[int]) -> ChipsReading:
-        """Apply chips put in without a word, as ``read_chips`` reads them; returns the reading."""
+    @_next_state
+    def push_chips(self, seat: int, chips: Sequence[int]) -> HoldemHand:
+        """Apply chips put in without a word, as ``read_chips`` reads them (ask it first to show the reading)."""
         reading = self.read_chips(seat, chips)
         p = self.to_act_pos
         behind = self.stack[p]
@@ -990,11 +1106,10 @@ class HoldemHand:
             self._call(p)
         self._record_act(p, A.PushChips(seat, tuple(chips)), behind - self.stack[p])
         self._after_act(p)
-        return reading
 
     # -- showdown and award -----------------------------------------------------------------------------
 
-    def check_show_hand(self, seat: int, cards: Sequence[Card | str] | None = None) -> None:
+    def verify_show_hand(self, seat: int, cards: Sequence[Card | str] | None = None) -> None:
         self._step(Phase.SHOWDOWN, Phrase(N_("show a hand")))
         p = self._pos_of(seat)
         if self.folded[p]:
@@ -1016,23 +1131,24 @@ class HoldemHand:
                 raise RuleViolation(N_("Seat %(seat)s was dealt %(dealt)s, not %(shown)s"), "TDA-13-A", seat=seat,
                                     dealt=" ".join(map(str, self.hole[p])), shown=" ".join(map(str, hole)))
         else:
-            self._check_new_cards(hole)
+            self._verify_new_cards(hole)
 
     def can_show_hand(self, seat: int, cards: Sequence[Card | str] | None = None) -> bool:
-        return self._can(self.check_show_hand, seat, cards)
+        return self._can(self.verify_show_hand, seat, cards)
 
-    def show_hand(self, seat: int, cards: Sequence[Card | str] | None = None) -> None:
+    @_next_state
+    def show_hand(self, seat: int, cards: Sequence[Card | str] | None = None) -> HoldemHand:
         """Table a hand (TDA-13-A); the cards are needed when they were not recorded at the deal."""
-        self.check_show_hand(seat, cards)
+        self.verify_show_hand(seat, cards)
         p = self._pos[seat]
         if self.hole[p] is None:
-            self.hole[p] = parse_cards(cards)
-            self._cards_seen.update(self.hole[p])
-        self.shown[p] = True
-        self.actions.append(A.ShowHand(seat, None if cards is None else parse_cards(cards)))
+            self.hole = _with(self.hole, p, parse_cards(cards))
+            self._cards_seen = self._cards_seen.union(self.hole[p])
+        self.shown = _with(self.shown, p, True)
+        self.actions += (A.ShowHand(seat, None if cards is None else parse_cards(cards)),)
         self._after_showing()
 
-    def check_muck_hand(self, seat: int) -> None:
+    def verify_muck_hand(self, seat: int) -> None:
         self._step(Phase.SHOWDOWN, Phrase(N_("muck a hand")))
         p = self._pos_of(seat)
         if self.folded[p] or self.mucked[p]:
@@ -1045,14 +1161,15 @@ class HoldemHand:
                                 "TDA-13-D", seat=seat)
 
     def can_muck_hand(self, seat: int) -> bool:
-        return self._can(self.check_muck_hand, seat)
+        return self._can(self.verify_muck_hand, seat)
 
-    def muck_hand(self, seat: int) -> None:
+    @_next_state
+    def muck_hand(self, seat: int) -> HoldemHand:
         """Give up at the showdown without showing (TDA-17-B)."""
-        self.check_muck_hand(seat)
+        self.verify_muck_hand(seat)
         p = self._pos[seat]
-        self.mucked[p] = True
-        self.actions.append(A.MuckHand(seat))
+        self.mucked = _with(self.mucked, p, True)
+        self.actions += (A.MuckHand(seat),)
         self._after_showing()
 
     def _after_showing(self) -> None:
@@ -1063,7 +1180,7 @@ class HoldemHand:
     def _contenders(self) -> list[int]:
         return [i for i in range(len(self.seats)) if not self.folded[i] and not self.mucked[i]]
 
-    def check_award_pots(self) -> None:
+    def verify_award_pots(self) -> None:
         self._step(Phase.AWARD, Phrase(N_("award the pots")))
         contenders = self._contenders()
         if len(contenders) > 1:
@@ -1075,15 +1192,16 @@ class HoldemHand:
                                     seats=", ".join(map(str, missing)))
 
     def can_award_pots(self) -> bool:
-        return self._can(self.check_award_pots)
+        return self._can(self.verify_award_pots)
 
-    def award_pots(self) -> dict[int, int]:
-        """Settle each pot on its own (TDA-21), the cards speaking (TDA-12); returns seat -> chips collected.
+    @_next_state
+    def award_pots(self) -> HoldemHand:
+        """Settle each pot on its own (TDA-21), the cards speaking (TDA-12); ``payouts``: seat -> chips collected.
 
         Ties split evenly in the smallest chip in play, odd chips from the
         first winner left of the button (TDA-20).
         """
-        self.check_award_pots()
+        self.verify_award_pots()
         pots = self.pots()
         contenders = set(self._contenders())
         ranks: dict[int, int] = {}
@@ -1105,17 +1223,18 @@ class HoldemHand:
                 winners = [s for s in order if s in alive and ranks[s] == best]
             for seat, chips in split_pot(pot.amount, winners, self.setup.chip_unit).items():
                 payouts[seat] += chips
+        stack = list(self.stack)
         for seat, chips in payouts.items():
-            self.stack[self._pos[seat]] += chips
+            stack[self._pos[seat]] += chips
+        self.stack = tuple(stack)
         self.awarded_pots = tuple(pots)
-        self.payouts = payouts
+        self._payouts = tuple(payouts.items())
         self.phase = Phase.COMPLETE
-        self.actions.append(A.AwardPots())
-        return payouts
+        self.actions += (A.AwardPots(),)
 
     # -- stopping the hand ------------------------------------------------------------------------------
 
-    def check_declare_misdeal(self) -> None:
+    def verify_declare_misdeal(self) -> None:
         if self.phase in ENDED:
             raise RuleViolation(N_("The hand is already over"), "TDA-35-D")
         if self.rules.misdeal_cutoff is MisdealCutoff.CC_TWO_ACTIONS:
@@ -1127,36 +1246,36 @@ class HoldemHand:
                                 "TDA-35-D")
 
     def can_declare_misdeal(self) -> bool:
-        return self._can(self.check_declare_misdeal)
+        return self._can(self.verify_declare_misdeal)
 
-    def declare_misdeal(self) -> None:
+    @_next_state
+    def declare_misdeal(self) -> HoldemHand:
         """Void the hand and give back every bet, antes and blinds included (CC-97, TDA-35-C)."""
-        self.check_declare_misdeal()
+        self.verify_declare_misdeal()
         self._return_everything(Phase.MISDEAL)
-        self.actions.append(A.DeclareMisdeal())
+        self.actions += (A.DeclareMisdeal(),)
 
-    def check_declare_defective_deck(self) -> None:
+    def verify_declare_defective_deck(self) -> None:
         if self.phase in ENDED:
             raise RuleViolation(N_("The hand is over: a defective deck claim now follows TDA-22"), "TDA-35-E")
 
     def can_declare_defective_deck(self) -> bool:
-        return self._can(self.check_declare_defective_deck)
+        return self._can(self.verify_declare_defective_deck)
 
-    def declare_defective_deck(self) -> None:
+    @_next_state
+    def declare_defective_deck(self) -> HoldemHand:
         """Stop the hand and return all bets, even after substantial action (TDA-35-E, C-35)."""
-        self.check_declare_defective_deck()
+        self.verify_declare_defective_deck()
         self._return_everything(Phase.VOID)
-        self.actions.append(A.DeclareDefectiveDeck())
+        self.actions += (A.DeclareDefectiveDeck(),)
 
     def _return_everything(self, phase: Phase) -> None:
-        returned = {}
-        for i, seat in enumerate(self.seats):
-            returned[seat] = self.total[i] + self.dead[i]
-            self.stack[i] = self.starting_stacks[i]
-            self.bets[i] = self.total[i] = self.dead[i] = 0
-        self.payouts = returned
+        returned = {seat: self.total[i] + self.dead[i] for i, seat in enumerate(self.seats)}
+        self.stack = self.starting_stacks
+        self.bets = self.total = self.dead = (0,) * len(self.seats)
+        self._payouts = tuple(returned.items())
         self.awarded_pots = ()
-        self.pending = set()
+        self.pending = frozenset()
         self.to_act_pos = None
         self.phase = phase
 
@@ -1173,3 +1292,19 @@ class HoldemHand:
     def __repr__(self) -> str:
         return (f"HoldemHand({self.phase.value}, {self.street.value}, to_act={self.to_act},"
                 f" pot={self.pot_total:,}, stacks={self.stacks})")
+
+
+class _Draft(HoldemHand):
+    """A hand being changed by one step (see ``_next_state``) or a batch of them (``_batch``).
+
+    Its attributes may be set. It becomes a ``HoldemHand`` when the step or
+    the batch is done, and is never seen before that.
+    """
+
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
+
+    def _done(self) -> HoldemHand:
+        """The batch's last state, frozen."""
+        self.__class__ = HoldemHand
+        return self

@@ -123,36 +123,34 @@ def _replay(record: Any) -> dict:
     if isinstance(actions, str) or not isinstance(actions, list | tuple):
         raise RuleViolation(N_("actions must be a list such as [{\"seat\": 3, \"act\": \"call\"}]"), FORMAT)
 
-    hand = HoldemHand(setup, rules)
+    hand = HoldemHand(setup, rules)._batch()  # nobody sees the states in between: one draft for all steps
     if hand.phase is Phase.ANTES:
-        hand.post_antes()
-    hand.post_blinds()
-    hand.deal_hole_cards(hole)
-    _deal_what_is_due(hand, board)
+        hand = hand.post_antes()
+    hand = hand.post_blinds().deal_hole_cards(hole)
+    hand = _deal_what_is_due(hand, board)
     for index, action in enumerate(actions):
         try:
-            _apply(hand, action)
+            hand = _apply(hand, action)
         except RuleViolation as violation:
             raise _ActionRefused(index, violation) from None
-        _deal_what_is_due(hand, board)
-    _settle_if_possible(hand)
+        hand = _deal_what_is_due(hand, board)
+    hand = _settle_if_possible(hand)._done()
     answer = _answer(hand)
     if hand_id is not None:
         answer = {"hand": hand_id, **answer}
     return answer
 
 
-def _apply(hand: HoldemHand, action: Any) -> None:
+def _apply(hand: HoldemHand, action: Any) -> HoldemHand:
+    """The next state after one act of the line (written with ``"act"``, as the format says)."""
     if not isinstance(action, Mapping):
         raise RuleViolation(N_("An action must be an object such as {\"seat\": 3, \"act\": \"call\"}, not"
                                " %(action)r"), FORMAT, action=action)
     act = action.get("act")
     if act in TABLE_ACTS:
         if act == "misdeal":
-            hand.declare_misdeal()
-        else:
-            hand.declare_defective_deck()
-        return
+            return hand.declare_misdeal()
+        return hand.declare_defective_deck()
     if act not in SEAT_ACTS:
         raise RuleViolation(N_("%(act)r is not an act: use one of %(acts)s"), FORMAT, act=act,
                             acts=", ".join(SEAT_ACTS + TABLE_ACTS))
@@ -170,47 +168,47 @@ def _apply(hand: HoldemHand, action: Any) -> None:
             raise RuleViolation(N_("The betting is over: seat %(seat)s cannot %(act)s any more"), "CC-113", seat=seat,
                                 act=act)
     if act == "fold":
-        hand.fold(seat)
-    elif act == "check":
-        hand.check(seat)
-    elif act == "call":
-        hand.call(seat)
-    elif act in ("bet", "raise"):
+        return hand.fold(seat)
+    if act == "check":
+        return hand.check(seat)
+    if act == "call":
+        return hand.call(seat)
+    if act in ("bet", "raise"):
         to = action.get("to")
         if isinstance(to, bool) or not isinstance(to, int):
             raise RuleViolation(N_("A %(act)s needs \"to\": the player's total for the round, in whole chips"),
                                 "TDA-43-B", act=act)
         if act == "bet":
-            hand.bet(seat, to)
-        else:
-            hand.raise_to(seat, to)
-    elif act == "all-in":
-        hand.all_in(seat)
-    else:
-        chips = action.get("chips")
-        if isinstance(chips, str) or not isinstance(chips, list | tuple):
-            raise RuleViolation(N_("A chips action needs \"chips\": each chip's value, such as [1000, 500]"),
-                                "TDA-45")
-        hand.push_chips(seat, list(chips))
+            return hand.bet(seat, to)
+        return hand.raise_to(seat, to)
+    if act == "all-in":
+        return hand.all_in(seat)
+    chips = action.get("chips")
+    if isinstance(chips, str) or not isinstance(chips, list | tuple):
+        raise RuleViolation(N_("A chips action needs \"chips\": each chip's value, such as [1000, 500]"),
+                            "TDA-45")
+    return hand.push_chips(seat, list(chips))
 
 
-def _deal_what_is_due(hand: HoldemHand, board: list[Card]) -> None:
+def _deal_what_is_due(hand: HoldemHand, board: list[Card]) -> HoldemHand:
     """Deal the next streets from the recorded board (unrecorded cards stay unknown)."""
     while hand.phase is Phase.BOARD:
         dealt = len(hand.board)
         count = 3 if dealt == 0 else 1
         cards = board[dealt:dealt + count]
-        hand.deal_next_street(cards if len(cards) == count else None)
+        hand = hand.deal_next_street(cards if len(cards) == count else None)
+    return hand
 
 
-def _settle_if_possible(hand: HoldemHand) -> None:
+def _settle_if_possible(hand: HoldemHand) -> HoldemHand:
     if hand.phase is Phase.SHOWDOWN:
         # Every live hand is shown, in the TDA-17 order; without their cards the pots cannot be read.
         if all(hand.can_show_hand(seat) for seat in hand.showdown_order()):
             for seat in hand.showdown_order():
-                hand.show_hand(seat)
+                hand = hand.show_hand(seat)
     if hand.phase is Phase.AWARD and hand.can_award_pots():
-        hand.award_pots()
+        hand = hand.award_pots()
+    return hand
 
 
 def _answer(hand: HoldemHand) -> dict:

@@ -3,7 +3,7 @@
 Using it
 ========
 
-A hand is a frozen ``HandState``; every action is a trio ``check_X`` (raises
+A hand is a frozen ``HandState``; every action is a trio ``verify_X`` (raises
 ``RuleViolation`` naming the clause), ``can_X`` (bool) and ``X`` (returns the
 next state)::
 
@@ -30,7 +30,7 @@ stores those dicts in order and rebuilds the hand with::
     hand = replay(rules, records)                  # records: dicts or Action objects
 
 To take a new action: ``record = BetFlop(box=3, amount=20)``;
-``hand.check(record)`` (or ``hand.can(record)``); ``hand = hand.apply(record)``;
+``hand.verify(record)`` (or ``hand.can(record)``); ``hand = hand.apply(record)``;
 store ``record.to_dict()``. A refused record in ``replay`` raises
 ``ReplayError`` (a ``RuleViolation``) with its index.
 

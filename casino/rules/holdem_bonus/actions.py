@@ -14,9 +14,9 @@ empty. Reading a record refuses unknown kinds, unknown or missing keys and
 wrong types, so a stored hand can never be replayed differently from how it
 was played.
 
-Each kind names the ``HandState`` trio it drives: ``check_<method>``
+Each kind names the ``HandState`` trio it drives: ``verify_<method>``
 (raises ``RuleViolation``), ``can_<method>`` (bool) and ``<method>``
-(returns the next state), e.g. ``PlaceAnte`` -> ``check_place_ante``,
+(returns the next state), e.g. ``PlaceAnte`` -> ``verify_place_ante``,
 ``can_place_ante``, ``place_ante``.
 """
 

@@ -391,14 +391,14 @@ def _void_hand(state: HandState, action: act.VoidHand) -> HandState:
         return state
     try:
         if clause == "THB-73":
-            state.check(act.ReportDealerCardExposed())
+            state.verify(act.ReportDealerCardExposed())
             if not state.decisions_remain:
                 raise RuleViolation("A dealer's card shown once every player has decided changes nothing", "THB-73")
         elif clause == "THB-74":
-            state.check(act.ReportFaceUpCard(count=2))
+            state.verify(act.ReportFaceUpCard(count=2))
         elif clause == "THB-76":
-            state.check(act.ReportDealerWrongCardCount(cards_dealt=_WRONG_COUNT))
-        state.check(action)
+            state.verify(act.ReportDealerWrongCardCount(cards_dealt=_WRONG_COUNT))
+        state.verify(action)
     except RuleViolation as bad:
         raise RuleViolation(f"The hand cannot be void for {clause} where the record stops: {bad.message}",
                             bad.clause) from None

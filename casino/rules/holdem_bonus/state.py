@@ -2,13 +2,13 @@
 
 ``HandState`` is a frozen value. Every action is a trio of methods:
 
-* ``check_<action>(...)`` raises ``RuleViolation`` with a sentence a dealer
+* ``verify_<action>(...)`` raises ``RuleViolation`` with a sentence a dealer
   can read, naming the clause, when the action is not allowed now;
 * ``can_<action>(...)`` says the same as a bool;
 * ``<action>(...)`` returns the next state, with the action's record
   appended to ``actions``.
 
-The generic forms take a record: ``check(action)``, ``can(action)``,
+The generic forms take a record: ``verify(action)``, ``can(action)``,
 ``apply(action)``; ``replay(rules, records)`` rebuilds a state from stored
 records (dicts or ``Action`` objects), in order.
 
@@ -222,7 +222,7 @@ class ReplayError(RuleViolation):
 
 
 def _as_cards(cards: Iterable[Card | str] | str | None) -> tuple[Card, ...] | None:
-    """Cards given to a ``check_`` method as text or ``Card`` (``None`` stays ``None``)."""
+    """Cards given to a ``verify_`` method as text or ``Card`` (``None`` stays ``None``)."""
     return None if cards is None else act.RevealDealer(cards).cards
 
 
@@ -372,13 +372,13 @@ class HandState:
 
     # ------------------------------------------------------------------ generic trio
 
-    def check(self, action: act.Action) -> None:
+    def verify(self, action: act.Action) -> None:
         """Raise ``RuleViolation`` if the action is not allowed now."""
-        getattr(self, "check_" + action.method)(**action.arguments())
+        getattr(self, "verify_" + action.method)(**action.arguments())
 
     def can(self, action: act.Action) -> bool:
         try:
-            self.check(action)
+            self.verify(action)
         except RuleViolation:
             return False
         return True
@@ -387,14 +387,14 @@ class HandState:
         """Check an action, then return the state after it (with its record appended)."""
         if not isinstance(action, act.Action):
             action = act.action_from_dict(action)
-        self.check(action)
+        self.verify(action)
         after = getattr(self, "_do_" + action.method)(**action.arguments())
         return replace(after._settle_if_ready(), actions=self.actions + (action,))
 
     def _can_do(self, kind: type[act.Action], *args: Any) -> bool:
         """``can_<action>``: builds the record too, so that a bad card name answers False as well."""
         try:
-            self.check(kind(*args))
+            self.verify(kind(*args))
         except RuleViolation:
             return False
         return True
@@ -517,7 +517,7 @@ class HandState:
 
     # ------------------------------------------------------------------ bets
 
-    def check_place_ante(self, box: int, amount: int) -> None:
+    def verify_place_ante(self, box: int, amount: int) -> None:
         """The ante: within the table's limits, before the cards, one per box (THB-12, THB-18, THB-19, THB-26)."""
         if self.phase is not Phase.BETS_OPEN:
             self._check_not_over()
@@ -545,7 +545,7 @@ class HandState:
         boxes = tuple(sorted(self.boxes + (Box(number=box, ante=amount),), key=lambda b: b.number))
         return replace(self, boxes=boxes)
 
-    def check_place_bonus(self, box: int, amount: int) -> None:
+    def verify_place_bonus(self, box: int, amount: int) -> None:
         """The Bonus: only with an ante and before the cards, within its own limits (THB-20, THB-52)."""
         if self.phase is not Phase.BETS_OPEN:
             self._check_not_over()
@@ -576,7 +576,7 @@ class HandState:
     def _do_place_bonus(self, box: int, amount: int) -> HandState:
         return self._with_box(replace(self.box(box), bonus=amount))
 
-    def check_withdraw_bets(self, box: int) -> None:
+    def verify_withdraw_bets(self, box: int) -> None:
         """A box's ante and Bonus can be taken back only while bets are open (THB-30, THB-31)."""
         if self.phase is not Phase.BETS_OPEN:
             self._check_not_over()
@@ -592,7 +592,7 @@ class HandState:
     def _do_withdraw_bets(self, box: int) -> HandState:
         return replace(self, boxes=tuple(b for b in self.boxes if b.number != box))
 
-    def check_close_bets(self) -> None:
+    def verify_close_bets(self) -> None:
         """'No va más' closes betting; a hand needs at least one box with an ante (THB-12, THB-31)."""
         if self.phase is not Phase.BETS_OPEN:
             self._check_not_over()
@@ -611,7 +611,7 @@ class HandState:
 
     # ------------------------------------------------------------------ cards
 
-    def check_load_shoe(self, cards: tuple[Card, ...]) -> None:
+    def verify_load_shoe(self, cards: tuple[Card, ...]) -> None:
         """Dealt mode: a complete, shuffled deck, loaded once before the initial deal (THB-03, THB-32)."""
         if self.phase not in (Phase.BETS_OPEN, Phase.NO_MORE_BETS):
             self._check_not_over()
@@ -633,7 +633,7 @@ class HandState:
     def _do_load_shoe(self, cards: tuple[Card, ...]) -> HandState:
         return replace(self, shoe=Shoe(cards), mode=Mode.DEALT)
 
-    def check_deal_initial(self) -> None:
+    def verify_deal_initial(self) -> None:
         """The initial deal comes after 'no va más' (THB-31, THB-40)."""
         if self.phase is not Phase.NO_MORE_BETS:
             self._check_not_over()
@@ -676,7 +676,7 @@ class HandState:
             # The decisions being taken are this street's: the phase is one of its decision phases.
             self._fail(_STILL_TO_DECIDE[street], clause, box=to_act)
 
-    def check_deal_flop(self, cards: tuple[Card, ...] | None = None) -> None:
+    def verify_deal_flop(self, cards: tuple[Card, ...] | None = None) -> None:
         """Once every box has decided: burn one, then three cards face up (THB-42)."""
         cards = _as_cards(cards)
         self._check_street_deal("flop", "THB-42")
@@ -694,7 +694,7 @@ class HandState:
     def _do_deal_flop(self, cards: tuple[Card, ...] | None = None) -> HandState:
         return self._deal_street(cards, 3, Phase.FLOP)
 
-    def check_deal_turn(self, card: Card | None = None) -> None:
+    def verify_deal_turn(self, card: Card | None = None) -> None:
         """Once every player has bet or checked: burn one, then the turn card (THB-44)."""
         card = _as_card(card)
         self._check_street_deal("turn", "THB-44")
@@ -713,7 +713,7 @@ class HandState:
     def _do_deal_turn(self, card: Card | None = None) -> HandState:
         return self._deal_street((card,) if card is not None else None, 1, Phase.TURN)
 
-    def check_deal_river(self, card: Card | None = None) -> None:
+    def verify_deal_river(self, card: Card | None = None) -> None:
         """Once every player has bet or checked: burn one, then the river card (THB-45)."""
         card = _as_card(card)
         self._check_street_deal("river", "THB-45")
@@ -741,7 +741,7 @@ class HandState:
 
     # ------------------------------------------------------------------ decisions
 
-    def check_bet_flop(self, box: int, amount: int) -> None:
+    def verify_bet_flop(self, box: int, amount: int) -> None:
         """'Va': exactly twice the ante in the FLOP spot, in turn (THB-27, THB-41, THB-57)."""
         found = self._check_decision(box, "flop")
         amount = self._check_amount(Phrase(N_("Box %(box)s's flop bet"), box=found.number), amount, "THB-57")
@@ -762,7 +762,7 @@ class HandState:
     def _do_bet_flop(self, box: int, amount: int) -> HandState:
         return self._with_box(self.box(box).with_decision("flop", Decision.BET, flop=amount), Phase.FLOP_DECISIONS)
 
-    def check_fold(self, box: int, cards: tuple[Card, ...] | None = None) -> None:
+    def verify_fold(self, box: int, cards: tuple[Card, ...] | None = None) -> None:
         """'No va': the player gives up the ante; only instead of the flop bet (THB-41, THB-43, THB-55, THB-56)."""
         cards = _as_cards(cards)
         self._check_not_over()
@@ -789,7 +789,7 @@ class HandState:
             found = replace(found, cards=found.cards or cards, revealed=True)
         return self._with_box(found, Phase.FLOP_DECISIONS)
 
-    def check_bet_turn(self, box: int, amount: int) -> None:
+    def verify_bet_turn(self, box: int, amount: int) -> None:
         """The optional turn bet: exactly the ante, before the turn card (THB-28, THB-43, THB-58)."""
         found = self._check_decision(box, "turn")
         amount = self._check_amount(Phrase(N_("Box %(box)s's turn bet"), box=found.number), amount, "THB-28")
@@ -810,7 +810,7 @@ class HandState:
     def _do_bet_turn(self, box: int, amount: int) -> HandState:
         return self._with_box(self.box(box).with_decision("turn", Decision.BET, turn=amount), Phase.TURN_DECISIONS)
 
-    def check_pass_turn(self, box: int) -> None:
+    def verify_pass_turn(self, box: int) -> None:
         """Checking ('pasar') on the turn keeps the player in without a turn bet (THB-43)."""
         self._check_decision(box, "turn")
 
@@ -823,7 +823,7 @@ class HandState:
     def _do_pass_turn(self, box: int) -> HandState:
         return self._with_box(self.box(box).with_decision("turn", Decision.CHECK), Phase.TURN_DECISIONS)
 
-    def check_bet_river(self, box: int, amount: int) -> None:
+    def verify_bet_river(self, box: int, amount: int) -> None:
         """The optional river bet: exactly the ante, allowed after a turn check (THB-29, THB-44, THB-59)."""
         found = self._check_decision(box, "river")
         amount = self._check_amount(Phrase(N_("Box %(box)s's river bet"), box=found.number), amount, "THB-29")
@@ -845,7 +845,7 @@ class HandState:
         return self._with_box(self.box(box).with_decision("river", Decision.BET, river=amount),
                               Phase.RIVER_DECISIONS)
 
-    def check_pass_river(self, box: int) -> None:
+    def verify_pass_river(self, box: int) -> None:
         """Checking on the river keeps the player in without a river bet (THB-44)."""
         self._check_decision(box, "river")
 
@@ -860,7 +860,7 @@ class HandState:
 
     # ------------------------------------------------------------------ showdown
 
-    def check_reveal_dealer(self, cards: tuple[Card, ...] | None = None) -> None:
+    def verify_reveal_dealer(self, cards: tuple[Card, ...] | None = None) -> None:
         """The dealer shows his two cards after the river, before any box (THB-15, THB-46, THB-61)."""
         cards = _as_cards(cards)
         self._check_not_over()
@@ -885,7 +885,7 @@ class HandState:
     def _do_reveal_dealer(self, cards: tuple[Card, ...] | None = None) -> HandState:
         return replace(self, dealer_cards=self.dealer_cards or cards, dealer_revealed=True, phase=Phase.SHOWDOWN)
 
-    def check_reveal_box(self, box: int, cards: tuple[Card, ...] | None = None) -> None:
+    def verify_reveal_box(self, box: int, cards: tuple[Card, ...] | None = None) -> None:
         """A box's cards are shown: boxes that play after the dealer, 7 down to 1 (THB-15, THB-62);
         a folded box's whenever they are recorded, for its Bonus (C-31)."""
         cards = _as_cards(cards)
@@ -930,7 +930,7 @@ class HandState:
         if number not in self.settlement.pending_approvals:
             self._fail(N_("Box %(box)s has no Bonus award waiting for approval"), "THB-54", box=number)
 
-    def check_approve_bonus(self, box: int, approver: str = "") -> None:
+    def verify_approve_bonus(self, box: int, approver: str = "") -> None:
         """An award that needs approval is paid only once approved (THB-54; approver per C-30)."""
         self._check_pending(box)
 
@@ -943,7 +943,7 @@ class HandState:
     def _do_approve_bonus(self, box: int, approver: str = "") -> HandState:
         return self._with_approval(box, Approval.APPROVED, approver)
 
-    def check_deny_bonus(self, box: int, approver: str = "", reason: str = "") -> None:
+    def verify_deny_bonus(self, box: int, approver: str = "", reason: str = "") -> None:
         """The approver may refuse the award: it is not paid and the Bonus stake is returned (THB-54)."""
         self._check_pending(box)
 
@@ -963,7 +963,7 @@ class HandState:
 
     # ------------------------------------------------------------------ irregularities
 
-    def check_report_dealer_card_exposed(self) -> None:
+    def verify_report_dealer_card_exposed(self) -> None:
         """A dealer's card shown before every player decided voids the round (THB-73)."""
         self._check_not_over()
         if self.phase is Phase.BETS_OPEN:
@@ -982,7 +982,7 @@ class HandState:
             return self._voided(Note(N_("A dealer's card was shown before every player had decided")), "THB-73")
         return self._noted(Note(N_("A dealer's card was shown after every player had decided: no effect"), "THB-73"))
 
-    def check_report_face_up_card(self, count: int = 1, card: Card | None = None) -> None:
+    def verify_report_face_up_card(self, count: int = 1, card: Card | None = None) -> None:
         """Face-up cards in the deck during the deal: one is burned, more void the round (THB-74)."""
         card = _as_card(card)
         self._check_not_over()
@@ -1025,7 +1025,7 @@ class HandState:
         noted = self._noted(note)
         return replace(noted, shoe=shoe, discards=discards)
 
-    def check_report_box_wrong_card_count(self, box: int, cards_dealt: int) -> None:
+    def verify_report_box_wrong_card_count(self, box: int, cards_dealt: int) -> None:
         """A box dealt other than two cards: that box's hand is void (THB-76)."""
         self._check_not_over()
         if self.phase not in _CARDS_OUT_PHASES:
@@ -1049,7 +1049,7 @@ class HandState:
                                  "THB-76", box=box, n=cards_dealt))
         return noted._with_box(replace(noted.box(box), void=True))
 
-    def check_report_dealer_wrong_card_count(self, cards_dealt: int, correctable: bool = False) -> None:
+    def verify_report_dealer_wrong_card_count(self, cards_dealt: int, correctable: bool = False) -> None:
         """The dealer dealt other than two cards: void unless correctable in sequence, face down (THB-76)."""
         self._check_not_over()
         if self.phase not in _CARDS_OUT_PHASES:
@@ -1075,7 +1075,7 @@ class HandState:
                                     "THB-76", n=cards_dealt))
         return self._voided(Note(N_("The dealer was dealt %(n)s cards"), n=cards_dealt), "THB-76")
 
-    def check_void_hand(self, reason: str, clause: str = "THB-24") -> None:
+    def verify_void_hand(self, reason: str, clause: str = "THB-24") -> None:
         """The pit boss voids the round for a dealing error (THB-24) or a defective deck (C-35)."""
         self._check_not_over()
         if not isinstance(reason, str) or not reason.strip():

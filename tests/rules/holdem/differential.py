@@ -205,26 +205,23 @@ def choose_act(rng: random.Random, hand: HoldemHand, may_raise: bool = True) -> 
     return ("check", None) if not facing else ("call", None)
 
 
-def apply_ours(hand: HoldemHand, act: str, arg: object) -> tuple[str, int | None]:
-    """Apply to our engine; returns the equivalent plain act for pokerkit."""
+def apply_ours(hand: HoldemHand, act: str, arg: object) -> tuple[HoldemHand, str, int | None]:
+    """Apply to our engine; returns the next state and the equivalent plain act for pokerkit."""
     seat = hand.to_act
     if act == "fold":
-        hand.fold(seat)
-        return "fold", None
+        return hand.fold(seat), "fold", None
     if act in ("check", "call"):
-        hand.call(seat)
-        return "call", None
+        return hand.call(seat), "call", None
     if act == "raise":
-        hand.raise_to(seat, arg)
-        return "raise", arg
+        return hand.raise_to(seat, arg), "raise", arg
     if act == "all-in":
         p = hand.to_act_pos
         to = hand.bets[p] + hand.stack[p]
         raising = to > hand.current_bet
-        hand.all_in(seat)
-        return ("raise", to) if raising else ("call", None)
-    reading = hand.push_chips(seat, arg)
-    return ("raise", reading.to) if reading.act == "raise" else ("call", None)
+        return (hand.all_in(seat), "raise", to) if raising else (hand.all_in(seat), "call", None)
+    reading = hand.read_chips(seat, arg)
+    after = hand.push_chips(seat, arg)
+    return (after, "raise", reading.to) if reading.act == "raise" else (after, "call", None)
 
 
 def play_ours(rng: random.Random, check=None) -> HoldemHand:
@@ -233,22 +230,22 @@ def play_ours(rng: random.Random, check=None) -> HoldemHand:
     hand = HoldemHand(setup, rules)
     hole, rest = deal_cards(rng, setup.player_count)
     if hand.phase is Phase.ANTES:
-        hand.post_antes()
-    hand.post_blinds()
-    hand.deal_hole_cards({seat: hole[i] for i, seat in enumerate(setup.order)})
+        hand = hand.post_antes()
+    hand = hand.post_blinds()
+    hand = hand.deal_hole_cards({seat: hole[i] for i, seat in enumerate(setup.order)})
     streets = iter([(rest[1:4], rest[0]), (rest[5:6], rest[4]), (rest[7:8], rest[6])])
     while not hand.is_over:
         if check is not None:
             check(hand)
         if hand.phase is Phase.BETTING:
-            apply_ours(hand, *choose_act(rng, hand))
+            hand, _, _ = apply_ours(hand, *choose_act(rng, hand))
         elif hand.phase is Phase.BOARD:
-            hand.deal_next_street(*next(streets))
+            hand = hand.deal_next_street(*next(streets))
         elif hand.phase is Phase.SHOWDOWN:
             for seat in hand.showdown_order():
-                hand.show_hand(seat)
+                hand = hand.show_hand(seat)
         else:
-            hand.award_pots()
+            hand = hand.award_pots()
     if check is not None:
         check(hand)
     return hand
@@ -363,9 +360,9 @@ def play_differential_hand(rng: random.Random, tally: Tally) -> None:
 def _play(rng, tally, hand: HoldemHand, state: pk.State, hole, rest) -> None:
     setup = hand.setup
     if hand.phase is Phase.ANTES:
-        hand.post_antes()
-    hand.post_blinds()
-    hand.deal_hole_cards({seat: hole[i] for i, seat in enumerate(setup.order)})
+        hand = hand.post_antes()
+    hand = hand.post_blinds()
+    hand = hand.deal_hole_cards({seat: hole[i] for i, seat in enumerate(setup.order)})
     for i in range(setup.player_count):
         state.deal_hole("".join(hole[i]), i)
     boards = iter([rest[1:4], rest[5:6], rest[7:8]])
@@ -388,7 +385,7 @@ def _play(rng, tally, hand: HoldemHand, state: pk.State, hole, rest) -> None:
                 may_raise = False
             assert hand.pot_total == state.total_pot_amount, (hand.pot_total, state.total_pot_amount)
             act, arg = choose_act(rng, hand, may_raise)
-            plain, to = apply_ours(hand, act, arg)
+            hand, plain, to = apply_ours(hand, act, arg)
             if plain == "fold":
                 state.fold()
             elif plain == "call":
@@ -401,7 +398,7 @@ def _play(rng, tally, hand: HoldemHand, state: pk.State, hole, rest) -> None:
             assert state.can_burn_card(), "pokerkit is not dealing a street"
             state.burn_card(burn)
             state.deal_board("".join(cards))
-            hand.deal_next_street(cards, burn)
+            hand = hand.deal_next_street(cards, burn)
             if len(hand.board) >= 3 and hand.phase is Phase.BETTING:
                 # A new street, bets pulled in: the pots must match.
                 ours_pots = [(p.amount, p.eligible) for p in hand.pots()]
@@ -409,9 +406,9 @@ def _play(rng, tally, hand: HoldemHand, state: pk.State, hole, rest) -> None:
         elif hand.phase is Phase.SHOWDOWN:
             _pokerkit_catch_up(state, tally)
             for seat in hand.showdown_order():
-                hand.show_hand(seat)
+                hand = hand.show_hand(seat)
         elif hand.phase is Phase.AWARD:
-            hand.award_pots()
+            hand = hand.award_pots()
     assert not state.status, "pokerkit still has the hand going"
     final = {setup.order[i]: state.stacks[i] for i in range(setup.player_count)}
     if final != hand.stacks:

@@ -18,16 +18,17 @@ def new_hand(stacks: Mapping[int, int] | Sequence[int], button: int, small: int 
                        ante=Ante(*ante) if ante else Ante(), **setup)
     hand = HoldemHand(table, rules or HouseRules())
     if hand.phase is Phase.ANTES:
-        hand.post_antes()
-    hand.post_blinds()
-    hand.deal_hole_cards({seat: parse_cards(text) for seat, text in (cards or {}).items()})
+        hand = hand.post_antes()
+    hand = hand.post_blinds()
+    hand = hand.deal_hole_cards({seat: parse_cards(text) for seat, text in (cards or {}).items()})
     return hand
 
 
-def play_round_passively(hand: HoldemHand) -> None:
+def play_round_passively(hand: HoldemHand) -> HoldemHand:
     """Everyone in turn calls or checks until the round is over."""
     while hand.phase is Phase.BETTING:
-        hand.call(hand.to_act)
+        hand = hand.call(hand.to_act)
+    return hand
 
 
 def to_street(hand: HoldemHand, street: str, board: str | None = None) -> HoldemHand:
@@ -36,29 +37,29 @@ def to_street(hand: HoldemHand, street: str, board: str | None = None) -> Holdem
     order = ("preflop", "flop", "turn", "river")
     while hand.street.value != street or hand.phase is not Phase.BETTING:
         if hand.phase is Phase.BETTING:
-            play_round_passively(hand)
+            hand = play_round_passively(hand)
         elif hand.phase is Phase.BOARD:
             count = 3 if not hand.board else 1
-            hand.deal_next_street(None if cards is None else [next(cards) for _ in range(count)])
+            hand = hand.deal_next_street(None if cards is None else [next(cards) for _ in range(count)])
         else:
             raise AssertionError(f"the hand ended before the {street}: {hand!r}")
         assert order.index(hand.street.value) <= order.index(street)
     return hand
 
 
-def finish(hand: HoldemHand, board: str | None = None) -> dict[int, int]:
-    """Deal out the board, show every live hand in order and award the pots."""
+def finish(hand: HoldemHand, board: str | None = None) -> HoldemHand:
+    """Deal out the board, show every live hand in order and award the pots: the finished hand."""
     cards = list(parse_cards(board)) if board else []
     while not hand.is_over:
         if hand.phase is Phase.BETTING:
-            play_round_passively(hand)
+            hand = play_round_passively(hand)
         elif hand.phase is Phase.BOARD:
             count = 3 if not hand.board else 1
             dealt = len(hand.board)
-            hand.deal_next_street(cards[dealt:dealt + count] or None)
+            hand = hand.deal_next_street(cards[dealt:dealt + count] or None)
         elif hand.phase is Phase.SHOWDOWN:
             for seat in hand.showdown_order():
-                hand.show_hand(seat)
+                hand = hand.show_hand(seat)
         else:
-            return hand.award_pots()
-    return hand.payouts
+            hand = hand.award_pots()
+    return hand

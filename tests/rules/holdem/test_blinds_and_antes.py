@@ -34,7 +34,7 @@ def test_TDA_34_heads_up_the_button_posts_the_small_blind_and_acts_first_before_
 def test_TDA_34_heads_up_the_button_acts_last_after_the_flop():
     hand = to_street(new_hand({3: 5_000, 8: 5_000}, button=8), "flop")
     assert hand.to_act == 3
-    hand.check(3)
+    hand = hand.check(3)
     assert hand.to_act == 8
 
 
@@ -43,7 +43,7 @@ def test_TDA_32_a_dead_button_on_an_empty_seat_still_orders_the_play():
     hand = new_hand({1: 5_000, 3: 5_000, 7: 5_000}, button=5)
     assert (hand.setup.sb_seat, hand.setup.bb_seat) == (7, 1)
     assert hand.to_act == 3
-    to_street(hand, "flop")
+    hand = to_street(hand, "flop")
     assert hand.to_act == 7
 
 
@@ -79,8 +79,8 @@ def test_TDA_43_ex2_a_big_blind_posted_short_is_still_the_full_bet_to_call():
 
 def test_a_short_big_blind_caller_gets_the_unmatched_part_back():
     hand = new_hand({1: 10_000, 2: 150, 3: 10_000}, button=3, small=100, big=200)
-    hand.call(3)
-    hand.fold(1)
+    hand = hand.call(3)
+    hand = hand.fold(1)
     # The round is over: seat 3's 50 above the big blind's 150 was never matched.
     assert hand.stacks[3] == 9_850 and hand.pot_total == 100 + 150 + 150
 
@@ -108,8 +108,8 @@ def test_RP_11_a_short_big_blind_pays_the_ante_first():
 def test_RP_11_a_big_blind_all_in_for_the_ante_can_win_only_the_ante_back():
     hand = new_hand({1: 10_000, 2: 150, 3: 10_000}, button=3, ante=(AnteKind.BIG_BLIND, 200),
                     cards={1: "2c2d", 2: "AsAh", 3: "7c8d"})
-    hand.call(3)
-    hand.call(1)
+    hand = hand.call(3)
+    hand = hand.call(1)
     pots = hand.pots()
     assert [(p.amount, p.eligible) for p in pots] == [(150, (1, 2, 3)), (400, (1, 3))]
 
@@ -144,7 +144,7 @@ def test_C_02_the_default_ante_kind_is_the_button_ante():
 def test_every_player_antes_and_a_short_ante_is_all_in_for_that_much():
     hand = new_hand({1: 10_000, 2: 10_000, 3: 10_000, 4: 50}, button=4, ante=(AnteKind.EVERY_PLAYER, 100))
     assert hand.stacks[4] == 0
-    hand.call(3)
+    hand = hand.call(3)
     # Seat 4 can win only 50 from each player: the main pot is 4 x 50.
     assert hand.pots()[0].amount == 200 and 4 in hand.pots()[0].eligible
     assert all(4 not in p.eligible for p in hand.pots()[1:])
@@ -153,7 +153,7 @@ def test_every_player_antes_and_a_short_ante_is_all_in_for_that_much():
 def test_a_player_all_in_on_the_blind_does_not_act():
     hand = new_hand({1: 50, 2: 10_000, 3: 10_000}, button=3)
     assert hand.stacks[1] == 0
-    hand.call(3)
+    hand = hand.call(3)
     assert hand.to_act == 2  # seat 1, all-in on the small blind, is skipped
 
 

@@ -32,9 +32,9 @@ def both(setup: TableSetup, rules: HouseRules | None = None, mode=pk.Mode.CASH_G
     rules = rules or HouseRules()
     hand = HoldemHand(setup, rules)
     if hand.phase.value == "post-antes":
-        hand.post_antes()
-    hand.post_blinds()
-    hand.deal_hole_cards()
+        hand = hand.post_antes()
+    hand = hand.post_blinds()
+    hand = hand.deal_hole_cards()
     state = pokerkit_state(setup, rules, mode)
     for i in range(setup.player_count):
         state.deal_hole(2, i)
@@ -61,7 +61,7 @@ def test_departure_TDA_47_ex3_pokerkit_lets_the_first_raiser_raise_again():
     hand, state = both(setup)
     for act in ("call", "fold", "all-in", "fold", "fold", "call"):
         seat = hand.to_act
-        getattr(hand, act.replace("-", "_"))(seat)
+        hand = getattr(hand, act.replace("-", "_"))(seat)
         state.fold() if act == "fold" else (state.complete_bet_or_raise_to(7_500) if act == "all-in"
                                             else state.check_or_call())
     assert hand.to_act == 3 and setup.order[state.actor_index] == 3
@@ -90,8 +90,9 @@ def test_departure_odd_chips_pokerkit_gives_the_whole_remainder_to_one_winner():
                        ante=Ante(AnteKind.BIG_BLIND, 2))
     hand, state = both(setup)
     hand2 = HoldemHand.replay(setup, [a for a in hand.actions if a.kind != "deal-hole-cards"], hand.rules)
-    hand2.deal_hole_cards({1: ["2c", "3c"], 2: ["2d", "3d"], 3: ["2h", "3h"]})
-    payouts = finish(hand2, board="AsKsQsJsTs")
+    hand2 = hand2.deal_hole_cards({1: ["2c", "3c"], 2: ["2d", "3d"], 3: ["2h", "3h"]})
+    hand2 = finish(hand2, board="AsKsQsJsTs")
+    payouts = hand2.payouts
     assert payouts == {1: 3, 2: 3, 3: 2}  # TDA-20: one odd chip each from the button's left
     state = pokerkit_state(setup, HouseRules())
     for i, cards in enumerate(("2c3c", "2d3d", "2h3h")):
@@ -110,13 +111,13 @@ def test_departure_pokerkit_refuses_a_raise_when_every_opponent_is_all_in():
     setup = TableSetup(stacks={1: 1_000, 2: 10_000}, button=2, small_blind=100, big_blind=200)
     hand, state = both(setup)
     # Heads-up: seat 2 (button, small blind) acts first; he calls, seat 1 goes all-in.
-    hand.call(2)
+    hand = hand.call(2)
     state.check_or_call()
-    hand.all_in(1)
+    hand = hand.all_in(1)
     state.complete_bet_or_raise_to(1_000)
     assert state.min_completion_betting_or_raising_to_amount is None
     assert hand.legal().min_to == 1_800  # not forbidden; the part nobody can call comes back uncalled
-    hand.raise_to(2, 1_800)
+    hand = hand.raise_to(2, 1_800)
     assert hand.stacks[2] == 9_000
 
 
@@ -124,7 +125,7 @@ def test_departure_pokerkit_tournament_mode_refuses_a_fold_when_a_check_is_possi
     setup = TableSetup(stacks={1: 10_000, 2: 10_000, 3: 10_000}, button=3, small_blind=100, big_blind=200)
     hand, state = both(setup, mode=pk.Mode.TOURNAMENT)
     for _ in range(2):
-        hand.call(hand.to_act)
+        hand = hand.call(hand.to_act)
         state.check_or_call()
     assert hand.to_act == 2 and hand.legal().check
     assert not state.can_fold()
@@ -135,9 +136,9 @@ def test_departure_pokerkit_counts_a_short_limit_all_in_toward_the_cap():
     setup = TableSetup(stacks={1: 10_000, 2: 10_000, 3: 10_000, 4: 240}, button=4, small_blind=50, big_blind=100,
                        betting=Betting.FIXED_LIMIT)
     hand, state = both(setup)
-    hand.raise_to(3, 200)
+    hand = hand.raise_to(3, 200)
     state.complete_bet_or_raise_to(200)
-    hand.all_in(4)
+    hand = hand.all_in(4)
     state.complete_bet_or_raise_to(240)
     assert hand.legal().min_to == 300  # TDA-47-B: +40 is under half a bet, so the raise completes to 300
     assert state.min_completion_betting_or_raising_to_amount == 340
@@ -146,16 +147,16 @@ def test_departure_pokerkit_counts_a_short_limit_all_in_toward_the_cap():
 def test_departure_pokerkit_asks_a_lone_player_to_check_against_all_ins():
     setup = TableSetup(stacks={1: 10_000, 2: 10_000, 3: 1_000}, button=3, small_blind=100, big_blind=200)
     hand, state = both(setup)
-    hand.all_in(3)
+    hand = hand.all_in(3)
     state.complete_bet_or_raise_to(1_000)
     for _ in range(2):
-        hand.call(hand.to_act)
+        hand = hand.call(hand.to_act)
         state.check_or_call()
-    hand.deal_flop()
+    hand = hand.deal_flop()
     state.burn_card("??")
     state.deal_board(3)
     # Seat 1 folds without facing a bet (TDA-58); seat 2 is left alone against the all-in.
-    hand.fold(1)
+    hand = hand.fold(1)
     state.fold()
     assert hand.phase.value == "deal-board" and hand.cards_up  # TDA-16: nothing left to bet, deal it out
     assert setup.order[state.actor_index] == 2 and state.checking_or_calling_amount == 0
@@ -166,13 +167,13 @@ def test_departure_TDA_47_pokerkit_forgets_short_all_ins_once_they_add_up_to_a_f
     setup = TableSetup(stacks={1: 10_000, 2: 10_000, 3: 10_000, 4: 450, 5: 600, 6: 700}, button=6,
                        small_blind=50, big_blind=100)
     hand, state = both(setup)
-    hand.raise_to(3, 300)
+    hand = hand.raise_to(3, 300)
     state.complete_bet_or_raise_to(300)
     for seat, to in ((4, 450), (5, 600), (6, 700)):
-        hand.all_in(seat)
+        hand = hand.all_in(seat)
         state.complete_bet_or_raise_to(to)
     for seat in (1, 2):
-        hand.fold(seat)
+        hand = hand.fold(seat)
         state.fold()
     # Seat 3 now faces 400 more, at least a full raise of 200: TDA-47 reopens the betting for him.
     assert hand.legal().seat == 3 and hand.legal().min_to == 900

@@ -40,17 +40,28 @@ def test_a_whole_hand_round_trips_through_json(seed):
     assert again.to_dict() == hand.to_dict() and again.stacks == hand.stacks
 
 
+def test_every_record_kind_has_a_verify_can_do_trio_and_check_is_only_the_poker_check():
+    from casino.rules.holdem.actions import _REGISTRY
+
+    hand = played_hand(0)
+    for cls in _REGISTRY.values():
+        for name in (f"verify_{cls.method}", f"can_{cls.method}", cls.method):
+            assert callable(getattr(hand, name)), name
+    assert [name for name in dir(hand) if name.startswith("check")] == ["check"]
+
+
 def test_records_read_back_exactly():
-    for data in ({"act": "raise", "seat": 4, "to": 1000}, {"act": "chips", "seat": 3, "chips": [1000, 500]},
-                 {"act": "deal-flop", "cards": ["2c", "7d", "9h"], "burn": "As"}, {"act": "deal-turn", "card": "Kc"},
-                 {"act": "deal-hole-cards", "cards": {"3": ["As", "Kd"]}}, {"act": "post-blinds"},
-                 {"act": "misdeal"}, {"act": "show", "seat": 2}):
+    for data in ({"action": "raise", "seat": 4, "to": 1000}, {"action": "chips", "seat": 3, "chips": [1000, 500]},
+                 {"action": "deal-flop", "cards": ["2c", "7d", "9h"], "burn": "As"},
+                 {"action": "deal-turn", "card": "Kc"},
+                 {"action": "deal-hole-cards", "cards": {"3": ["As", "Kd"]}}, {"action": "post-blinds"},
+                 {"action": "misdeal"}, {"action": "show", "seat": 2}):
         assert action_from_dict(data).to_dict() == data
 
 
-@pytest.mark.parametrize("bad", [{"act": "raise", "seat": 4}, {"act": "dance", "seat": 1},
-                                 {"act": "fold", "seat": 1, "to": 3}, {"act": "raise", "seat": 4, "to": 10.5},
-                                 {"act": "chips", "seat": 2, "chips": "1000"}, "fold"])
+@pytest.mark.parametrize("bad", [{"action": "raise", "seat": 4}, {"action": "dance", "seat": 1},
+                                 {"action": "fold", "seat": 1, "to": 3}, {"action": "raise", "seat": 4, "to": 10.5},
+                                 {"action": "chips", "seat": 2, "chips": "1000"}, "fold"])
 def test_bad_records_are_refused(bad):
     with pytest.raises(RuleViolation):
         action_from_dict(bad)
@@ -140,8 +151,8 @@ def test_replay_never_raises_on_any_sequence_of_acts(actions):
 
 def test_unknown_board_and_cards_leave_the_payouts_unknown():
     hand = new_hand({1: 1_000, 2: 5_000}, button=2)
-    hand.all_in(2)
-    hand.call(1)
+    hand = hand.all_in(2)
+    hand = hand.call(1)
     while hand.phase.value == "deal-board":
-        hand.deal_next_street()
+        hand = hand.deal_next_street()
     assert hand.phase.value == "showdown" and not hand.can_show_hand(1)

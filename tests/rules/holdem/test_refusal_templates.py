@@ -54,9 +54,9 @@ def test_no_refusal_is_built_with_an_f_string():
 
 def test_a_refusal_keeps_its_template_values_and_english_sentence():
     hand = to_street(new_hand([10_000] * 4, button=4), "flop")
-    hand.bet(1, 600)
+    hand = hand.bet(1, 600)
     with pytest.raises(RuleViolation) as refused:
-        hand.raise_to(2, 900)
+        hand = hand.raise_to(2, 900)
     assert refused.value.template == ("A raise must be at least the previous full bet or raise of %(full)s: raise to"
                                       " %(low)s or more")
     assert refused.value.params == {"full": 600, "low": 1_200}
@@ -67,6 +67,6 @@ def test_a_refusal_keeps_its_template_values_and_english_sentence():
 def test_a_phrase_inside_a_refusal_keeps_its_own_template():
     hand = new_hand([10_000] * 3, button=3)
     with pytest.raises(RuleViolation) as refused:
-        hand.deal_flop()
+        hand = hand.deal_flop()
     step = refused.value.params["step"]
     assert str(step) == "take the action" and step.template == "take the action"
