@@ -710,12 +710,15 @@ def _box_in_hand(state: HandState | None, number: int) -> bool:
     return state is not None and state.box(number) is not None
 
 
+def _next_hand_number(table: Table) -> int:
+    """The number the table's next hand takes: hand numbers run per table, across sessions."""
+    return (table.hands.aggregate(m=Max("number"))["m"] or 0) + 1
+
+
 def _first_hand_of(session: TableSession) -> int:
     """The number of the session's first hand, or of the hand that will be its first."""
     first = session.hands.aggregate(m=Min("number"))["m"]
-    if first is not None:
-        return first
-    return (session.table.hands.aggregate(m=Max("number"))["m"] or 0) + 1
+    return first if first is not None else _next_hand_number(session.table)
 
 
 def end_seatings(w: _Write, seatings, reason: str) -> list[Seating]:
@@ -761,7 +764,7 @@ def seat_new_player(*, table, by, key: str, expected_version: int, box: int) -> 
                                        "hand is finished."), None, box=box, hand=hand.number)
             first_hand = hand.number  # no bet of the player before in it: the new player may bet in it
         else:
-            first_hand = (w.table.hands.aggregate(m=Max("number"))["m"] or 0) + 1
+            first_hand = _next_hand_number(w.table)
         place = Box.objects.get(table=w.table, number=box)
         end_seatings(w, place.seatings.filter(ended_at__isnull=True), Seating.EndReason.NEW_PLAYER)
         seating = Seating.objects.create(box=place, session=session, first_hand=first_hand, started_at=w.now,
@@ -783,10 +786,10 @@ def issue_box_link(*, table, number: int, by) -> PlayerLink:
     with transaction.atomic():
         # The table's row lock: a link is never issued into a session that a concurrent closing is ending.
         locked = Table.objects.select_for_update().get(pk=table.pk if isinstance(table, Table) else table)
+        place = Box.objects.get(table=locked, number=number)  # no such box: Box.DoesNotExist
         session = _live_session_locked(locked)
         if session is None:
             raise RuleViolation(N_("The table is closed: open it first, a player's link lasts one session."))
-        place = Box.objects.get(table=locked, number=number)
         seating = place.seatings.filter(ended_at__isnull=True).first()
         if seating is None:
             # The box's first player this session sees the session's hands at this box so far.
@@ -794,8 +797,8 @@ def issue_box_link(*, table, number: int, by) -> PlayerLink:
                                              started_at=timezone.now(), started_by=by)
             record_event(action="table.seating_started", actor=by, obj=seating, stream=stream_for(locked),
                          details={"box": number, "first_hand": seating.first_hand})
-        seating.box = place
-        place.table = locked
+        # The link's label and the QR page name the box and its table: both are in hand, no read needed.
+        seating.box, place.table = place, locked
         return issue_player_link(seat=seating, by=by, label=str(place), stream=stream_for(locked))
 
 
@@ -1014,7 +1017,7 @@ def start_hand(*, table, by, key: str, expected_version: int, mode: str = Hand.M
             raise RuleViolation(N_("The last deck count was wrong: the pit boss replaces the deck and acknowledges "
                                   "the alert before the next hand."), "THB-16")
         rules = table_rules(w.table)
-        number = (w.table.hands.aggregate(m=Max("number"))["m"] or 0) + 1
+        number = _next_hand_number(w.table)
         hand = Hand.objects.create(table=w.table, session=session, number=number, mode=mode, rules=rules.to_dict(),
                                    started_by=w.by, started_at=w.now)
         hand._last_seq = 0  # no row yet (_next_seq)

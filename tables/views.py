@@ -438,13 +438,19 @@ def issue_box_link(request, table_id: int, number: int):
     table = get_object_or_404(Table.objects.select_related("pit"), pk=table_id)
     if not may_view(request.user, table):
         raise PermissionDenied
-    get_object_or_404(Box, table=table, number=number)
     try:
         link = services.issue_box_link(table=table, number=number, by=request.user)
+    except Box.DoesNotExist:
+        raise Http404 from None
     except RuleViolation as refused:
         messages.error(request, refusal_text(refused))
-        return redirect("tables:dealer_home" if is_dealer_at(request.user, table) else "home")
+        return _links_home(request, table)
     return redirect("tables:player_link", link_id=link.pk)
+
+
+def _links_home(request, table: Table):
+    """Back where links are issued: the dealer's tables page, or a supervisor's home."""
+    return redirect("tables:dealer_home" if is_dealer_at(request.user, table) else "home")
 
 
 def _link_table(request, link_id) -> tuple[PlayerLink, Table]:
@@ -469,5 +475,5 @@ def revoke_link(request, link_id):
     link, table = _link_table(request, link_id)
     player_links.revoke_player_link(link, by=request.user, stream=stream_for(table))
     messages.success(request, _("The link for %(seat)s no longer works.") % {"seat": link.label})
-    return redirect("tables:dealer_home" if is_dealer_at(request.user, table) else "home")
+    return _links_home(request, table)
 

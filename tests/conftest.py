@@ -155,6 +155,18 @@ def issue_box_link(table, number: int, by):
     return services.issue_box_link(table=table, number=number, by=by)
 
 
+def player_session(link) -> str:
+    """The key of a browser session that opened ``link`` (its QR code), as a phone's socket sends it."""
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from casino import player_links
+
+    session = SessionStore()
+    session[player_links.SESSION_KEY] = str(link.pk)
+    session.create()
+    return session.session_key
+
+
 # --- Real servers ---------------------------------------------------------------
 
 

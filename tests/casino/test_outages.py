@@ -15,11 +15,10 @@ from concurrent.futures import ThreadPoolExecutor
 from unittest import mock
 
 import pytest
-from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
 from django.db import OperationalError
 
 from casino import player_links
-from tests.conftest import issue_box_link
+from tests.conftest import issue_box_link, player_session
 from tests.outage_servers import OwnPostgres, OwnRedis
 
 
@@ -55,13 +54,6 @@ def _get(url: str, timeout: float = 10) -> tuple[int, dict | str, float]:
         return status, body, elapsed
 
 
-def _player_session(link) -> str:
-    session = DatabaseSessionStore()
-    session[player_links.SESSION_KEY] = str(link.pk)
-    session.create()
-    return session.session_key
-
-
 @pytest.mark.redis
 @pytest.mark.django_db(transaction=True)
 def test_healthz_answers_200_within_a_second_while_players_sockets_are_connected(
@@ -72,7 +64,7 @@ def test_healthz_answers_200_within_a_second_while_players_sockets_are_connected
 
     (server,) = daphne_servers(1)
     keys = [
-        _player_session(issue_box_link(table_one, n, dealer_dana))
+        player_session(issue_box_link(table_one, n, dealer_dana))
         for n in (1, 2, 3)
     ]
 
@@ -144,7 +136,7 @@ def test_the_screens_still_open_after_redis_lost_its_data_hear_the_next_change(
 
     (server,) = _on_own_redis(daphne_servers, own_redis)
     open_for_play(table_one, dealer_dana, pit_boss_pat)
-    keys = [_player_session(issue_box_link(table_one, n, dealer_dana)) for n in (1, 2, 3, 4)]
+    keys = [player_session(issue_box_link(table_one, n, dealer_dana)) for n in (1, 2, 3, 4)]
     dealer = LiveSession(server.url)
     dealer.login("dana", dealer_dana.raw_password)
 

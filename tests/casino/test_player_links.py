@@ -97,3 +97,10 @@ def test_a_dealer_cannot_see_or_revoke_a_link_of_another_table(client, table_two
     assert client.post(reverse("tables:revoke_link", args=[link.pk])).status_code == 403
     link.refresh_from_db()
     assert link.revoked_at is None
+
+
+def test_a_link_for_a_box_the_table_does_not_have_is_not_found(client, table_one, dealer_dana):
+    services.request_opening(table=table_one, by=dealer_dana, key="open-1", expected_version=table_one.version)
+    client.force_login(dealer_dana)
+    assert client.post(reverse("tables:issue_box_link", args=[table_one.pk, 8])).status_code == 404
+    assert not PlayerLink.objects.exists()

@@ -6,7 +6,6 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
-from django.contrib.sessions.backends.db import SessionStore
 from django.db import transaction
 
 from casino import player_links
@@ -14,7 +13,7 @@ from casino.asgi import application
 from casino.consumers import CLOSE_REVOKED
 from casino.realtime import announce_change
 from tables import services
-from tests.conftest import issue_box_link
+from tests.conftest import issue_box_link, player_session
 from tests.tables.conftest import act, open_for_play
 
 
@@ -54,13 +53,6 @@ def test_nothing_is_announced_when_the_change_rolls_back(django_capture_on_commi
     assert callbacks == []
 
 
-def _player_session(link) -> str:
-    session = SessionStore()
-    session[player_links.SESSION_KEY] = str(link.pk)
-    session.create()
-    return session.session_key
-
-
 def _phone_on(server, session_key):
     """A phone's socket to a real daphne process, with the session its QR link opened."""
     from websockets.asyncio.client import connect
@@ -80,7 +72,7 @@ def _socket(session_key=None, origin=b"http://localhost"):
 async def test_a_player_socket_gets_its_box_at_once_and_is_closed_when_the_link_is_revoked(table_one, dealer_dana):
     box = await database_sync_to_async(table_one.boxes.get)(number=2)
     link = await database_sync_to_async(issue_box_link)(table_one, box.number, dealer_dana)
-    key = await database_sync_to_async(_player_session)(link)
+    key = await database_sync_to_async(player_session)(link)
     socket = _socket(key)
     connected, _ = await socket.connect()
     assert connected
@@ -103,7 +95,7 @@ async def test_a_socket_without_a_player_link_is_refused():
 async def test_a_socket_from_a_foreign_origin_is_refused_even_with_a_valid_link(table_one, dealer_dana):
     box = await database_sync_to_async(table_one.boxes.get)(number=2)
     link = await database_sync_to_async(issue_box_link)(table_one, box.number, dealer_dana)
-    key = await database_sync_to_async(_player_session)(link)
+    key = await database_sync_to_async(player_session)(link)
     socket = _socket(key, origin=b"https://evil.example.com")
     connected, _ = await socket.connect()
     assert not connected
@@ -118,7 +110,7 @@ def test_a_change_made_through_one_daphne_reaches_a_socket_on_another(daphne_ser
 
     server_a, server_b = daphne_servers(2)
     link = issue_box_link(table_one, 4, dealer_dana)
-    player_key = _player_session(link)
+    player_key = player_session(link)
 
     dealer = LiveSession(server_a.url)
     dealer.login("dana", dealer_dana.raw_password)
@@ -148,7 +140,7 @@ async def test_a_screen_renders_once_for_versions_it_already_shows_and_again_for
 
     box = await database_sync_to_async(table_one.boxes.get)(number=2)
     link = await database_sync_to_async(issue_box_link)(table_one, box.number, dealer_dana)
-    key = await database_sync_to_async(_player_session)(link)
+    key = await database_sync_to_async(player_session)(link)
     socket = _socket(key)
     assert (await socket.connect())[0]
     first = await socket.receive_from(timeout=5)
@@ -234,7 +226,7 @@ def test_closing_through_one_daphne_shuts_the_phone_open_on_another(daphne_serve
 
     server_a, server_b = daphne_servers(2)
     open_for_play(table_one, dealer_dana, pit_boss_pat)
-    player_key = _player_session(issue_box_link(table_one, 4, dealer_dana))
+    player_key = player_session(issue_box_link(table_one, 4, dealer_dana))
     act(services.request_closing, table_one, dealer_dana)
     table_one.refresh_from_db()
     boss = LiveSession(server_a.url)

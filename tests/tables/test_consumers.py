@@ -14,18 +14,16 @@ from datetime import timedelta
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
 from django.utils import timezone
 
-from casino import player_links
 from casino.asgi import application
 from casino.consumers import CLOSE_REVOKED
 from casino.models import PlayerLink
 from casino.rules.cards import full_deck
 from tables import services
 from tables.models import Table
-from tests.conftest import issue_box_link
+from tests.conftest import issue_box_link, player_session
 
 from .conftest import (
     CLOSE_BETS,
@@ -55,13 +53,6 @@ def _staff_session(user) -> str:
     client = Client()
     client.force_login(user)
     return client.cookies["sessionid"].value
-
-
-def _player_session(link) -> str:
-    session = SessionStore()
-    session[player_links.SESSION_KEY] = str(link.pk)
-    session.create()
-    return session.session_key
 
 
 def _socket(path: str, session_key: str | None = None) -> WebsocketCommunicator:
@@ -153,7 +144,7 @@ async def test_an_expired_player_link_is_refused(table_one, dealer_dana):
     def expired_link():
         link = issue_box_link(table_one, 2, dealer_dana)
         PlayerLink.objects.filter(pk=link.pk).update(expires_at=timezone.now() - timedelta(minutes=1))
-        return _player_session(link)
+        return player_session(link)
 
     key = await database_sync_to_async(expired_link)()
     assert not (await _connects("/ws/player/", key))[0]
@@ -163,7 +154,7 @@ async def test_a_player_link_shows_its_own_box_and_hears_nothing_of_another_tabl
     table_one, table_two, dealer_dana, dealer_diego
 ):
     def link_for(table, number, dealer):
-        return _player_session(issue_box_link(table, number, dealer))
+        return player_session(issue_box_link(table, number, dealer))
 
     key = await database_sync_to_async(link_for)(table_two, 3, dealer_diego)
     connected, socket = await _connects("/ws/player/", key)
@@ -181,7 +172,7 @@ async def test_a_player_socket_is_closed_when_its_link_expires_during_the_sessio
 ):
     def link():
         made = issue_box_link(table_one, 2, dealer_dana)
-        return made, _player_session(made)
+        return made, player_session(made)
 
     made, key = await database_sync_to_async(link)()
     connected, socket = await _connects("/ws/player/", key)
@@ -229,7 +220,7 @@ class Capture:
 
 async def _player_capture(table, number, dealer) -> Capture:
     def link():
-        return _player_session(issue_box_link(table, number, dealer))
+        return player_session(issue_box_link(table, number, dealer))
 
     key = await database_sync_to_async(link)()
     connected, socket = await _connects("/ws/player/", key)

@@ -13,7 +13,6 @@ import re
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -25,7 +24,7 @@ from casino.models import AuditEvent, PlayerLink
 from casino.rules.errors import RuleViolation
 from tables import rendering, services
 from tables.models import Hand, Seating, Table
-from tests.conftest import issue_box_link
+from tests.conftest import issue_box_link, player_session
 
 from .conftest import CLOSE_BETS, DEAL, act, ante, open_for_play, play, play_to_settlement
 from .screens import tablet
@@ -184,18 +183,11 @@ def test_the_tablet_marks_a_new_player(client, open_table, dealer_dana):
 # --------------------------------------------------------------------------- phones open on the link
 
 
-def _player_session(link) -> str:
-    session = SessionStore()
-    session[player_links.SESSION_KEY] = str(link.pk)
-    session.create()
-    return session.session_key
-
-
 @pytest.mark.django_db(transaction=True)
 async def test_a_phone_open_on_the_link_is_told_and_shut_when_the_table_closes(table_one, dealer_dana, pit_boss_pat):
     def open_and_link():
         table = open_for_play(table_one, dealer_dana, pit_boss_pat)
-        return _player_session(issue_box_link(table, 1, dealer_dana))
+        return player_session(issue_box_link(table, 1, dealer_dana))
 
     key = await database_sync_to_async(open_and_link)()
     socket = WebsocketCommunicator(application, "/ws/player/", headers=[
