@@ -116,14 +116,14 @@ def player_sessions(tables, n_sockets: int) -> list[tuple[int, str]]:
 
     from casino import player_links
     from casino.rules.errors import RuleViolation
-    from tables import services
+    from tables import sessions
 
     sockets = []
     for s in range(n_sockets):
         table, dealer, _boss = tables[s % len(tables)]
         session = SessionStore()
         try:
-            link = services.issue_box_link(table=table, number=1 + (s // len(tables)) % 7, by=dealer)
+            link = sessions.issue_box_link(table=table, number=1 + (s // len(tables)) % 7, by=dealer)
             session[player_links.SESSION_KEY] = str(link.pk)
         except RuleViolation:
             pass

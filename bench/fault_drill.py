@@ -27,6 +27,9 @@ has caught up. For each fault it prints:
 
 Bounded: a few minutes at most (``--recovery-timeout`` per fault), loopback only; everything it
 started is stopped at the end, on an error or on Ctrl-C. docs/reliability.md records its figures.
+
+One script of about 1,000 lines, on purpose (issue #13): a single drill read top to bottom (its own
+servers, the load, each fault, the figures), run by hand and imported by nothing.
 """
 
 from __future__ import annotations
@@ -571,7 +574,7 @@ class Drill:
         from bench.bench_pit_load import player_sessions, prepare
         from bench.pit_script import DealerScript
         from casino import player_links
-        from tables import services
+        from tables import sessions
 
         tables = prepare(self.args.tables, "drill_")
         self.script = DealerScript()
@@ -581,7 +584,7 @@ class Drill:
         self.tables, self.phone_sessions = tables, phones
         _table, dealer, boss = tables[0]
         self.boss = boss.username
-        self.link_token = player_links.token_for(services.issue_box_link(table=_table, number=7, by=dealer))
+        self.link_token = player_links.token_for(sessions.issue_box_link(table=_table, number=7, by=dealer))
         connections.close_all()
 
     def start_daphnes(self) -> None:

@@ -539,15 +539,15 @@ def open_table(world: World) -> None:
     """Opened through the services, as the dealer and the pit boss do before the shift (THB-21)."""
     from django.contrib.auth import get_user_model
 
-    from tables import services
+    from tables import sessions
     from tables.models import Table
 
     users = get_user_model().objects
     table = Table.objects.get(pk=world.table_id)
-    services.request_opening(table=table, by=users.get(username=world.people["dealer"]), key=uuid.uuid4().hex,
+    sessions.request_opening(table=table, by=users.get(username=world.people["dealer"]), key=uuid.uuid4().hex,
                              expected_version=table.version)
     table.refresh_from_db()
-    services.confirm_deck_check(table=table, by=users.get(username=world.people["pit_boss"]),
+    sessions.confirm_deck_check(table=table, by=users.get(username=world.people["pit_boss"]),
                                 key=uuid.uuid4().hex, expected_version=table.version)
 
 

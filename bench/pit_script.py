@@ -46,11 +46,11 @@ class DealerScript:
 
     def open_table(self, table, dealer, boss) -> None:
         """Through the services (before the load starts): the dealer asks, the pit boss checks the deck."""
-        from tables import services
+        from tables import sessions
 
-        services.request_opening(table=table, by=dealer, key=str(uuid.uuid4()), expected_version=table.version)
+        sessions.request_opening(table=table, by=dealer, key=str(uuid.uuid4()), expected_version=table.version)
         table.refresh_from_db()
-        services.confirm_deck_check(table=table, by=boss, key=str(uuid.uuid4()), expected_version=table.version)
+        sessions.confirm_deck_check(table=table, by=boss, key=str(uuid.uuid4()), expected_version=table.version)
         table.refresh_from_db()
         self.versions[table.pk] = table.version
         self.steps[table.pk] = 0

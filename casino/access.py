@@ -1,4 +1,14 @@
-"""View decorators for role checks. Object checks live in each app's services."""
+"""Who may do what: the two checks every view, socket and command makes, explained here once.
+
+1. The role check, at the door: ``role_required`` on every view (and each consumer's ``authorise``)
+   lets in only staff holding one of the roles. What a role is (a group) and may do (capabilities,
+   ``can``) is ``casino.roles``'s.
+2. The object check, on the object itself: which table, which pit, which tournament. It is the
+   game's own question, so each game answers it in its own ``<app>/access.py`` (``tables.access``:
+   ``is_dealer_at``, ``supervises``, ``may_view``), and its views, its websocket consumers
+   (``authorise``, ``still_allowed``) and its commands (``tables.writing.require_dealer``, ...) all
+   ask it there, the same question the same way. The core never asks it: it knows no game.
+"""
 
 from __future__ import annotations
 

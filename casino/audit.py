@@ -29,16 +29,11 @@ from django.db import connection, transaction
 from django.db.models import Func, Max, Q, TextField, Value
 from django.utils import timezone
 
-from casino.models import GENESIS_HASH, KEYED, UNKEYED, AuditEvent
+from casino.models import GENESIS_HASH, KEYED, UNKEYED, AuditEvent, object_label
 from casino.roles import primary_role
 
 CASINO_STREAM = "casino"
 anchor_log = logging.getLogger("casino.audit.anchor")
-
-
-def stream_for(obj) -> str:
-    """The chain an object's events belong to: ``tables.table.3``, ``tournaments.tournament.1``."""
-    return f"{obj._meta.label_lower}.{obj.pk}"
 
 
 def _lock_key(stream: str) -> int:
@@ -84,7 +79,7 @@ def record_event(
     """
     if not connection.in_atomic_block:
         raise RuntimeError("record_event must run inside the transaction of the change it records")
-    stream = stream or (stream_for(obj) if obj is not None else CASINO_STREAM)
+    stream = stream or (object_label(obj) if obj is not None else CASINO_STREAM)
     if after is not None and (after.stream != stream or not locked):
         raise ValueError("record_event(after=...) follows an event of the same stream, under its lock")
     if not locked:

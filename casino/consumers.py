@@ -234,9 +234,15 @@ async def _markers_were_there(layer, marker: str) -> bool | None:
 async def _watch_for_lost_groups(layer) -> None:
     marker = f"{layer.prefix}:groups-kept:{uuid.uuid4().hex}"
     await _markers_were_there(layer, marker)
+    me = asyncio.current_task()
     while _live_sockets:
         await asyncio.sleep(LAYER_WATCH_SECONDS)
-        if await _markers_were_there(layer, marker) is not False:
+        found = await _markers_were_there(layer, marker)
+        if me is not None and me.cancelling():
+            # Python 3.11's wait_for can swallow a cancellation that lands as its call completes: a
+            # watcher that went on looping kept its event loop from closing (a hang seen in the suite).
+            raise asyncio.CancelledError
+        if found is not False:
             continue
         sockets = list(_live_sockets)
         log.warning("the channel layer's Redis lost its data: %d sockets join their groups again", len(sockets))

@@ -13,7 +13,8 @@ import asyncio
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable, Iterator
+from contextlib import contextmanager
 from typing import Generic, TypeVar
 
 V = TypeVar("V")
@@ -75,6 +76,24 @@ def clear_all() -> None:
     """Empty every cache of this process (tests that flush the database between them)."""
     for cache in _ALL:
         cache.clear()
+
+
+@contextmanager
+def another_process() -> Iterator[None]:
+    """Inside, every cache of this process starts empty; on leaving, what they held before is back and
+    what was kept inside is forgotten. A test's stand-in for the casino's other daphne process: what a
+    write made there is in PostgreSQL (and in Redis, if shared), never in this process's memory."""
+    held = []
+    for cache in _ALL:
+        with cache.lock:
+            held.append((cache, cache.items))
+            cache.items = OrderedDict()
+    try:
+        yield
+    finally:
+        for cache, items in held:
+            with cache.lock:
+                cache.items = items
 
 
 # The coroutines under way per event loop and key (``single_flight``).

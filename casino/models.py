@@ -16,6 +16,12 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
+def object_label(obj) -> str:
+    """How the casino names one object, ``tables.table.3``, ``tournaments.tournament.1``: the name of
+    its audit stream (casino.audit) and of its channel-layer group (casino.realtime) alike."""
+    return f"{obj._meta.label_lower}.{obj.pk}"
+
+
 class Capability(models.Model):
     """No table: only the home of the role permissions (see casino.roles)."""
 
@@ -28,6 +34,7 @@ class Capability(models.Model):
             ("approve_payout", "Approve payouts that need a second person"),
             ("direct_games", "Direct the games of the casino"),
             ("direct_tournaments", "Direct tournaments"),
+            ("run_tournament_floor", "Run a tournament's floor: busts, seats, chip counts, moves"),
             ("issue_player_link", "Issue and revoke player links"),
             ("view_audit", "Read the audit log"),
         ]

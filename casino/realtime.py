@@ -25,11 +25,6 @@ MESSAGE_TYPE = "state.changed"  # handled by LiveConsumer.state_changed
 ANNOUNCE_SECONDS = 2
 
 
-def group_for(obj) -> str:
-    """A channel-layer group named after the object: ``tables.table.3``."""
-    return f"{obj._meta.label_lower}.{obj.pk}"
-
-
 def send_now(groups: list[str], messages: list[dict]) -> None:
     """Send each message to its group: one trip from this thread to the event loop for all of them."""
     layer = get_channel_layer()

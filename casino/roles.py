@@ -1,9 +1,8 @@
-"""Staff roles as Django groups with permissions, and the object checks.
+"""Staff roles as Django groups with permissions.
 
 A role is a group; what a role may do is a permission on ``Capability``, so a
-casino can adjust a group in the admin without touching code. Object checks
-(which table, which pit) live here too, so that views and websocket consumers
-ask the same questions the same way.
+casino can adjust a group in the admin without touching code. Where the role
+checks and the object checks (which table, which pit) are made: ``casino.access``.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ class Role(models.TextChoices):
     PIT_BOSS = "pit_boss", _("Pit boss")
     GAMES_DIRECTOR = "games_director", _("Games director")
     TOURNAMENT_DIRECTOR = "tournament_director", _("Tournament director")
+    TOURNAMENT_FLOOR = "tournament_floor", _("Tournament floor")
     ADMINISTRATOR = "administrator", _("Administrator")
 
 
@@ -27,6 +27,9 @@ SUPERVISE_PIT = "supervise_pit"
 APPROVE_PAYOUT = "approve_payout"
 DIRECT_GAMES = "direct_games"
 DIRECT_TOURNAMENTS = "direct_tournaments"
+# The tournament floor at the tables: busts, seat corrections, chip counts, buttons, confirming moves
+# (the director may do all of it too, and the setup, overrides, disqualifications, clock and payouts).
+RUN_TOURNAMENT_FLOOR = "run_tournament_floor"
 ISSUE_PLAYER_LINK = "issue_player_link"
 VIEW_AUDIT = "view_audit"
 
@@ -34,7 +37,8 @@ ROLE_CAPABILITIES: dict[str, tuple[str, ...]] = {
     Role.DEALER: (DEAL, ISSUE_PLAYER_LINK),
     Role.PIT_BOSS: (SUPERVISE_PIT, APPROVE_PAYOUT, ISSUE_PLAYER_LINK, VIEW_AUDIT),
     Role.GAMES_DIRECTOR: (SUPERVISE_PIT, APPROVE_PAYOUT, DIRECT_GAMES, ISSUE_PLAYER_LINK, VIEW_AUDIT),
-    Role.TOURNAMENT_DIRECTOR: (DIRECT_TOURNAMENTS, ISSUE_PLAYER_LINK, VIEW_AUDIT),
+    Role.TOURNAMENT_DIRECTOR: (DIRECT_TOURNAMENTS, RUN_TOURNAMENT_FLOOR, ISSUE_PLAYER_LINK, VIEW_AUDIT),
+    Role.TOURNAMENT_FLOOR: (RUN_TOURNAMENT_FLOOR, ISSUE_PLAYER_LINK),
     Role.ADMINISTRATOR: (DIRECT_GAMES, DIRECT_TOURNAMENTS, SUPERVISE_PIT, VIEW_AUDIT),
 }
 
@@ -42,7 +46,8 @@ ROLE_CAPABILITIES: dict[str, tuple[str, ...]] = {
 LOGIN_UNLOCKERS = (Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
 
 # Where each role lands after login; the first role a user holds in this order wins.
-HOME_ORDER = (Role.ADMINISTRATOR, Role.GAMES_DIRECTOR, Role.PIT_BOSS, Role.TOURNAMENT_DIRECTOR, Role.DEALER)
+HOME_ORDER = (Role.ADMINISTRATOR, Role.GAMES_DIRECTOR, Role.PIT_BOSS, Role.TOURNAMENT_DIRECTOR, Role.TOURNAMENT_FLOOR,
+              Role.DEALER)
 
 
 def ensure_role_groups(**kwargs) -> None:

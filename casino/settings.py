@@ -243,7 +243,7 @@ if REDIS_URL:
     # Sessions stay in PostgreSQL; Redis answers their reads (every staff request reads its session).
     SESSION_ENGINE = "casino.sessions"
     # Each table version's snapshot, made once by the write's process, is read by the others from
-    # Redis instead of the database (tables.services.SHARED_SNAPSHOT_SECONDS).
+    # Redis instead of the database (casino.reads.SHARED_SNAPSHOT_SECONDS).
     SHARE_SNAPSHOTS = env.bool("SHARE_SNAPSHOTS", default=True)
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

@@ -29,6 +29,7 @@ ROLE_HOMES = {
     Role.GAMES_DIRECTOR: "tables:floor",
     Role.ADMINISTRATOR: "tables:floor",
     Role.TOURNAMENT_DIRECTOR: "tournaments:director_home",
+    Role.TOURNAMENT_FLOOR: "tournaments:director_home",
 }
 
 

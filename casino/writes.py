@@ -23,8 +23,11 @@ no game.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.core.exceptions import PermissionDenied
 from django.db import models, transaction
@@ -37,6 +40,30 @@ from casino.models import AuditEvent
 from casino.realtime import announce_change
 from casino.roles import primary_role
 from casino.rules.errors import N_
+
+#: The time writes take as ``now`` while a simulation runs (``simulated_time``); None: the real clock.
+_SIMULATED_NOW: ContextVar[datetime | None] = ContextVar("simulated_now", default=None)
+
+
+def current_time() -> datetime:
+    """The time a write records as its ``now``: the real clock, or the simulated one inside ``simulated_time``."""
+    return _SIMULATED_NOW.get() or timezone.now()
+
+
+@contextmanager
+def simulated_time(at: datetime) -> Iterator[None]:
+    """Run writes as if it were ``at`` (an aware datetime): every write inside records ``at`` as its time.
+
+    For the tournament simulator (``simulate_tournament``) and tests: the record's ``at`` and the clock's
+    readings then come from simulated time, so the same seed gives the same record. Screens never use it.
+    """
+    if at.tzinfo is None:
+        raise ValueError("simulated_time needs an aware datetime")
+    token = _SIMULATED_NOW.set(at)
+    try:
+        yield
+    finally:
+        _SIMULATED_NOW.reset(token)
 
 
 class StaleVersion(Exception):
@@ -160,7 +187,7 @@ def write(kind: Aggregate, *, pk: int, by, key: str, expected_version: int, acti
                 return Written(getattr(done, kind.version_field), ids, duplicate=True, alerts=list(done.alerts))
         if stale:
             raise StaleVersion(locked.version)
-        w = write_class(row=locked, by=by, key=key, action=action, now=timezone.now(), role=primary_role(by) or "",
+        w = write_class(row=locked, by=by, key=key, action=action, now=current_time(), role=primary_role(by) or "",
                         stream=stream, groups=kind.groups(locked))
         work(w)
         locked.version += 1

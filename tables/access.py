@@ -1,4 +1,4 @@
-"""Who may see or act at which table: the object checks every view and socket uses."""
+"""Who may see or act at which table: the tables' object checks (``casino.access`` explains the two checks)."""
 
 from __future__ import annotations
 

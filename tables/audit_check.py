@@ -12,7 +12,8 @@ from casino.models import AuditEvent
 from casino.rules.errors import RuleViolation
 from casino.rules.holdem_bonus import replay
 from tables.models import Hand, HandAction
-from tables.services import _audit_details, _effective_rows, _rules_of, replayed_columns
+from tables.reads import effective_rows, rules_of
+from tables.services import audit_details, replayed_columns
 
 HAND_EVENTS = ("hand.started", "hand.action", "hand.action_undone")
 
@@ -77,7 +78,7 @@ def _compare(hand: Hand, rows: list[HandAction], events: list[AuditEvent]) -> li
         event = actions.pop(row.seq, None)
         if event is None:
             problems.append(f"{what}: the audit log never recorded this action")
-        elif (event.details.get("record") != _audit_details(row.record) or row.record.get("action") != row.kind
+        elif (event.details.get("record") != audit_details(row.record) or row.record.get("action") != row.kind
               or event.actor_id != row.actor_id):
             problems.append(f"{what}: the stored action differs from the one the audit log recorded")
     for seq in sorted(actions, key=str):
@@ -90,7 +91,7 @@ def _compare(hand: Hand, rows: list[HandAction], events: list[AuditEvent]) -> li
 def _replayed_result(hand: Hand, rows: list[HandAction], where: str) -> list[str]:
     """The hand's stored result (which reports add up) must be what its stored actions replay to."""
     try:
-        state = replay(_rules_of(hand), [row.record for row in _effective_rows(rows)])
+        state = replay(rules_of(hand), [row.record for row in effective_rows(rows)])
     except (RuleViolation, ValueError, KeyError, TypeError) as error:
         return [f"{where}: its stored actions no longer replay: {error}"]
     stored = {name: getattr(hand, name) for name in ("phase", "pending_approvals", "house_net")}

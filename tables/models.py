@@ -6,11 +6,9 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from casino.realtime import group_for
-from tables.refusals import alert_params
+from casino.models import object_label
 
 
 def pit_group(pit_id: int) -> str:
@@ -21,7 +19,7 @@ def pit_group(pit_id: int) -> str:
 # THB-72: a pit boss covers at most four contiguous tables of one game, or two of mixed games.
 MAX_TABLES_ONE_GAME = 4
 MAX_TABLES_MIXED = 2
-BOX_NUMBERS = range(1, 8)  # C-28: seven boxes (THB-12), numbered 1 to 7
+BOX_NUMBERS = tuple(range(1, 8))  # C-28: seven boxes (THB-12), numbered 1 to 7; the one definition
 
 
 class Game(models.TextChoices):
@@ -92,8 +90,8 @@ class Table(models.Model):
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.CLOSED)
     # Bumped by every change a screen shows; pushes carry it so clients spot a gap.
     version = models.PositiveBigIntegerField(default=0)
-    # With the id, names this row for the screens' per-process caches (tables.services.table_snapshot):
-    # a test database that reuses a flushed id never gets another table's cached state.
+    # With the id, names this row for the screens' per-process caches (casino.reads.version_key): a
+    # test database that reuses a flushed id never gets another table's cached state.
     created_at = models.DateTimeField(_("created"), default=timezone.now, editable=False)
 
     class Meta:
@@ -116,7 +114,7 @@ class Table(models.Model):
 
     @property
     def group_name(self) -> str:
-        return group_for(self)
+        return object_label(self)
 
     def ensure_boxes(self) -> None:
         """Every table has its seven boxes as rows, so links and bets can point at them."""
@@ -146,7 +144,7 @@ class Box(models.Model):
 # --- The live game: sessions, hands and their frozen actions ----------------------------------------
 #
 # A hand's truth is its ordered HandAction rows, replayed through the rules engine
-# (casino.rules.holdem_bonus); every write goes through tables.services. The few
+# (casino.rules.holdem_bonus); every write goes through tables.writing. The few
 # columns on Hand that repeat what the replay says (phase, pending approvals, the
 # house's net) are kept for the pit console's queries and rewritten by the services
 # in the same transaction as the action that changes them.
@@ -222,7 +220,7 @@ class Seating(models.Model):
     A link bound to the box itself outlived the session and showed the box's next occupant their
     hole cards (issue #12). A seating ends when its session closes, or when the dealer says a new
     player took the box; its links are revoked in the same transaction, and every phone open on them
-    is told and shut (tables.services.end_seatings). A phone sees only the hands numbered from
+    is told and shut (tables.sessions.end_seatings). A phone sees only the hands numbered from
     ``first_hand`` on: the hands before belong to whoever sat there before.
     """
 
@@ -405,15 +403,8 @@ class Alert(models.Model):
         verbose_name = _("alert")
 
     def __str__(self) -> str:
-        return f"{self.table} {self.kind}: {self.text}"
-
-    @property
-    def text(self) -> str:
-        """The message in the active language, the engine's notes in it too (``tables.refusals.alert_params``)."""
-        try:
-            return gettext(self.message) % alert_params(self)
-        except (KeyError, TypeError, ValueError):
-            return self.message
+        # Its text in the viewer's language is a read (its hand may be replayed): tables.reads.alert_text.
+        return f"{self.table} {self.kind}: {self.message}"
 
 
 class TableRequest(models.Model):

@@ -26,9 +26,9 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.rules.holdem_bonus import Decision, HandState, Mode, Phase
 from casino.rules.holdem_bonus.settlement import Approval, BoxSettlement
+from tables.models import BOX_NUMBERS
 
 SUITS = {"c": ("♣", False), "d": ("♦", True), "h": ("♥", True), "s": ("♠", False)}
-BOX_NUMBERS = tuple(range(1, 8))
 STREETS = ("flop", "turn", "river")
 
 PHASE_LABELS = {

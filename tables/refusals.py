@@ -6,7 +6,7 @@ engine's notes about a hand (an irregularity applied, why a hand is void, THB-24
 reading its English. An alert keeps a note twice in its parameters: as its English sentence under
 its own name (``note``, ``reason``) and as template, values and clause under ``notes``; an alert
 written before notes were templates has the English alone, and the note is found again by
-replaying its hand (``alert_params``).
+replaying its hand (``tables.reads.alert_params``, a read).
 """
 
 from __future__ import annotations
@@ -37,45 +37,3 @@ def alert_notes(notes: dict[str, Note]) -> dict[str, Any]:
         return {}
     return {**{name: str(note) for name, note in notes.items()},
             "notes": {name: note.to_dict() for name, note in notes.items()}}
-
-
-#: The alerts whose ``note`` or ``reason`` is one of the engine's notes (other alerts' notes are typed).
-ENGINE_NOTE_ALERTS = ("irregularity", "void")
-
-
-def alert_params(alert) -> dict[str, Any]:
-    """An alert's parameters with the engine's notes in the active language, ready for its message."""
-    params = dict(alert.params or {})
-    stored = params.pop("notes", None)
-    if stored is not None:
-        notes = {name: Note.from_dict(data) for name, data in stored.items()}
-    elif alert.kind in ENGINE_NOTE_ALERTS:
-        notes = _notes_of_an_older_alert(alert, params)
-    else:
-        notes = {}
-    for name, note in notes.items():
-        params[name] = explain_note(note)
-    return params
-
-
-def _notes_of_an_older_alert(alert, params: dict[str, Any]) -> dict[str, Note]:
-    """An alert stored before notes were templates holds only the English sentence: the engine's own
-    note of the same text is found in its hand's replayed state (irregularities are never undone)."""
-    if alert.hand_id is None:
-        return {}
-    from tables.services import hand_state  # the services import the models, which import this module
-
-    try:
-        state = hand_state(alert.hand)
-    except RuleViolation:  # pragma: no cover - a stored hand always replays (verify_audit checks it)
-        return {}
-    found: dict[str, Note] = {}
-    note = next((n for n in state.irregularities if isinstance(n, Note) and n == params.get("note")), None)
-    if note is not None:
-        found["note"] = note
-    reason = state.void_reason
-    if isinstance(reason, Note):
-        with_clause = Note(reason.template, state.void_clause, **reason.params)
-        if with_clause == params.get("reason"):
-            found["reason"] = with_clause
-    return found

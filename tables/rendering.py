@@ -2,7 +2,7 @@
 
 The same functions serve the HTTP views (first load, answers to POSTs) and the
 websocket consumers (every push), so a screen looks the same however it got
-its HTML. Each reads the database through ``tables.services`` and hands the
+its HTML. Each reads through ``tables.reads`` (once per version) and hands the
 template a projection (``tables.projections``), never the engine's state.
 """
 
@@ -26,11 +26,10 @@ from casino.rules.cards import RANKS, SUITS
 from casino.rules.errors import RuleViolation
 from casino.rules.holdem_bonus import Phase, paytable_odds
 from casino.rules.holdem_bonus.paytable import get_paytable
-from tables import services
-from tables.models import Hand, Pit, Table, TableSession
+from tables import reads, services
+from tables.models import BOX_NUMBERS, Hand, Pit, Table, TableSession
 from tables.projections import (
     AWARD_LABELS,
-    BOX_NUMBERS,
     OUTCOME_LABELS,
     PHASE_LABELS,
     approval_view,
@@ -40,7 +39,7 @@ from tables.projections import (
     pit_summary,
     player_projection,
 )
-from tables.refusals import alert_params
+from tables.reads import alert_params
 
 # The chips a keypad offers (any whole amount can also be typed).
 CHIPS = (1, 5, 10, 25, 100, 500)
@@ -66,7 +65,7 @@ def _picker(used: set[str]) -> list[list[dict[str, Any]]]:
 
 
 def _limits(table: Table) -> dict[str, Any]:
-    rules = services.table_rules(table)
+    rules = reads.table_rules(table)
     return {"min_ante": rules.min_ante, "max_ante": rules.max_ante, "min_bonus": rules.min_bonus,
             "max_bonus": rules.max_bonus}
 
@@ -76,7 +75,7 @@ def _limits(table: Table) -> dict[str, Any]:
 
 def dealer_context(table: Table, user, notice: dict | None = None, version: int | None = None) -> dict[str, Any]:
     """The tablet's context: at ``version`` (the one a write just made, or a push announced), else now."""
-    snapshot = services.snapshot_at(table, version)
+    snapshot = reads.snapshot_anywhere(table, version)
     table, session, hand, state = snapshot.table, snapshot.session, snapshot.hand, snapshot.state
     view = dealer_projection(state)
     finished = hand is None or hand.is_finished
@@ -93,7 +92,7 @@ def dealer_context(table: Table, user, notice: dict | None = None, version: int 
         "finished": finished,
         "can_start": between_hands,
         # Asked only between hands, when the next one could start (one query): THB-16.
-        "deck_pending": between_hands and services.deck_count_pending(table),
+        "deck_pending": between_hands and reads.deck_count_pending(table),
         "can_close_table": between_hands,
         "can_repeat": in_bets and hand is not None and hand.number > 1 and
         session is not None and session.hands.filter(number__lt=hand.number).exists(),
@@ -128,20 +127,20 @@ def pit_context(pit: Pit, user, notice: dict | None = None) -> dict[str, Any]:
     tables = list(pit.tables.select_related("dealer", "pit").order_by("name"))
     rows = []
     for table in tables:
-        snapshot = services.table_snapshot(table)
+        snapshot = reads.snapshot_from_db(table)
         session, hand, state = snapshot.session, snapshot.hand, snapshot.state
         rows.append({
             "table": table,
             "session": session,
             "hand": hand,
             "summary": pit_summary(state),
-            "session_result": services.session_result(table),
+            "session_result": reads.session_result(table),
             "deck_check": session is not None and session.status == TableSession.Status.DECK_CHECK,
             "closing": session is not None and session.status == TableSession.Status.CLOSING,
         })
     by_table = {t.pk: t for t in tables}
     approvals = []
-    for award in services.pending_approvals(pit):
+    for award in reads.pending_approvals(pit):
         table = by_table.get(award.table.pk, award.table)
         approvals.append({
             "table": table,
@@ -155,7 +154,7 @@ def pit_context(pit: Pit, user, notice: dict | None = None) -> dict[str, Any]:
             "why_not": _why_not_decide(user, award.hand, table),
         })
     alerts = [{"alert": a, "table": by_table.get(a.table_id, a.table), "text": alert_text(a)}
-              for a in services.open_alerts(pit)]
+              for a in reads.open_alerts(pit)]
     return {
         "pit": pit,
         "rows": rows,
@@ -176,7 +175,7 @@ def alert_text(alert) -> str:
     try:
         return gettext(alert.message) % params
     except (KeyError, TypeError, ValueError):
-        return alert.text
+        return reads.alert_text(alert)
 
 
 def pit_fragment(pit: Pit, user, notice: dict | None = None) -> str:
@@ -212,7 +211,7 @@ def _finished_results(hand: Hand) -> dict[int, dict[str, Any]]:
     """Each box's final result in a finished hand."""
 
     def results() -> dict[int, dict[str, Any]]:
-        state = services.hand_state(hand)
+        state = reads.hand_state(hand)
         boxes = state.settlement.boxes if state.settlement else ()
         return {b.box: {"outcome": b.outcome.value, "net": b.net, "staked": b.staked,
                         "bonus_award": b.bonus.award} for b in boxes}
@@ -273,7 +272,7 @@ def player_fragment(seating, link=None, *, version: int | None = None) -> str:
     (``player_projection``): no other box's cards, no dealer's card before the reveal, no shoe; and
     only the hands of this player's seating: none of whoever sat at the box before (issue #12).
     """
-    snapshot = services.snapshot_at(seating.box.table, version)
+    snapshot = reads.snapshot_anywhere(seating.box.table, version)
     session = _seating_session(seating, snapshot)
     latest = snapshot.hand
     results = _session_results(session, latest) if session is not None else []
@@ -292,7 +291,7 @@ def player_shared_read(seating, version: int):
     return ("tables.phones", table.pk, table.created_at, version), lambda: prepare_phones(table, version)
 
 
-def _seating_session(seating, snapshot: services.Snapshot) -> TableSession | None:
+def _seating_session(seating, snapshot: reads.Snapshot) -> TableSession | None:
     """The snapshot's session if it is the seating's own, else None: a seating sees nothing of another session."""
     session = snapshot.session
     return session if session is not None and session.pk == seating.session_id else None
@@ -302,10 +301,10 @@ def prepare_phones(table: Table, version: int) -> None:
     """Read, once in this process, what every phone of ``table`` shows at ``version``: the snapshot,
     the session's finished hands (every box's history) and the links that may watch. A worker
     thread's job; the phones then render from memory on the event loop (``player_fragment_from_memory``)."""
-    snapshot = services.snapshot_at(table, version)
+    snapshot = reads.snapshot_anywhere(table, version)
     if snapshot.session is not None:
         _session_results(snapshot.session, snapshot.hand)
-    services.watching_links(table, version)
+    reads.watching_links(table, version)
 
 
 def player_fragment_from_memory(seating, link, version: int) -> str | None:
@@ -314,8 +313,8 @@ def player_fragment_from_memory(seating, link, version: int) -> str | None:
     when something is not held, or the link is not among the version's usable links: the caller then
     renders in a worker thread, which reads (and says goodbye to a revoked link)."""
     table = seating.box.table
-    snapshot = services.remembered_snapshot(table, version)
-    links = services.remembered_links(table, version)
+    snapshot = reads.snapshot_in_process(table, version)
+    links = reads.watching_links_in_process(table, version)
     if snapshot is None or links is None:
         return None
     expires_at = links.get(link.pk)
@@ -333,7 +332,7 @@ def player_fragment_from_memory(seating, link, version: int) -> str | None:
     return _phone_views.put(key, _phone_view(seating, snapshot, _history_of(seating, results)))
 
 
-def _phone_view(seating, snapshot: services.Snapshot, history: dict[str, Any]) -> str:
+def _phone_view(seating, snapshot: reads.Snapshot, history: dict[str, Any]) -> str:
     """The four parts of a phone's screen from data already read (no database: see the callers)."""
     table, number = snapshot.table, seating.box.number
     hand = snapshot.hand
@@ -356,7 +355,7 @@ def _phone_view(seating, snapshot: services.Snapshot, history: dict[str, Any]) -
         "tables/player/_history.html", history_key,
         lambda: {"hands": _history_rows(history), "total": history["total"]},
     )
-    paytable_name = services.table_rules(table).paytable.name
+    paytable_name = reads.table_rules(table).paytable.name
     paytable = _phone_part(
         "tables/player/_paytable.html", (paytable_name,), lambda: {"paytable": paytable_view(paytable_name)}
     )
@@ -423,7 +422,7 @@ def _action_line(row) -> dict[str, Any]:
 def _has_history_record(hand: Hand) -> bool:
     """Whether the services can write this hand as a ``replay_hand`` line (a hand in play cannot)."""
     try:
-        services.hand_history_record(hand)
+        reads.hand_history_record(hand)
     except RuleViolation:
         return False
     return True
@@ -435,7 +434,7 @@ def recall_view(hand: Hand) -> dict[str, Any]:
     undone = {r.undoes_id for r in rows if r.undoes_id}
     for row in rows:
         row.undone = row.pk in undone
-    state = services.hand_state(hand)
+    state = reads.hand_state(hand)
     settlement = state.settlement
     over = state.phase in (Phase.SETTLED, Phase.VOID)
     boxes = []

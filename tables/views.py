@@ -29,14 +29,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino import player_links
 from casino.access import role_required
-from casino.audit import stream_for
 from casino.bad_input import checks_its_own_nul_bytes, first_field_with_nul, nul_refusal
-from casino.models import PlayerLink
+from casino.models import PlayerLink, object_label
 from casino.roles import Role
 from casino.rules.cards import parse_card
 from casino.rules.errors import RuleViolation
 from casino.writes import is_valid_key
-from tables import rendering, services
+from tables import reads, rendering, services, sessions
 from tables.access import is_dealer_at, may_view, supervises, supervises_pit
 from tables.models import Box, Hand, Pit, Seating, Table
 from tables.refusals import refusal_text
@@ -247,9 +246,9 @@ def _undo_reason(post) -> str:
 def _dealer_call(action: str, post, table: Table):
     """Which one service call this tablet action is, and its arguments."""
     if action == "open":
-        return services.request_opening, {}
+        return sessions.request_opening, {}
     if action == "close-table":
-        return services.request_closing, {}
+        return sessions.request_closing, {}
     if action == "start-hand":
         mode = post.get("mode", "recorded")
         if mode not in Hand.Mode.values:
@@ -269,12 +268,12 @@ def _dealer_call(action: str, post, table: Table):
     if action == "suspect-cards":
         return services.report_suspect_cards, {"note": _free_text(post, "note")}
     if action == "new-player":
-        return services.seat_new_player, {"box": _box(post)}
+        return sessions.seat_new_player, {"box": _box(post)}
     parser = RECORDS.get(action)
     if parser is None:
         raise Http404
     # Only the card steps ask the hand's mode (dealt or recorded): the others need no read here.
-    state = services.table_snapshot(table).state if action in PARSERS_NEEDING_STATE else None
+    state = reads.snapshot_from_db(table).state if action in PARSERS_NEEDING_STATE else None
     return services.record_action, {"record": parser(post, state)}
 
 
@@ -361,9 +360,9 @@ def pit_console(request, pit_id: int):
 
 def _pit_call(action: str, post):
     if action == "deck-check":
-        return services.confirm_deck_check, {"approve": post.get("approve") == "1"}
+        return sessions.confirm_deck_check, {"approve": post.get("approve") == "1"}
     if action == "closing":
-        return services.confirm_closing, {"approve": post.get("approve") == "1"}
+        return sessions.confirm_closing, {"approve": post.get("approve") == "1"}
     if action == "award":
         return services.decide_award, {"hand_id": _int(post.get("hand"), _("The hand"), low=1),
                                        "box": _box(post), "approve": post.get("approve") == "1",
@@ -407,7 +406,7 @@ def _supervised_table(request, table_id) -> Table:
 def hand_recall(request, table_id: int):
     """The table's last hands as they were played, action by action (game recall, THB-71)."""
     table = _supervised_table(request, table_id)
-    hands = [rendering.recall_view(hand) for hand in services.recent_hands(table, RECALL_HANDS)]
+    hands = [rendering.recall_view(hand) for hand in reads.recent_hands(table, RECALL_HANDS)]
     return render(request, "tables/recall.html", {"table": table, "hands": hands})
 
 
@@ -419,7 +418,7 @@ def hand_download(request, hand_id: int):
     if not supervises(request.user, hand.table):
         raise PermissionDenied
     try:
-        record = services.hand_history_record(hand)
+        record = reads.hand_history_record(hand)
     except RuleViolation as refused:
         return HttpResponse(refusal_text(refused), status=409, content_type="text/plain; charset=utf-8")
     body = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
@@ -439,7 +438,7 @@ def issue_box_link(request, table_id: int, number: int):
     if not may_view(request.user, table):
         raise PermissionDenied
     try:
-        link = services.issue_box_link(table=table, number=number, by=request.user)
+        link = sessions.issue_box_link(table=table, number=number, by=request.user)
     except Box.DoesNotExist:
         raise Http404 from None
     except RuleViolation as refused:
@@ -473,7 +472,7 @@ def player_link(request, link_id):
 @require_POST
 def revoke_link(request, link_id):
     link, table = _link_table(request, link_id)
-    player_links.revoke_player_link(link, by=request.user, stream=stream_for(table))
+    player_links.revoke_player_link(link, by=request.user, stream=object_label(table))
     messages.success(request, _("The link for %(seat)s no longer works.") % {"seat": link.label})
     return _links_home(request, table)
 

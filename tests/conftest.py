@@ -141,18 +141,18 @@ def table_two(pit_a, dealer_diego):
 
 
 def issue_box_link(table, number: int, by):
-    """Box ``number``'s QR link as the dealer issues it (tables.services.issue_box_link). A link belongs
+    """Box ``number``'s QR link as the dealer issues it (tables.sessions.issue_box_link). A link belongs
     to one table session: if the table has none live, its dealer first asks to open it (the session
     then waits for the deck check, which is enough for a link)."""
     import uuid
 
-    from tables import services
+    from tables import reads, sessions
 
     table.refresh_from_db()
-    if services.live_session(table) is None:
-        services.request_opening(table=table, by=table.dealer, key=uuid.uuid4().hex, expected_version=table.version)
+    if reads.live_session(table) is None:
+        sessions.request_opening(table=table, by=table.dealer, key=uuid.uuid4().hex, expected_version=table.version)
         table.refresh_from_db()
-    return services.issue_box_link(table=table, number=number, by=by)
+    return sessions.issue_box_link(table=table, number=number, by=by)
 
 
 def player_session(link) -> str:

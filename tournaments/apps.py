@@ -7,9 +7,21 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
+        from casino.audit import RecordCheck, register_record_check
         from casino.player_views import SeatScreen, register_seat
         from tournaments import screens
+        from tournaments.audit_check import verify_tournaments
         from tournaments.models import Entry
 
-        # A player's phone shows their entry (tournaments.screens).
-        register_seat(Entry, SeatScreen(groups=screens.player_groups, render=screens.player_fragment))
+        # A player's phone shows their entry (tournaments.screens): one read per version and process,
+        # then every phone of the event renders from memory, its link checked against that read.
+        register_seat(Entry, SeatScreen(
+            groups=screens.player_groups,
+            render=screens.player_fragment,
+            from_memory=screens.phone_from_memory,
+            shared_read=screens.phone_shared_read,
+        ))
+
+        # verify_audit compares every tournament's record with the digests the log keeps of it.
+        register_record_check(RecordCheck("Tournaments: {count} records checked against the log's digests of them.",
+                                          verify_tournaments))

@@ -1,12 +1,26 @@
-"""Poker tournaments and their entries."""
+"""Poker tournaments: the event, its players and entries, and its append-only record (issue #14).
+
+The record (``TournamentEvent``) is what is exported (docs/tournament-record.md): it names entries by
+their number only. Names, ID documents and birth dates live in ``Player`` and ``IdCheck`` rows, never
+in the record.
+"""
 
 from __future__ import annotations
+
+import re
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from casino.realtime import group_for
+from casino.models import object_label
+
+SEATS_PER_TABLE = ((10, "10"), (9, "9"), (8, "8"), (6, _("6-max")))
+
+
+def normalise_id_number(number: str) -> str:
+    """The ID number as compared: upper case, letters and digits only ("12.345.678" = "12345678")."""
+    return re.sub(r"[^0-9A-Z]", "", (number or "").upper())
 
 
 class Tournament(models.Model):
@@ -18,9 +32,18 @@ class Tournament(models.Model):
 
     name = models.CharField(_("name"), max_length=120)
     starts_at = models.DateTimeField(_("starts at"))
+    ends_at = models.DateTimeField(_("ends at"), null=True, blank=True)
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.SCHEDULED)
     buy_in = models.PositiveIntegerField(_("buy-in"))
+    fee = models.PositiveIntegerField(_("fee"), default=0)
     starting_stack = models.PositiveIntegerField(_("starting stack"))
+    seats_per_table = models.PositiveSmallIntegerField(_("seats per table"), choices=SEATS_PER_TABLE, default=9)
+    structure = models.JSONField(_("structure"), default=dict, blank=True)
+    #: [[most entries, [shares in basis points, place 1 first]], ...]; empty: the house default
+    payout_table = models.JSONField(_("payout table"), default=list, blank=True)
+    break_order = models.JSONField(_("break order"), default=list, blank=True)
+    late_registration_level = models.PositiveSmallIntegerField(_("late registration until level"), null=True,
+                                                               blank=True)
     director = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("tournament director"),
@@ -41,21 +64,189 @@ class Tournament(models.Model):
 
     @property
     def group_name(self) -> str:
-        return group_for(self)
+        return object_label(self)
+
+
+class StructureTemplate(models.Model):
+    """A saved structure (levels, breaks, denominations) a director copies into a new event."""
+
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    structure = models.JSONField(_("structure"))
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("structure template")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    """A person who plays (CC-24: identified by an ID document). Never in the exported record."""
+
+    name = models.CharField(_("name"), max_length=120)
+    id_type = models.CharField(_("ID document type"), max_length=30)
+    id_number = models.CharField(_("ID number"), max_length=40)  # normalise_id_number
+    birth_date = models.DateField(_("date of birth"), null=True, blank=True)
+    image_consent = models.BooleanField(_("consents to image rights"), default=False)
+    image_consent_at = models.DateTimeField(_("image consent given at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("player")
+        constraints = [models.UniqueConstraint(fields=["id_type", "id_number"], name="player_id_unique")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args, **kwargs):
+        self.id_number = normalise_id_number(self.id_number)
+        super().save(*args, **kwargs)
+
+
+class ExclusionListEntry(models.Model):
+    """One person on the casino's exclusion or self-exclusion list (CC-23), as imported from a CSV file."""
+
+    class Kind(models.TextChoices):
+        EXCLUSION = "exclusion", _("Exclusion")
+        SELF_EXCLUSION = "self_exclusion", _("Self-exclusion")
+
+    id_type = models.CharField(_("ID document type"), max_length=30)
+    id_number = models.CharField(_("ID number"), max_length=40, db_index=True)
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    listed_on = models.DateField(_("listed on"), null=True, blank=True)
+    imported_at = models.DateTimeField(_("imported at"))
+    source = models.CharField(_("source file"), max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("exclusion list entry")
+        verbose_name_plural = _("exclusion list")
+
+    def __str__(self) -> str:
+        return f"{self.id_type} {self.id_number} ({self.kind})"
+
+    def save(self, *args, **kwargs):
+        self.id_number = normalise_id_number(self.id_number)
+        super().save(*args, **kwargs)
 
 
 class Entry(models.Model):
-    """One player's entry in a tournament (CC-26: one per player unless re-entry is on)."""
+    """One entry in a tournament (CC-26: one per player unless re-entry is on). ``number`` is the
+    opaque id the record uses."""
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered", _("Registered")
+        SEATED = "seated", _("Seated")
+        BUSTED = "busted", _("Busted")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+        DISQUALIFIED = "disqualified", _("Disqualified")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="entries")
+    number = models.PositiveIntegerField(_("entry number"))
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="entries")
     player_name = models.CharField(_("player"), max_length=120)
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.REGISTERED)
     registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)
     chips = models.PositiveBigIntegerField(_("chips"), default=0)
 
     class Meta:
-        ordering = ["tournament", "registered_at"]
+        ordering = ["tournament", "number"]
         verbose_name = _("entry")
         verbose_name_plural = _("entries")
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="entry_number_unique")]
 
     def __str__(self) -> str:
         return f"{self.player_name} ({self.tournament})"
+
+
+class TournamentEventQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise TypeError("the tournament record is append-only: its events are never updated")
+
+    def delete(self):
+        raise TypeError("the tournament record is append-only: its events are never deleted")
+
+
+class TournamentEvent(models.Model):
+    """One event of the tournament's record, in order (casino.rules.tournament.record). Append-only: a
+    mistake is corrected by a later ``correction`` event. On PostgreSQL a trigger refuses UPDATE and
+    DELETE (migration 0003)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField(_("number"))
+    at = models.DateTimeField(_("at"))
+    type = models.CharField(_("type"), max_length=40)
+    data = models.JSONField(_("data"), default=dict)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    key = models.CharField(_("request key"), max_length=100, blank=True)
+
+    objects = TournamentEventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["tournament", "seq"]
+        verbose_name = _("tournament event")
+        constraints = [models.UniqueConstraint(fields=["tournament", "seq"], name="tournament_event_seq_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}#{self.seq} {self.type}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise TypeError("the tournament record is append-only: its events are never updated")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError("the tournament record is append-only: its events are never deleted")
+
+    def as_record(self) -> dict:
+        """The event as the record has it: seq, at (UTC, ISO 8601), type, then its fields."""
+        from datetime import UTC
+
+        return {"seq": self.seq, "at": self.at.astimezone(UTC).isoformat().replace("+00:00", "Z"),
+                "type": self.type, **self.data}
+
+
+class TournamentRequest(models.Model):
+    """A write request on a tournament, kept under its idempotency key (casino.writes.Aggregate)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="requests")
+    key = models.CharField(_("request key"), max_length=100)
+    action = models.CharField(_("action"), max_length=40)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(_("at"))
+    tournament_version = models.PositiveBigIntegerField()
+    alerts = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("tournament request")
+        constraints = [models.UniqueConstraint(fields=["tournament", "key"], name="tournament_request_key_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}:{self.key} {self.action}"
+
+
+class IdCheck(models.Model):
+    """An ID checkpoint passed (issue #14: entry, accreditation, seating each day, payout): who looked at
+    which document. Kept here, not in the exported record (which has only the entry and the checkpoint)."""
+
+    class Checkpoint(models.TextChoices):
+        ENTRY = "entry", _("Entry")
+        ACCREDITATION = "accreditation", _("Accreditation")
+        SEATING = "seating", _("Seating")
+        PAYOUT = "payout", _("Payout")
+
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="id_checks")
+    checkpoint = models.CharField(_("checkpoint"), max_length=20, choices=Checkpoint.choices)
+    id_type = models.CharField(_("ID document type"), max_length=30)
+    id_number = models.CharField(_("ID number seen"), max_length=40)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(_("at"))
+
+    class Meta:
+        ordering = ["at"]
+        verbose_name = _("ID check")
+
+    def __str__(self) -> str:
+        return f"{self.entry_id} {self.checkpoint} {self.at:%Y-%m-%d %H:%M}"

@@ -1,16 +1,507 @@
-"""What a tournament entry's player sees on their phone (registered in tournaments.apps)."""
+"""What a tournament's live screens show: the room's clock display and a player's phone (issue #14).
+
+Both render from a ``Board``: what every screen of the event shows at one version (the structure and
+the clock's stored events, the counts, the prize pool and ladder, the announcements, each entry's seat,
+last move and result), read once per version and process (``board_at``) and then rendered for each
+screen from memory. The clock itself is never kept here: each render asks the pure clock
+(``casino.rules.tournament.clock.clock_at``) at "now", and the fragment carries that "now" and the
+instants its countdowns end, so the browser counts down from them (static/js/tournament_clock.js)
+without a timer of its own (TDA-23, CC-87, RP-07).
+
+Privacy: the clock display is a public room screen (no login): it shows no name, no entry number and no
+seat, only what the floor announces aloud. A phone shows its own entry and nothing of any other (C-33:
+read-only; its link belongs to one entry, ``casino.player_links``); an entry corrected away shows the
+"link no longer works" goodbye even before its link is revoked.
+"""
 
 from __future__ import annotations
 
-from django.template.loader import render_to_string
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from casino.memo import BoundedCache
+from casino.rules.errors import N_, RuleViolation
+from casino.rules.tournament import prizes
+from casino.rules.tournament.clock import ClockEvent, ClockReading, clock_at
+from casino.rules.tournament.options import HouseOptions
+from casino.rules.tournament.record import (
+    Setup,
+    TournamentState,
+    compute_results,
+    effective_events,
+    parse_at,
+    payout_shares,
+    replay,
+)
+from casino.rules.tournament.structure import Break, Level, Structure
 from tournaments.models import Tournament
+
+#: A player's link lives until the event ends, and this long after, to read their place and prize.
+LINK_GRACE = timedelta(hours=12)
+#: A move is announced on the phone ("you were moved") for this long after it was made.
+MOVE_NOTICE = timedelta(minutes=20)
+#: The clock display shows this many places of the payouts ladder (a TV has room for a column).
+LADDER_PLACES = 12
+#: ... and the latest few announcements (CC-04).
+ANNOUNCEMENTS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    """A change the room is told of (CC-04): an English template and its values, read in the viewer's
+    language when shown (the board is shared by every language)."""
+
+    at: datetime
+    message: str
+    params: tuple[tuple[str, object], ...] = ()
+
+    @property
+    def text(self) -> str:
+        return gettext(self.message) % dict(self.params) if self.params else gettext(self.message)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAt:
+    table: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class MoveNotice:
+    """An entry's last seat change after the first draw (a balance, a table broken, a redraw...)."""
+
+    at: datetime
+    why: str
+    to_table: int
+    to_seat: int
+    from_table: int | None = None
+    from_seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """An entry's result: the places it shares (one, or several when split: CC-20/21) and its prize."""
+
+    places: tuple[int, ...]
+    prize: int
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """What every screen of one tournament shows at one version (no name, no ID number)."""
+
+    tournament_id: int
+    version: int
+    name: str
+    status: str
+    status_label: str
+    structure: Structure | None = None
+    clock_events: tuple[ClockEvent, ...] = ()
+    hand_for_hand_seconds: int = 120
+    ante_mode: str = "button"
+    entries: int = 0  # entries taken in the event, re-entries included
+    players_left: int = 0
+    chips_in_play: int = 0
+    prize_pool: int = 0
+    prize_pool_fixed: bool = False  # registration closed: the pool is what it will be (CC-14)
+    prizes: tuple[int, ...] = ()  # each place's prize, place 1 first
+    announcements: tuple[Announcement, ...] = ()
+    entry_numbers: frozenset[int] = frozenset()  # the entries that stand (one corrected away is not here)
+    seats: Mapping[int, SeatAt] = field(default_factory=dict)  # entry -> seat, for the players still in
+    moves: Mapping[int, MoveNotice] = field(default_factory=dict)  # entry -> last move
+    finishes: Mapping[int, Finish] = field(default_factory=dict)  # entry -> result, once out or the winner
+    leaving: Mapping[int, str] = field(default_factory=dict)  # entry -> "bust" / "withdrawal" / "disqualification"
+
+    @property
+    def average_stack(self) -> int | None:
+        return self.chips_in_play // self.players_left if self.players_left else None
+
+
+# --- Reading the board once per version --------------------------------------------------------------
+
+_boards: BoundedCache[Board] = BoundedCache(64)
+
+
+def board_at(tournament: Tournament, version: int | None = None) -> Board:
+    """The board at the tournament's current version (``version`` is a hint: a push's, maybe older)."""
+    if version is not None:
+        found = _boards.get((tournament.pk, version))
+        if found is not None:
+            return found
+    tournament.refresh_from_db()
+    return _boards.get_or_make((tournament.pk, tournament.version), lambda: read_board(tournament), alone=True)
+
+
+def remembered_board(tournament_id: int, version: int) -> Board | None:
+    """The board of that version if this process holds it (no database: for the event loop)."""
+    return _boards.get((tournament_id, version))
+
+
+def read_board(tournament: Tournament) -> Board:
+    """The board from the tournament's row and its replayed record (one read of the record)."""
+    events = record_of(tournament)
+    state = replayed_state(tournament, events)
+    setup = state.setup
+    options = setup.options if setup is not None else HouseOptions.from_dict(tournament.house_options)
+    entries = len(state.entries)
+    fixed = state.prize_pool is not None
+    return Board(
+        tournament_id=tournament.pk,
+        version=tournament.version,
+        name=tournament.name,
+        status=tournament.status,
+        status_label=str(tournament.get_status_display()),
+        structure=_structure(setup.structure if setup is not None else tournament.structure),
+        clock_events=tuple(state.clock_events),
+        hand_for_hand_seconds=options.hand_for_hand_seconds,
+        ante_mode=options.ante_mode,
+        entries=entries,
+        players_left=state.players_left,
+        chips_in_play=state.chips_in_play,
+        # CC-14: the pool is fixed when registration closes; until then, what the entries so far make.
+        prize_pool=state.prize_pool if fixed else entries * (setup.buy_in if setup else tournament.buy_in),
+        prize_pool_fixed=fixed,
+        prizes=_prizes(state, entries),
+        announcements=_announcements(events),
+        entry_numbers=frozenset(e.entry for e in state.entries),
+        seats={e.entry: SeatAt(e.table, e.seat) for e in state.in_play if e.table is not None and e.seat is not None},
+        moves=_moves(events),
+        finishes=_finishes(state),
+        leaving={e.entry: e.how for e in state.eliminations},
+    )
+
+
+def record_of(tournament: Tournament) -> list[dict]:
+    """The tournament's record, every event as the export has it."""
+    from tournaments.models import TournamentEvent
+
+    return [event.as_record() for event in TournamentEvent.objects.filter(tournament=tournament).order_by("seq")]
+
+
+def replayed_state(tournament: Tournament, events: list[dict]) -> TournamentState:
+    """The back end's replayed state (tournaments.services, cached per version) when it is there."""
+    try:
+        from tournaments.services import tournament_state
+    except ImportError:
+        return replay(events)
+    return tournament_state(tournament)
+
+
+def _structure(data) -> Structure | None:
+    if not data:
+        return None
+    try:
+        structure = Structure.from_dict(data)
+    except (KeyError, TypeError, ValueError, RuleViolation):
+        return None
+    return structure if structure.steps else None
+
+
+def _prizes(state: TournamentState, entries: int) -> tuple[int, ...]:
+    """Each place's prize: from the fixed pool and the payout table (CC-14..16); none before the close."""
+    if state.prize_pool is None or not entries:
+        return ()
+    setup = state.setup or Setup()
+    try:
+        shares = payout_shares(setup, entries) or prizes.default_payout_shares(entries)
+        return tuple(p for p in prizes.place_prizes(state.prize_pool, shares, setup.options.prize_unit) if p)
+    except NotImplementedError:  # the prize procedures are not merged yet
+        return ()
+
+
+def _finishes(state: TournamentState) -> dict[int, Finish]:
+    """Each finished entry's places and prize: the recorded results, else the ranking recomputed."""
+    results = state.results
+    if not results and state.eliminations:
+        try:
+            results = compute_results(state)
+        except NotImplementedError:
+            results = ()
+    out_or_done = {e.entry for e in state.eliminations} | (
+        {n for r in state.results for n in r.entries} if state.results else set())
+    return {entry: Finish(tuple(r.places), r.prize(entry))
+            for r in results for entry in r.entries if entry in out_or_done}
+
+
+def _moves(events: list[dict]) -> dict[int, MoveNotice]:
+    """Each entry's last seat change after it first sat (a balance, a table broken, a redraw...)."""
+    moves: dict[int, MoveNotice] = {}
+    for event in effective_events(events):
+        if event["type"] == "seated" and event.get("from_table") is not None:
+            moves[int(event["entry"])] = MoveNotice(
+                at=parse_at(event["at"]), why=event.get("why", ""), to_table=int(event["table"]),
+                to_seat=int(event["seat"]), from_table=int(event["from_table"]),
+                from_seat=event.get("from_seat"))
+    return moves
+
+
+#: What the room is told of (CC-04): each record event that changes what players must know.
+ANNOUNCED = {
+    "structure_changed": N_("The structure has changed: %(reason)s"),
+    "setup_changed": N_("The tournament's settings have changed: %(reason)s"),
+    "registration_closed": N_("Registration is closed: %(entries)s entries, prize pool %(prize_pool)s"),
+    "table_broken": N_("Table %(table)s is broken"),
+    "finished": N_("The tournament is over"),
+}
+CLOCK_ANNOUNCED = {
+    "skip": N_("The clock moved to another level"),
+    "adjust": N_("The clock was adjusted by %(seconds)s seconds"),
+    "hand_for_hand_on": N_("Hand for hand: every table waits for the others before each hand"),
+    "hand_for_hand_off": N_("Hand for hand is over"),
+}
+
+
+def _announcements(events: list[dict]) -> tuple[Announcement, ...]:
+    notes = []
+    for event in effective_events(events):
+        kind = event["type"]
+        message = CLOCK_ANNOUNCED.get(event.get("kind")) if kind == "clock" else ANNOUNCED.get(kind)
+        if message is None:
+            continue
+        params = {"reason": event.get("reason") or "", "entries": event.get("entries", ""),
+                  "prize_pool": event.get("prize_pool", ""), "table": event.get("table", ""),
+                  "seconds": event.get("seconds", "")}
+        notes.append(Announcement(parse_at(event["at"]), message, tuple(sorted(params.items()))))
+    return tuple(notes[-ANNOUNCEMENTS:])
+
+
+# --- The clock at "now" --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ClockView:
+    """The clock as a screen shows it: the pure reading, and the instants its countdowns end."""
+
+    reading: ClockReading | None
+    now: datetime
+    step_ends_at: datetime | None = None  # while the wall clock runs the step
+    break_at: datetime | None = None  # while it runs, before the next break
+    ended_at: datetime | None = None  # the last level's time ran out then (it keeps its level: TDA-23)
+    next_step: Level | Break | None = None
+
+    @property
+    def key(self) -> tuple:
+        """What the rendered HTML depends on besides the board: a step and its end, not the instant."""
+        r = self.reading
+        if r is None:
+            return ("no-clock",)
+        return (r.step, r.running, r.paused, r.on_break, r.started, r.hand_for_hand, r.finished,
+                r.structure_ended, _ms(self.step_ends_at) if self.step_ends_at else r.seconds_left,
+                _ms(self.break_at), None if self.ended_at is None else _ms(self.ended_at) // 1000)
+
+
+def _ms(at: datetime | None) -> int | None:
+    return None if at is None else round(at.timestamp() * 1000)
+
+
+def _reading(board: Board, now: datetime) -> ClockReading | None:
+    if board.structure is None or not board.structure.steps:
+        return None
+    return clock_at(board.structure, list(board.clock_events), now, hand_for_hand_seconds=board.hand_for_hand_seconds)
+
+
+def clock_view(board: Board, now: datetime | None = None) -> ClockView:
+    """The clock at ``now``. The pure clock gives the exact instant the running step ends
+    (``step_ends_at``, to the microsecond): the screens count down to it, never from whole seconds."""
+    now = now or timezone.now()
+    reading = _reading(board, now)
+    if reading is None:
+        return ClockView(None, now)
+    steps = board.structure.steps
+    next_step = steps[reading.step + 1] if reading.step + 1 < len(steps) else None
+    break_at = ended_at = None
+    if reading.step_ends_at is not None and reading.seconds_to_break is not None and not reading.on_break:
+        # The levels before the break are whole seconds: the break comes exactly that much later.
+        break_at = reading.step_ends_at + timedelta(seconds=reading.seconds_to_break - reading.seconds_left)
+    if reading.structure_ended and reading.running:
+        ended_at = now - timedelta(seconds=reading.seconds_past_end)
+    return ClockView(reading, now, step_ends_at=reading.step_ends_at, break_at=break_at, ended_at=ended_at,
+                     next_step=next_step)
+
+
+# --- The room's clock display ---------------------------------------------------------------------------
+
+NOW_MARK = "data-server-now=\"0\""
+_clock_html: BoundedCache[str] = BoundedCache(256)
+
+
+def clock_display_fragment(board: Board, now: datetime | None = None) -> str:
+    """The TV's fragment (``#clock-display``): rendered once per board, clock step and language in this
+    process, then stamped with the server's "now" for each screen (the offset is measured from it)."""
+    view = clock_view(board, now)
+    key = (board.tournament_id, board.version, view.key, translation.get_language())
+    html = _clock_html.get(key)
+    if html is None:
+        html = _clock_html.put(key, render_to_string("tournaments/_clock_display.html", clock_context(board, view)))
+    return _stamped(html)
+
+
+def _stamped(html: str) -> str:
+    """A cached fragment with the server's "now" of this send (the screen measures its offset from it).
+    The HTML is safe (rendered by a template); stamping a number into it keeps it so."""
+    return mark_safe(html.replace(NOW_MARK, f'data-server-now="{_ms(timezone.now())}"', 1))  # noqa: S308
+
+
+def clock_context(board: Board, view: ClockView) -> dict:
+    reading = view.reading
+    ladder = [{"place": place, "prize": prize} for place, prize in enumerate(board.prizes[:LADDER_PLACES], 1)]
+    return {
+        "board": board,
+        "clock": view,
+        "reading": reading,
+        "state": _clock_state(view),
+        "level_number": reading.level_number if reading else None,
+        "next_level": reading.next_level if reading else None,
+        "next_is_break": isinstance(view.next_step, Break),
+        "step_ends_ms": _ms(view.step_ends_at),
+        "ended_ms": _ms(view.ended_at),
+        "break_at_ms": _ms(view.break_at),
+        "ladder": ladder,
+        "more_places": max(0, len(board.prizes) - LADDER_PLACES),
+        "announcements": board.announcements[-ANNOUNCEMENTS:][::-1],
+        "ante_label": _ante_label(board.ante_mode),
+    }
+
+
+def _clock_state(view: ClockView) -> str:
+    """One word for the screen's look: not-started, running, paused, break, finished (a pause is never
+    shown as a break: another clock's bug)."""
+    r = view.reading
+    if r is None or not r.started:
+        return "not-started"
+    if r.paused:
+        return "paused"
+    if r.finished:
+        return "finished"
+    return "break" if r.on_break else "running"
+
+
+def _ante_label(mode: str):
+    return {"button": _("Button ante"), "big_blind": _("Big blind ante")}.get(mode, _("Ante"))
+
+
+# --- A player's phone (registered in tournaments.apps) --------------------------------------------------
 
 
 def player_groups(entry) -> list[str]:
     return [entry.tournament.group_name]
 
 
+def entry_number(entry) -> int:
+    return getattr(entry, "number", None) or entry.pk
+
+
 def player_fragment(entry, link, *, version: int | None = None) -> str:
+    """In a worker thread (a connection, a revocation, a push the memory could not serve): read now."""
     tournament = Tournament.objects.get(pk=entry.tournament_id)
-    return render_to_string("tournaments/player_fragment.html", {"entry": entry, "tournament": tournament})
+    return phone_view(board_at(tournament, version), entry_number(entry))
+
+
+_watching: BoundedCache[dict] = BoundedCache(64)
+_phone_html: BoundedCache[str] = BoundedCache(4096)
+
+
+def watching_links(tournament_id: int) -> dict:
+    """The usable player links of the event's entries: link id -> when it expires (one query)."""
+    from django.contrib.contenttypes.models import ContentType
+
+    from casino.models import PlayerLink
+    from tournaments.models import Entry
+
+    return dict(PlayerLink.objects.filter(
+        seat_type=ContentType.objects.get_for_model(Entry),
+        seat_id__in=Entry.objects.filter(tournament_id=tournament_id).values("pk"),
+        revoked_at__isnull=True, expires_at__gt=timezone.now(),
+    ).values_list("pk", "expires_at"))
+
+
+def phone_shared_read(entry, version: int):
+    """One read per version and process for every phone of the event: the board and the usable links."""
+    tournament_id = entry.tournament_id
+
+    def read() -> None:
+        board_at(Tournament(pk=tournament_id, version=version), version)
+        _watching.get_or_make((tournament_id, version), lambda: watching_links(tournament_id), alone=True)
+
+    return ("tournament-phones", tournament_id, version), read
+
+
+def phone_from_memory(entry, link, version: int) -> str | None:
+    """The phone at ``version`` from this process's memory (on the event loop, no database), the link
+    checked against the version's usable links; None: the worker-thread path reads and checks."""
+    board = remembered_board(entry.tournament_id, version)
+    links = _watching.get((entry.tournament_id, version))
+    if board is None or links is None:
+        return None
+    expires_at = links.get(link.pk)
+    if expires_at is None or expires_at <= timezone.now():
+        return None
+    return phone_view(board, entry_number(entry))
+
+
+def phone_view(board: Board, number: int, now: datetime | None = None) -> str:
+    """The phone of entry ``number``: its own seat, move, result and the clock; never another entry's."""
+    if board.entry_numbers and number not in board.entry_numbers:
+        # The entry was corrected away: whoever holds its link sees nothing of the event any more.
+        return render_to_string("casino/fragments/access_ended.html")
+    now = now or timezone.now()
+    view = clock_view(board, now)
+    move = board.moves.get(number)
+    if move is not None and now - move.at > MOVE_NOTICE:
+        move = None
+    key = (board.tournament_id, board.version, number, view.key, move is not None, translation.get_language())
+    html = _phone_html.get(key)
+    if html is None:
+        finish = board.finishes.get(number)
+        context = {
+            **clock_context(board, view),
+            "number": number,
+            "seat": board.seats.get(number),
+            "move": move,
+            "finish": finish,
+            "leaving": board.leaving.get(number),
+            "won": finish is not None and 1 in finish.places,
+        }
+        html = _phone_html.put(key, render_to_string("tournaments/player_fragment.html", context))
+    return _stamped(html)
+
+
+def link_expiry(tournament: Tournament) -> datetime:
+    """When a player's link of this event stops working: the event's end (or a day after its start,
+    if it has none) and ``LINK_GRACE`` after, and never before the pit's link lifetime from now."""
+    ends = getattr(tournament, "ends_at", None) or tournament.starts_at + timedelta(days=1)
+    return max(ends + LINK_GRACE, timezone.now() + timedelta(hours=settings.PLAYER_LINK_HOURS))
+
+
+def issue_entry_link(entry, *, by, stream: str | None = None):
+    """A player's QR link for ``entry`` (the accreditation receipt prints it): bound to that one entry,
+    audited, working until ``link_expiry`` of its event. A second link is a second or lost phone of the
+    same player; every one of them is revoked by ``revoke_entry_links`` when the entry is corrected away."""
+    from casino.player_links import issue_player_link
+
+    hours = math.ceil((link_expiry(entry.tournament) - timezone.now()).total_seconds() / 3600)
+    return issue_player_link(seat=entry, by=by, label=gettext("Entry %(number)s") % {"number": entry_number(entry)},
+                             hours=max(1, hours), stream=stream)
+
+
+def revoke_entry_links(entry, *, by, now=None) -> list:
+    """Revoke every usable link of ``entry`` in the caller's transaction (a registration corrected away,
+    a player who must not follow the event any more); after commit their phones say goodbye and close."""
+    from django.contrib.contenttypes.models import ContentType
+
+    from casino.models import PlayerLink
+    from casino.player_links import end_links
+
+    links = list(PlayerLink.objects.select_for_update().filter(
+        seat_type=ContentType.objects.get_for_model(type(entry)), seat_id=entry.pk, revoked_at__isnull=True))
+    end_links(links, by=by, now=now or timezone.now())
+    return links

@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from tables import services
+from tables import services, sessions
 from tables.models import Table
 from tests.browser.conftest import PHONE, TABLET, off_the_browser_thread, wait_until
 
@@ -31,8 +31,8 @@ def _act(fn, table_id, by, **kwargs):
 def _set_up(table_one, dealer_dana, pit_boss_pat):
     """An open table, a settled hand awaiting approval (A-A vs A-A), and a second hand at the flop."""
     t = table_one.pk
-    _act(services.request_opening, t, dealer_dana)
-    _act(services.confirm_deck_check, t, pit_boss_pat)
+    _act(sessions.request_opening, t, dealer_dana)
+    _act(sessions.confirm_deck_check, t, pit_boss_pat)
     _act(services.start_hand, t, dealer_dana)
     for record in (
         {"action": "place-ante", "box": 2, "amount": 10}, {"action": "place-bonus", "box": 2, "amount": 5},

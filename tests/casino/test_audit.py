@@ -33,7 +33,7 @@ def test_a_write_that_locked_its_stream_chains_its_events_without_reading_the_ta
 
     _three_events(dealer_dana)
     with transaction.atomic():
-        # What tables.services._write does: the lock rides along the statement that reads its object.
+        # What casino.writes.write does: the lock rides along the statement that reads its object.
         list(PlayerLink.objects.annotate(**stream_lock("tables.table.1")))
         with CaptureQueriesContext(connection) as queries:
             first = record_event(action="test.step", actor=dealer_dana, stream="tables.table.1", locked=True)

@@ -23,7 +23,7 @@ from tests.conftest import ROOT
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
-APPEND_ONLY = ["casino_auditevent", "tables_handaction"]
+APPEND_ONLY = ["casino_auditevent", "tables_handaction", "tournaments_tournamentevent"]
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from tables import services
 from tables.models import Table
-from tests.tables.conftest import act, open_for_play, play_to_settlement
+from tests.tables.helpers import act, open_for_play, play_to_settlement
 users = get_user_model().objects
 table = open_for_play(Table.objects.get(name="THB-1"), users.get(username="dana"), users.get(username="pat"))
 act(services.start_hand, table, users.get(username="dana"))
@@ -116,8 +116,7 @@ def test_migrate_as_the_owner_grants_the_app_role_its_rights_on_every_table(app_
                      DATABASE_OWNER_URL=app_role.url().replace(f"{app_role.name}:{app_role.password}",
                                                                connection.settings_dict["USER"]))
     assert result.returncode == 0, result.stdout + result.stderr
-    assert f"Granted {app_role.name} its rights; append-only for it: casino_auditevent, tables_handaction" in (
-        result.stdout)
+    assert f"Granted {app_role.name} its rights; append-only for it: {', '.join(APPEND_ONLY)}" in result.stdout
     rights: dict[str, set[str]] = {}
     with connection.cursor() as cursor:
         cursor.execute(
@@ -158,7 +157,7 @@ def test_grant_app_role_is_a_command_too(app_role, capsys):
     from django.core.management import CommandError, call_command
 
     call_command("grant_app_role", role=app_role.name, database="default")
-    assert f"Granted {app_role.name} its rights; append-only for it: casino_auditevent, tables_handaction." in (
+    assert f"Granted {app_role.name} its rights; append-only for it: {', '.join(APPEND_ONLY)}." in (
         capsys.readouterr().out)
     with pytest.raises(CommandError, match="Set DATABASE_OWNER_URL"):
         call_command("grant_app_role", database="default")

@@ -132,7 +132,7 @@ def test_the_screens_still_open_after_redis_lost_its_data_hear_the_next_change(
 
     from tables.models import Table
     from tests.http import LiveSession
-    from tests.tables.conftest import open_for_play
+    from tests.tables.helpers import open_for_play
 
     (server,) = _on_own_redis(daphne_servers, own_redis)
     open_for_play(table_one, dealer_dana, pit_boss_pat)

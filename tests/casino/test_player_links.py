@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from casino import player_links
 from casino.models import AuditEvent, PlayerLink
-from tables import services
+from tables import sessions
 from tests.conftest import issue_box_link
 
 pytestmark = pytest.mark.django_db
@@ -68,7 +68,7 @@ def test_issuing_and_revoking_are_audited(link_box_three, dealer_dana):
 
 
 def test_the_dealer_issues_a_qr_link_for_a_box_of_their_table(client, table_one, dealer_dana):
-    services.request_opening(table=table_one, by=dealer_dana, key="open-1", expected_version=table_one.version)
+    sessions.request_opening(table=table_one, by=dealer_dana, key="open-1", expected_version=table_one.version)
     client.force_login(dealer_dana)
     response = client.post(reverse("tables:issue_box_link", args=[table_one.pk, 5]), follow=True)
     assert response.status_code == 200
@@ -100,7 +100,7 @@ def test_a_dealer_cannot_see_or_revoke_a_link_of_another_table(client, table_two
 
 
 def test_a_link_for_a_box_the_table_does_not_have_is_not_found(client, table_one, dealer_dana):
-    services.request_opening(table=table_one, by=dealer_dana, key="open-1", expected_version=table_one.version)
+    sessions.request_opening(table=table_one, by=dealer_dana, key="open-1", expected_version=table_one.version)
     client.force_login(dealer_dana)
     assert client.post(reverse("tables:issue_box_link", args=[table_one.pk, 8])).status_code == 404
     assert not PlayerLink.objects.exists()

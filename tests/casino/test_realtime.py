@@ -12,9 +12,9 @@ from casino import player_links
 from casino.asgi import application
 from casino.consumers import CLOSE_REVOKED
 from casino.realtime import announce_change
-from tables import services
+from tables import sessions
 from tests.conftest import issue_box_link, player_session
-from tests.tables.conftest import act, open_for_play
+from tests.tables.helpers import act, open_for_play
 
 
 @pytest.mark.django_db
@@ -227,7 +227,7 @@ def test_closing_through_one_daphne_shuts_the_phone_open_on_another(daphne_serve
     server_a, server_b = daphne_servers(2)
     open_for_play(table_one, dealer_dana, pit_boss_pat)
     player_key = player_session(issue_box_link(table_one, 4, dealer_dana))
-    act(services.request_closing, table_one, dealer_dana)
+    act(sessions.request_closing, table_one, dealer_dana)
     table_one.refresh_from_db()
     boss = LiveSession(server_a.url)
     boss.login("pat", pit_boss_pat.raw_password)

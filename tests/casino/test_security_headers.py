@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from casino import player_links
 from casino.models import PlayerLink
-from tables import services
+from tables import sessions
 from tests.conftest import ROOT
 
 pytestmark = [pytest.mark.django_db]
@@ -34,7 +34,7 @@ def _directives(policy: str) -> dict[str, list[str]]:
 
 def _link_issued_at(table, dealer, pit_boss) -> PlayerLink:
     """Box 1's QR link as the dealer issues it from the tablet, the table opened first (THB-21)."""
-    for step, person in ((services.request_opening, dealer), (services.confirm_deck_check, pit_boss)):
+    for step, person in ((sessions.request_opening, dealer), (sessions.confirm_deck_check, pit_boss)):
         table.refresh_from_db()
         step(table=table, by=person, key=uuid.uuid4().hex, expected_version=table.version)
     client = Client()

@@ -146,7 +146,7 @@ def test_a_dealt_hand_settles_and_replays_to_the_same_state(order, numbers, data
 @FAST
 @given(hands(), st.data())
 def test_going_on_from_a_replayed_state_is_the_same_as_replaying_from_the_first_record(record, data):
-    """The screens' cache applies only the records it has not seen yet (tables.services.hand_state)."""
+    """The screens' cache applies only the records it has not seen yet (tables.reads.hand_state)."""
     actions = list(play(record).actions)  # the records the hand took, in order
     cut = data.draw(st.integers(0, len(actions)))
     whole = replay(RULES, actions)

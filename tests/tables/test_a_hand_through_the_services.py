@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from casino.audit import stream_for, verify_chain
-from casino.models import AuditEvent
+from casino.audit import verify_chain
+from casino.models import AuditEvent, object_label
 from casino.rules.holdem_bonus import Phase
-from tables import services
+from tables import reads, services
 from tables.models import Hand, HandAction
 
-from .conftest import (
+from .helpers import (
     CLOSE_BETS,
     DEAL,
     act,
@@ -31,7 +31,7 @@ def test_a_whole_recorded_hand_settles_and_the_house_net_is_minus_the_players_ne
     hand_started, dealer_dana
 ):
     result = play_to_settlement(hand_started, dealer_dana)
-    hand, state = services.current_hand(hand_started)
+    hand, state = reads.current_hand(hand_started)
 
     assert state.phase is Phase.SETTLED
     nets = {b.box: b.net for b in state.settlement.boxes}
@@ -41,7 +41,7 @@ def test_a_whole_recorded_hand_settles_and_the_house_net_is_minus_the_players_ne
     assert state.settlement.house_net == -sum(nets.values()) == -253
     assert result.hand_id == hand.pk and hand.phase == "settled" and hand.is_finished
     assert hand.house_net == -253 and hand.settled_at is not None
-    assert services.session_result(hand_started) == -253
+    assert reads.session_result(hand_started) == -253
 
 
 def test_every_action_is_a_frozen_row_with_its_actor_and_an_audit_event_in_the_tables_chain(
@@ -53,9 +53,9 @@ def test_every_action_is_a_frozen_row_with_its_actor_and_an_audit_event_in_the_t
     assert [r.seq for r in rows] == list(range(1, 21))
     assert {r.actor_id for r in rows} == {dealer_dana.pk} and {r.role for r in rows} == {"dealer"}
     assert rows[0].record == {"action": "place-ante", "box": 1, "amount": 10}
-    audited = AuditEvent.objects.filter(stream=stream_for(hand_started), action="hand.action")
+    audited = AuditEvent.objects.filter(stream=object_label(hand_started), action="hand.action")
     assert audited.count() == 20
-    assert verify_chain(stream_for(hand_started))[1] is None
+    assert verify_chain(object_label(hand_started))[1] is None
 
 
 def test_the_table_version_goes_up_by_one_per_write_and_the_result_says_which(hand_started, dealer_dana):
@@ -87,13 +87,13 @@ def test_when_everybody_folds_the_hand_settles_at_once_and_only_the_antes_are_lo
     hand_started, dealer_dana
 ):
     play(hand_started, dealer_dana, ante(1, 10), ante(2, 5), CLOSE_BETS, DEAL, fold(1), fold(2))
-    hand, state = services.current_hand(hand_started)
+    hand, state = reads.current_hand(hand_started)
     assert state.phase is Phase.SETTLED and hand.house_net == 15
 
 
 def test_a_folded_bonus_is_still_settled_on_the_players_cards_C_31(hand_started, dealer_dana):
     play(hand_started, dealer_dana, ante(1, 10), bonus(1, 5), CLOSE_BETS, DEAL, fold(1, "Kh Kd"))
-    hand, state = services.current_hand(hand_started)
+    hand, state = reads.current_hand(hand_started)
     box = state.settlement.box(1)
     assert box.bonus.award == "kk-qq-jj" and box.bonus.wager.net == 50  # 10:1 (THB-53)
     assert hand.house_net == -(50 - 10)
@@ -114,7 +114,7 @@ def test_hands_are_played_under_the_rules_of_their_start_even_if_the_table_chang
     hand_started.max_ante = 50
     hand_started.save()
     play(hand_started, dealer_dana, ante(1, 100))  # the hand started with 5/100
-    hand, state = services.current_hand(hand_started)
+    hand, state = reads.current_hand(hand_started)
     assert state.box(1).ante == 100 and hand.rules["max_ante"] == 100
 
 
@@ -128,7 +128,7 @@ def test_a_dealt_hand_loads_a_shuffled_shoe_and_needs_no_card_entry_THB_40_to_45
          {"action": "deal-turn"}, {"action": "pass-river", "box": 1}, {"action": "pass-river", "box": 2},
          {"action": "deal-river"}, reveal_dealer(), reveal_box(2), reveal_box(1))
     hand.refresh_from_db()
-    state = services.hand_state(hand)
+    state = reads.hand_state(hand)
     assert state.phase is Phase.SETTLED and len(state.board) == 5
     assert hand.house_net == -sum(b.net for b in state.settlement.boxes)
     # The audit log keeps the shoe's hash, never its order (staff read it during the hand).
@@ -138,8 +138,8 @@ def test_a_dealt_hand_loads_a_shuffled_shoe_and_needs_no_card_entry_THB_40_to_45
 
 def test_the_replay_of_stored_records_is_the_state_the_services_built(hand_started, dealer_dana):
     play_to_settlement(hand_started, dealer_dana)
-    hand, state = services.current_hand(hand_started)
-    again = services.hand_state(Hand.objects.get(pk=hand.pk))
+    hand, state = reads.current_hand(hand_started)
+    again = reads.hand_state(Hand.objects.get(pk=hand.pk))
     assert again.settlement == state.settlement and again.actions == state.actions
 
 
@@ -147,19 +147,19 @@ def test_recent_hands_recall_at_least_the_last_ten_latest_first(open_table, deal
     for _ in range(11):
         act(services.start_hand, open_table, dealer_dana)
         play(open_table, dealer_dana, ante(1, 5), CLOSE_BETS, DEAL, fold(1))
-    numbers = [h.number for h in services.recent_hands(open_table)]
+    numbers = [h.number for h in reads.recent_hands(open_table)]
     assert numbers == list(range(11, 1, -1))
-    assert services.session_result(open_table) == 55
+    assert reads.session_result(open_table) == 55
 
 
 @pytest.mark.django_db(transaction=True)  # outside a transaction, as a screen reads
 def test_screens_share_one_replay_per_change_and_never_see_a_stale_state(hand_started, dealer_dana):
     play(hand_started, dealer_dana, ante(1, 10))
     hand = Hand.objects.get(table=hand_started)
-    first = services.hand_state(hand)
-    assert services.hand_state(hand) is first  # the second screen reuses the replay
+    first = reads.hand_state(hand)
+    assert reads.hand_state(hand) is first  # the second screen reuses the replay
     play(hand_started, dealer_dana, ante(2, 10))
-    after = services.hand_state(hand)
+    after = reads.hand_state(hand)
     assert after is not first and after.box(2).ante == 10
     act(services.undo_last_action, hand_started, dealer_dana, reason="box 2 withdrew")
-    assert services.hand_state(hand).box(2) is None
+    assert reads.hand_state(hand).box(2) is None

@@ -15,7 +15,7 @@ from django.db import connection
 from casino.models import KEYED, UNKEYED, AuditEvent
 from tables import services
 from tables.models import HandAction
-from tests.tables.conftest import act, play_to_settlement
+from tests.tables.helpers import act, play_to_settlement
 
 pytestmark = pytest.mark.django_db
 
@@ -102,7 +102,7 @@ def test_a_hand_action_the_log_never_recorded_fails_verify_audit(two_hands_playe
 
 def test_a_dealt_hand_with_an_undo_verifies_and_its_shoe_is_checked_by_its_hash(two_hands_played, dealer_dana,
                                                                                   capsys):
-    from tests.tables.conftest import ante, play
+    from tests.tables.helpers import ante, play
 
     act(services.start_hand, two_hands_played, dealer_dana, mode="dealt")
     play(two_hands_played, dealer_dana, ante(1, 10))

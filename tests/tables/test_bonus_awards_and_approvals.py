@@ -8,10 +8,10 @@ from django.utils import translation
 
 from casino.i18n import explain
 from casino.models import AuditEvent
-from tables import services
+from tables import reads, services, sessions
 from tables.models import Alert, Hand
 
-from .conftest import (
+from .helpers import (
     CLOSE_BETS,
     DEAL,
     act,
@@ -56,8 +56,8 @@ def test_the_1000_to_1_award_holds_the_table_until_it_is_decided_THB_54(award_he
     assert hand.phase == "settled" and hand.pending_approvals == 1 and not hand.is_finished
     assert hand.house_net is None  # not final while the award waits
     alert = Alert.objects.get(kind=Alert.Kind.APPROVAL)
-    assert result.alerts == [alert.text] and "5000" in alert.text
-    [pending] = services.pending_approvals(pit_a)
+    assert result.alerts == [reads.alert_text(alert)] and "5000" in reads.alert_text(alert)
+    [pending] = reads.pending_approvals(pit_a)
     assert (pending.hand, pending.box, pending.award, pending.odds, pending.stake, pending.payout) == (
         hand, 1, "aa-vs-dealer-aa", 1000, 5, 5000)
     assert [str(c) for c in pending.state.dealer_cards] == ["Ah", "Ad"]  # the approver sees the cards
@@ -65,7 +65,7 @@ def test_the_1000_to_1_award_holds_the_table_until_it_is_decided_THB_54(award_he
         act(services.start_hand, table, dealer_dana)
     assert refused.value.clause == "THB-54"
     with pytest.raises(services.RuleViolation, match="Finish the hand"):
-        act(services.request_closing, table, dealer_dana)
+        act(sessions.request_closing, table, dealer_dana)
 
 
 def test_the_pit_boss_approves_and_approver_role_time_and_decision_are_audited_C_30(award_held, pit_boss_pat,
@@ -81,7 +81,7 @@ def test_the_pit_boss_approves_and_approver_role_time_and_decision_are_audited_C
     assert hand.actions.last().record == {"action": "approve-bonus", "box": 1, "approver": "pat"}
     alert = Alert.objects.get(kind=Alert.Kind.APPROVAL)
     assert alert.acknowledged_by == pit_boss_pat
-    assert services.pending_approvals(pit_a) == [] and services.open_alerts(pit_a) == []
+    assert reads.pending_approvals(pit_a) == [] and reads.open_alerts(pit_a) == []
     act(services.start_hand, table, dealer_dana)  # the table goes on
 
 
@@ -121,7 +121,7 @@ def test_a_denied_award_is_not_paid_and_its_stake_is_returned_THB_54(award_held,
     table, hand, _ = award_held
     decide(table, pit_boss_pat, hand, approve=False, reason="dealer's aces not verified on camera")
     hand.refresh_from_db()
-    box = services.hand_state(hand).settlement.box(1)
+    box = reads.hand_state(hand).settlement.box(1)
     assert box.bonus.wager.net == 0 and box.net == 0 and hand.house_net == 0 and hand.is_finished
     event = AuditEvent.objects.get(action="hand.award_denied")
     assert event.details["reason"] == "dealer's aces not verified on camera"
@@ -141,7 +141,7 @@ def test_a_hand_of_another_table_cannot_be_decided_here(award_held, table_two, p
 
 
 def test_a_house_threshold_holds_any_award_above_it_THB_54(table_one, dealer_dana, pit_boss_pat):
-    from .conftest import open_for_play
+    from .helpers import open_for_play
 
     table_one.house_options = {"approval_above": 100}
     table_one.save()

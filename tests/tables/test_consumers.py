@@ -21,11 +21,11 @@ from casino.asgi import application
 from casino.consumers import CLOSE_REVOKED
 from casino.models import PlayerLink
 from casino.rules.cards import full_deck
-from tables import services
+from tables import reads, services, sessions
 from tables.models import Table
 from tests.conftest import issue_box_link, player_session
 
-from .conftest import (
+from .helpers import (
     CLOSE_BETS,
     DEAL,
     act,
@@ -105,7 +105,7 @@ async def test_a_dealer_relieved_from_the_table_is_cut_off_at_the_next_change(
     def relieve():
         Table.objects.filter(pk=table_one.pk).update(dealer=dealer_diego)
         table = Table.objects.get(pk=table_one.pk)
-        act(services.request_opening, table, dealer_diego)
+        act(sessions.request_opening, table, dealer_diego)
 
     await database_sync_to_async(relieve)()
     goodbye = await socket.receive_from(timeout=5)
@@ -135,7 +135,7 @@ async def test_the_pit_console_hears_every_change_at_its_tables(table_one, deale
     connected, socket = await _connects(f"/ws/tables/pit/{table_one.pit_id}/", pat)
     assert connected
     await socket.receive_from(timeout=5)
-    await database_sync_to_async(act)(services.request_opening, table_one, dealer_dana)
+    await database_sync_to_async(act)(sessions.request_opening, table_one, dealer_dana)
     pushed = await socket.receive_from(timeout=5)
     assert 'data-action="deck-ok"' in pushed
 
@@ -162,7 +162,7 @@ async def test_a_player_link_shows_its_own_box_and_hears_nothing_of_another_tabl
     first = await socket.receive_from(timeout=5)
     assert "THB-2" in first and "Casilla 3" in first and "THB-1" not in first
     # A change at another table is not this box's business: nothing arrives.
-    await database_sync_to_async(act)(services.request_opening, table_one, dealer_dana)
+    await database_sync_to_async(act)(sessions.request_opening, table_one, dealer_dana)
     assert await socket.receive_nothing(timeout=0.5)
     await socket.disconnect()
 
@@ -181,7 +181,7 @@ async def test_a_player_socket_is_closed_when_its_link_expires_during_the_sessio
 
     def expire_then_change():
         PlayerLink.objects.filter(pk=made.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
-        act(services.confirm_deck_check, Table.objects.get(pk=table_one.pk), pit_boss_pat)
+        act(sessions.confirm_deck_check, Table.objects.get(pk=table_one.pk), pit_boss_pat)
 
     await database_sync_to_async(expire_then_change)()
     goodbye = await socket.receive_from(timeout=5)
@@ -259,7 +259,7 @@ async def test_privacy_capture_a_recorded_hand_box_1s_phone_never_receives_anoth
             await capture.drain()
         if records[0]["action"] == "reveal-dealer":
             reveal_at = (await step(fresh)()).version
-    hand, state = await step(services.current_hand)(await step(fresh)())
+    hand, state = await step(reads.current_hand)(await step(fresh)())
     assert state.settlement.box(1).bonus.award == "aa-vs-dealer-aa"  # the hand really went to the end
 
     others = {"8s", "Ts", "3d", "4d"}
@@ -298,7 +298,7 @@ async def test_privacy_capture_a_dealt_hand_gives_box_2_its_own_hole_cards_and_n
         await step(play)(await step(fresh)(), dealer_dana, record)
         await mine.drain()
         await theirs.drain()
-    hand, state = await step(services.current_hand)(await step(fresh)())
+    hand, state = await step(reads.current_hand)(await step(fresh)())
     first = await step(lambda: hand.actions.order_by("seq").first().record)()
     shoe_order = first["cards"]
     box_2 = {str(c) for c in state.box(2).cards}

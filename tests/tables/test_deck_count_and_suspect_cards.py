@@ -10,10 +10,10 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from casino.models import AuditEvent
-from tables import services
+from tables import reads, services
 from tables.models import Alert, pit_group
 
-from .conftest import CLOSE_BETS, DEAL, act, ante, play, play_to_settlement
+from .helpers import CLOSE_BETS, DEAL, act, ante, play, play_to_settlement
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_passwords")]
 
@@ -35,8 +35,8 @@ def test_a_wrong_count_alerts_the_pit_boss_and_no_hand_starts_until_it_is_acknow
 ):
     count_deck(open_table, dealer_dana, 51, note="one short after the shuffle")
     alert = Alert.objects.get(table=open_table)
-    assert alert.kind == Alert.Kind.DECK_COUNT and "51 cartas en lugar de 52" in alert.text
-    assert "one short after the shuffle" in alert.text
+    assert alert.kind == Alert.Kind.DECK_COUNT and "51 cartas en lugar de 52" in reads.alert_text(alert)
+    assert "one short after the shuffle" in reads.alert_text(alert)
     assert AuditEvent.objects.get(action="table.deck_counted").details["complete"] is False
     with pytest.raises(services.RuleViolation, match="deck count was wrong") as refused:
         act(services.start_hand, open_table, dealer_dana)
@@ -78,16 +78,16 @@ def test_a_count_that_is_not_a_number_of_cards_is_refused_before_anything_is_wri
 
 def test_suspected_cards_alert_the_pit_boss_mid_hand_and_the_hand_goes_on_THB_17(hand_started, dealer_dana):
     play(hand_started, dealer_dana, ante(1, 10), CLOSE_BETS, DEAL)
-    hand, before = services.current_hand(hand_started)
+    hand, before = reads.current_hand(hand_started)
 
     result = act(services.report_suspect_cards, hand_started, dealer_dana, note="the queen of spades is nicked")
 
     alert = Alert.objects.get(table=hand_started)
     assert alert.kind == Alert.Kind.SUSPECT_CARDS and alert.hand == hand
-    assert "the queen of spades is nicked" in alert.text and "con discreción" in alert.text
+    assert "the queen of spades is nicked" in reads.alert_text(alert) and "con discreción" in reads.alert_text(alert)
     # The tablet only says it was done: the alert's words are the pit boss's.
     assert result.alerts == ["Se ha avisado discretamente al jefe de mesa (THB-17)."]
-    _hand, after = services.current_hand(hand_started)
+    _hand, after = reads.current_hand(hand_started)
     assert after.phase is before.phase and len(after.actions) == len(before.actions)
     assert AuditEvent.objects.get(action="table.cards_suspected").details["hand"] == hand.number
 

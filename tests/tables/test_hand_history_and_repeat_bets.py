@@ -12,10 +12,10 @@ from django.utils import translation
 from casino.rules.holdem_bonus import Phase
 from casino.rules.holdem_bonus.record import thb_answer
 from casino.rules.replay import replay_record
-from tables import services
+from tables import reads, services
 from tables.models import Hand
 
-from .conftest import (
+from .helpers import (
     CLOSE_BETS,
     DEAL,
     act,
@@ -42,9 +42,9 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_passwords")]
 
 def replays_to_its_settlement(hand: Hand) -> dict:
     """Export the hand, replay it as ``replay_hand`` does, and compare with the live settlement."""
-    record = services.hand_history_record(hand)
+    record = reads.hand_history_record(hand)
     json.dumps(record)  # JSON-safe as it is
-    state = services.hand_state(hand)
+    state = reads.hand_state(hand)
     live = thb_answer(state, record)
     answer = replay_record(record)
     assert answer == live
@@ -61,10 +61,10 @@ def replays_to_its_settlement(hand: Hand) -> dict:
 
 def replay_hand_command_reproduces(hands, path, capsys) -> list[dict]:
     """``python manage.py replay_hand`` on the downloaded lines answers each hand as it was settled live."""
-    path.write_text("".join(json.dumps(services.hand_history_record(h)) + "\n" for h in hands))
+    path.write_text("".join(json.dumps(reads.hand_history_record(h)) + "\n" for h in hands))
     call_command("replay_hand", str(path))
     answers = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert answers == [thb_answer(services.hand_state(h), services.hand_history_record(h)) for h in hands]
+    assert answers == [thb_answer(reads.hand_state(h), reads.hand_history_record(h)) for h in hands]
     return answers
 
 
@@ -131,20 +131,20 @@ def test_manage_py_replay_hand_reproduces_the_recalled_hands(open_table, dealer_
     for _ in range(3):
         act(services.start_hand, open_table, dealer_dana)
         play_to_settlement(open_table, dealer_dana)
-    hands = services.recent_hands(open_table)
+    hands = reads.recent_hands(open_table)
     replay_hand_command_reproduces(hands, tmp_path / "recall.jsonl", capsys)
 
 
 def test_an_unfinished_hand_has_no_replay_record(hand_started, dealer_dana):
     play(hand_started, dealer_dana, ante(1, 10), CLOSE_BETS)
-    hand = services.current_hand(hand_started)[0]
+    hand = reads.current_hand(hand_started)[0]
     with translation.override("en"), pytest.raises(services.RuleViolation, match="not settled yet"):
-        services.hand_history_record(hand)
+        reads.hand_history_record(hand)
 
 
 def void_by(table, by, record):
     act(services.report_irregularity, table, by, record=record)
-    hand, state = services.current_hand(table)
+    hand, state = reads.current_hand(table)
     assert state.phase is Phase.VOID
     return hand
 
@@ -222,7 +222,7 @@ def test_every_box_void_makes_the_hand_void_and_it_replays_so_THB_76(hand_starte
     for number in (2, 6):
         act(services.report_irregularity, hand_started, dealer_dana,
             record={"action": "report-box-wrong-card-count", "box": number, "cards_dealt": 1})
-    hand, state = services.current_hand(hand_started)
+    hand, state = reads.current_hand(hand_started)
     assert state.phase is Phase.VOID
     record = replays_to_its_settlement(hand)
     assert record["void"] == {"clause": "THB-76", "reason": "Every box's hand is void"}
@@ -268,7 +268,7 @@ def test_manage_py_replay_hand_reproduces_void_hands_void_boxes_and_decided_awar
         act(services.start_hand, open_table, dealer_dana)
         result = play_aces_against_aces(open_table, dealer_dana)
         act(services.decide_award, open_table, pit_boss_pat, hand_id=result.hand_id, box=1, approve=approve)
-    hands = list(reversed(services.recent_hands(open_table)))
+    hands = list(reversed(reads.recent_hands(open_table)))
     for hand in hands:
         replays_to_its_settlement(hand)
     answers = replay_hand_command_reproduces(hands, tmp_path / "recall.jsonl", capsys)
@@ -286,7 +286,7 @@ def test_one_tap_repeats_the_last_hands_antes_and_bonus_bets(open_table, dealer_
     play(open_table, dealer_dana, ante(1, 10), bonus(1, 5), ante(4, 25), CLOSE_BETS, DEAL, fold(1, "2h 3h"), fold(4))
     act(services.start_hand, open_table, dealer_dana)
     result = act(services.repeat_last_bets, open_table, dealer_dana)
-    state = services.current_hand(open_table)[1]
+    state = reads.current_hand(open_table)[1]
     assert [(b.number, b.ante, b.bonus) for b in state.boxes] == [(1, 10, 5), (4, 25, 0)]
     assert result.alerts == []
     rows = list(Hand.objects.get(pk=result.hand_id).actions.all())
@@ -304,7 +304,7 @@ def test_repeat_skips_bets_the_limits_no_longer_allow_and_boxes_already_bet_THB_
     act(services.start_hand, open_table, dealer_dana)
     play(open_table, dealer_dana, ante(3, 20))
     result = act(services.repeat_last_bets, open_table, dealer_dana)
-    state = services.current_hand(open_table)[1]
+    state = reads.current_hand(open_table)[1]
     assert [(b.number, b.ante, b.bonus) for b in state.boxes] == [(1, 10, 0), (3, 20, 0)]
     assert len(result.alerts) == 1 and "THB-18" in result.alerts[0] and "Box 2" in result.alerts[0]
 

@@ -8,10 +8,10 @@ import uuid
 import pytest
 from django.db import DatabaseError, connection, connections, transaction
 
-from tables import services
+from tables import reads, services
 from tables.models import HandAction, Table
 
-from .conftest import CLOSE_BETS, DEAL, ante, fold, play
+from .helpers import CLOSE_BETS, DEAL, ante, fold, play
 
 pytestmark = [pytest.mark.postgres, pytest.mark.usefixtures("quick_passwords")]
 
@@ -56,7 +56,7 @@ def test_two_tablets_acting_on_the_same_version_one_wins_the_other_is_told_to_re
     assert hand_started.version == version + 1
     assert HandAction.objects.filter(kind="place-ante").count() == 7  # one per box, never two
     play(hand_started, dealer_dana, CLOSE_BETS, DEAL, *(fold(box) for box in range(1, 8)))
-    hand, state = services.current_hand(hand_started)
+    hand, state = reads.current_hand(hand_started)
     antes = sum(b.ante for b in state.boxes)
     assert state.settlement.house_net == -sum(b.net for b in state.settlement.boxes) == antes == hand.house_net
 

@@ -22,11 +22,11 @@ from casino.asgi import application
 from casino.consumers import CLOSE_REVOKED
 from casino.models import AuditEvent, PlayerLink
 from casino.rules.errors import RuleViolation
-from tables import rendering, services
+from tables import reads, rendering, services, sessions
 from tables.models import Hand, Seating, Table
 from tests.conftest import issue_box_link, player_session
 
-from .conftest import CLOSE_BETS, DEAL, act, ante, open_for_play, play, play_to_settlement
+from .helpers import CLOSE_BETS, DEAL, act, ante, open_for_play, play, play_to_settlement
 from .screens import tablet
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_passwords")]
@@ -36,8 +36,8 @@ CARD = re.compile(r'data-card="([2-9TJQKA][cdhs])"')
 
 def close_table(table, dealer, pit_boss):
     """The closing procedure: the dealer asks once the last hand is finished, the pit boss confirms."""
-    act(services.request_closing, table, dealer)
-    act(services.confirm_closing, table, pit_boss)
+    act(sessions.request_closing, table, dealer)
+    act(sessions.confirm_closing, table, pit_boss)
     table.refresh_from_db()
     return table
 
@@ -53,7 +53,7 @@ def dealt_hand_with_a_bet_at_box_1(table, dealer):
     """A hand from the electronic shoe with an ante at box 1, dealt: box 1 holds two hole cards."""
     act(services.start_hand, table, dealer, mode=Hand.Mode.DEALT)
     play(table, dealer, ante(1, 10), CLOSE_BETS, DEAL)
-    _hand, state = services.current_hand(table)
+    _hand, state = reads.current_hand(table)
     return {str(card) for card in state.box(1).cards}
 
 
@@ -98,7 +98,7 @@ def test_the_new_sessions_player_gets_a_link_of_their_own_that_shows_their_cards
 
 def test_no_link_is_issued_at_a_closed_table(table_one, dealer_dana):
     with pytest.raises(RuleViolation):
-        services.issue_box_link(table=table_one, number=1, by=dealer_dana)
+        sessions.issue_box_link(table=table_one, number=1, by=dealer_dana)
     assert not PlayerLink.objects.exists()
 
 
@@ -114,7 +114,7 @@ def test_a_second_link_for_the_same_player_joins_their_seating(open_table, deale
 def test_a_new_player_at_a_box_ends_the_link_of_the_player_before(open_table, dealer_dana):
     ana = issue_box_link(open_table, 3, dealer_dana)
     phone = enter(ana)
-    result = act(services.seat_new_player, open_table, dealer_dana, box=3)
+    result = act(sessions.seat_new_player, open_table, dealer_dana, box=3)
     assert result.alerts  # the tablet says the new player's phone needs a new link
     ana.refresh_from_db()
     assert ana.revoked_at is not None and ana.revoked_by == dealer_dana
@@ -129,7 +129,7 @@ def test_the_new_player_sees_none_of_the_hands_of_the_player_before(open_table, 
     ana_page = enter(ana).get(reverse("player_home")).content.decode()
     assert 'id="player-result"' in ana_page and "Mano 1" in ana_page
 
-    act(services.seat_new_player, open_table, dealer_dana, box=1)
+    act(sessions.seat_new_player, open_table, dealer_dana, box=1)
     diego = issue_box_link(open_table, 1, dealer_dana)
     page = enter(diego).get(reverse("player_home")).content.decode()
     assert 'id="player-result"' not in page  # not Ana's last hand
@@ -141,7 +141,7 @@ def test_a_new_player_is_refused_while_the_box_has_bets_in_the_hand_in_play(hand
     ana = issue_box_link(hand_started, 1, dealer_dana)
     play(hand_started, dealer_dana, ante(1, 10))
     with pytest.raises(RuleViolation) as refused:
-        act(services.seat_new_player, hand_started, dealer_dana, box=1)
+        act(sessions.seat_new_player, hand_started, dealer_dana, box=1)
     assert "1" in str(refused.value)
     ana.refresh_from_db()
     assert ana.revoked_at is None
@@ -149,7 +149,7 @@ def test_a_new_player_is_refused_while_the_box_has_bets_in_the_hand_in_play(hand
 
 def test_a_new_player_at_a_box_with_no_bet_plays_the_hand_in_play(hand_started, dealer_dana):
     play(hand_started, dealer_dana, ante(2, 10))
-    act(services.seat_new_player, hand_started, dealer_dana, box=5)
+    act(sessions.seat_new_player, hand_started, dealer_dana, box=5)
     eva = issue_box_link(hand_started, 5, dealer_dana)
     play(hand_started, dealer_dana, ante(5, 25))
     page = enter(eva).get(reverse("player_home")).content.decode()
@@ -158,12 +158,12 @@ def test_a_new_player_at_a_box_with_no_bet_plays_the_hand_in_play(hand_started, 
 
 def test_only_the_dealer_on_duty_marks_a_new_player(open_table, dealer_diego):
     with pytest.raises(services.NotAllowed):
-        act(services.seat_new_player, open_table, dealer_diego, box=1)
+        act(sessions.seat_new_player, open_table, dealer_diego, box=1)
 
 
 def test_ending_a_seating_is_audited_in_the_tables_stream(open_table, dealer_dana):
     ana = issue_box_link(open_table, 6, dealer_dana)
-    act(services.seat_new_player, open_table, dealer_dana, box=6)
+    act(sessions.seat_new_player, open_table, dealer_dana, box=6)
     actions = list(AuditEvent.objects.filter(stream=f"tables.table.{open_table.pk}").values_list("action", flat=True))
     assert actions[-3:] == ["table.seating_ended", "player_link.revoked", "table.new_player"]
     revoked = AuditEvent.objects.get(action="player_link.revoked", object_id=str(ana.pk))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tables import services
+from tables import reads
 from tables.models import Hand, HandAction
 from tests.conftest import issue_box_link
 
@@ -62,7 +62,7 @@ def test_a_whole_recorded_hand_in_the_manuals_order_to_the_settlement_screen(pad
     assert 'id="settlement"' in pad.html
     # Box 1: pair of aces beats queens; ante pushes below a straight (THB-50), flop 20 and river 10 win,
     # the A-A Bonus pays 30 to 1. Box 3 loses its ante on the fold.
-    hand, state = services.current_hand(table_one)
+    hand, state = reads.current_hand(table_one)
     assert state.settlement.box(1).net == 20 + 10 + 150 and state.settlement.box(3).net == -20
     assert '<td class="pay">180</td>' in pad.html and '<td class="take">20</td>' in pad.html
     assert pad.html.index('data-box="3"') < pad.html.index('data-box="1"')  # paid from box 7 down to 1
@@ -89,7 +89,7 @@ def test_a_stale_version_answers_the_fresh_tablet_and_says_the_table_changed(pad
     assert "La mesa cambió: actualizando" in pad.notice
     table_one.refresh_from_db()
     assert pad.version == table_one.version  # the answer is the table as it is now
-    _hand, state = services.current_hand(table_one)
+    _hand, state = reads.current_hand(table_one)
     assert state.box(2) is None  # never a silent overwrite
 
 
@@ -173,7 +173,7 @@ def test_one_tap_repeats_the_last_hands_bets(pad, boss, table_one):
     pad.tap("start-hand", mode="recorded")
     assert 'data-action="repeat"' in pad.html
     pad.tap("repeat")
-    _hand, state = services.current_hand(table_one)
+    _hand, state = reads.current_hand(table_one)
     assert (state.box(4).ante, state.box(4).bonus) == (15, 5)
 
 
@@ -182,7 +182,7 @@ def test_undo_takes_back_the_last_bet_with_its_reason(pad, boss, table_one):
     pad.tap("start-hand", mode="recorded")
     pad.tap("bet", box="1", spot="ante", amount="50")
     pad.tap("undo", reason="wrong-amount", detail="50 en vez de 5")
-    _hand, state = services.current_hand(table_one)
+    _hand, state = reads.current_hand(table_one)
     assert state.box(1) is None
     undo = HandAction.objects.get(kind="undo")
     assert undo.reason == "Importe equivocado: 50 en vez de 5"
@@ -230,7 +230,7 @@ def test_the_tablet_never_shows_face_down_cards_in_dealt_mode(pad, boss, table_o
     pad.tap("bet", box="2", spot="ante", amount="10")
     pad.tap("close-bets")
     pad.tap("deal")
-    _hand, state = services.current_hand(table_one)
+    _hand, state = reads.current_hand(table_one)
     for card in [*state.box(2).cards, *state.dealer_cards]:
         assert f'data-card="{card}"' not in pad.html
 

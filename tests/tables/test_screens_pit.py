@@ -10,11 +10,11 @@ from django.test import Client
 
 from casino import player_links
 from casino.rules.holdem_bonus.record import replay_thb_record
-from tables import services
+from tables import reads, services
 from tables.models import Alert, Hand, Pit, Table
 from tests.conftest import issue_box_link
 
-from .conftest import (
+from .helpers import (
     CLOSE_BETS,
     DEAL,
     ante,
@@ -45,7 +45,7 @@ def _aces_against_aces(table, dealer):
 @pytest.fixture
 def started(table_one, dealer_dana, pit_boss_pat):
     open_for_play(table_one, dealer_dana, pit_boss_pat)
-    from .conftest import act
+    from .helpers import act
 
     act(services.start_hand, table_one, dealer_dana)
     table_one.refresh_from_db()
@@ -143,7 +143,7 @@ def test_an_approval_shows_the_hands_cards_and_the_pit_boss_approves_it(client, 
         assert f'data-card="{code}"' in card
     boss.tap("award", hand=str(hand.pk), box="2", approve="1")
     assert f'id="approval-{hand.pk}-2"' not in boss.html
-    _hand, state = services.current_hand(started)
+    _hand, state = reads.current_hand(started)
     assert state.settlement.box(2).bonus.approval.value == "approved"
     pad = tablet(Client(), dealer_dana, started)
     assert "Aprobado" in pad.html and 'data-action="new-hand"' in pad.html
@@ -190,7 +190,7 @@ def test_bad_console_input_is_a_clear_400(client, started, dealer_dana, pit_boss
 def test_the_last_hands_are_recalled_as_played_and_each_downloads_as_a_replay_hand_line(
     client, started, dealer_dana, pit_boss_pat, tmp_path
 ):
-    from .conftest import act
+    from .helpers import act
 
     play_to_settlement(started, dealer_dana)
     for _ in range(10):
@@ -206,7 +206,7 @@ def test_the_last_hands_are_recalled_as_played_and_each_downloads_as_a_replay_ha
     line = response.content.decode()
     assert line.endswith("\n") and line.count("\n") == 1
     answer = replay_thb_record(json.loads(line))
-    state = services.hand_state(first)
+    state = reads.hand_state(first)
     assert {b["box"]: b["net"] for b in answer["boxes"]} == {b.box: b.net for b in state.settlement.boxes}
     path = tmp_path / "hand.jsonl"
     path.write_text(line)
@@ -275,5 +275,5 @@ def test_where_the_house_gives_approval_to_the_games_director_the_pit_boss_gets_
     director = console(Client(), games_director_gloria, started)
     hand = Hand.objects.get(table=started)
     director.tap("award", hand=str(hand.pk), box="2", approve="0")
-    _hand, state = services.current_hand(started)
+    _hand, state = reads.current_hand(started)
     assert state.settlement.box(2).bonus.approval.value == "denied"

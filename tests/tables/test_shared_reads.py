@@ -12,19 +12,20 @@ from datetime import timedelta
 import pytest
 from django.core.cache import caches
 from django.db import connection
+from django.test.signals import template_rendered
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone, translation
 
 from casino import player_links
-from casino.memo import BoundedCache
+from casino.memo import BoundedCache, another_process, clear_all
 from casino.models import PlayerLink
 from casino.player_views import seat_groups
 from casino.rules.holdem_bonus import replay
-from tables import rendering, services
+from tables import reads, rendering, services
 from tables.models import Hand, HandAction
 from tests.conftest import issue_box_link
 
-from .conftest import CLOSE_BETS, act, ante, play
+from .helpers import CLOSE_BETS, act, ante, play
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("quick_passwords")]
 
@@ -45,15 +46,19 @@ def shared_snapshots(settings):
     caches["default"].clear()
 
 
-def _as_another_process() -> None:
-    """Forget everything this process remembers, as the other daphne process would have never heard it."""
-    services._snapshots.clear()
-    services._states.clear()
+def _forget_everything() -> None:
+    """This process remembers nothing (as a daphne process that never heard of the table)."""
+    clear_all()
 
 
 def _full_replay(hand: Hand):
-    rows = services._effective_rows(hand.actions.order_by("seq"))
-    return replay(services._rules_of(hand), [r.record for r in rows])
+    rows = reads.effective_rows(hand.actions.order_by("seq"))
+    return replay(reads.rules_of(hand), [r.record for r in rows])
+
+
+def _rows_read_after(queries) -> list[str]:
+    """The SQL of the queries that read a hand's rows."""
+    return [q["sql"] for q in queries.captured_queries if 'FROM "tables_handaction"' in q["sql"]]
 
 
 def test_a_screen_that_missed_a_change_applies_only_the_new_rows_and_gets_the_full_replays_state(
@@ -61,26 +66,28 @@ def test_a_screen_that_missed_a_change_applies_only_the_new_rows_and_gets_the_fu
 ):
     play(hand_started, dealer_dana, ante(1, 10), ante(2, 20))
     hand = Hand.objects.get(table=hand_started)
-    before = services.hand_state(hand)
-    # Another daphne process records two more actions; this one still holds the older state.
-    services._states.clear()
-    services._states.put(services._state_key(hand), (2, before))
-    play(hand_started, dealer_dana, ante(3, 5), CLOSE_BETS)
+    _forget_everything()
+    reads.hand_state(hand)  # this process has replayed the hand's first two rows
+    with another_process():  # which records two more actions
+        play(hand_started, dealer_dana, ante(3, 5), CLOSE_BETS)
     with CaptureQueriesContext(connection) as queries:
-        state = services.hand_state(hand)
+        state = reads.hand_state(hand)
     assert len(queries) == 1  # the two new rows, nothing else
+    assert '"seq" > 2' in _rows_read_after(queries)[0]
     assert state == _full_replay(hand) and state.box(3).ante == 5
 
 
 def test_an_undo_among_the_new_rows_replays_the_hand_from_its_first_row(hand_started, dealer_dana):
     play(hand_started, dealer_dana, ante(1, 10), ante(2, 20))
     hand = Hand.objects.get(table=hand_started)
-    services.hand_state(hand)
-    act(services.undo_last_action, hand_started, dealer_dana, reason="box 2 withdrew")
-    services._states.put(services._state_key(hand), (2, _full_replay(hand)))  # as if never told of the undo
-    services._states.clear()
-    state = services.hand_state(hand)
+    _forget_everything()
+    reads.hand_state(hand)  # box 2's ante included
+    with another_process():
+        act(services.undo_last_action, hand_started, dealer_dana, reason="box 2 withdrew")
+    with CaptureQueriesContext(connection) as queries:
+        state = reads.hand_state(hand)
     assert state.box(2) is None and state == _full_replay(hand)
+    assert len(_rows_read_after(queries)) == 2  # the new row, an undo: then every row from the first
     assert HandAction.objects.filter(hand=hand, kind=HandAction.UNDO).count() == 1
 
 
@@ -88,7 +95,7 @@ def test_the_write_leaves_its_snapshot_so_the_tablet_answer_reads_nothing_back(h
     result = play(hand_started, dealer_dana, ante(1, 10))
     hand_started.refresh_from_db()
     with CaptureQueriesContext(connection) as queries:
-        snapshot = services.snapshot_at(hand_started, result.table_version)
+        snapshot = reads.snapshot_anywhere(hand_started, result.table_version)
     assert queries.captured_queries == []
     assert snapshot.version == result.table_version and snapshot.state.box(1).ante == 10
     assert snapshot.state == _full_replay(snapshot.hand)
@@ -117,8 +124,8 @@ def _phones(table, dealer, numbers):
 def test_the_phones_of_another_process_render_a_push_from_memory_after_one_shared_read(hand_started, dealer_dana):
     phones = _phones(hand_started, dealer_dana, (1, 2, 5))
     rendering.prepare_phones(hand_started, play(hand_started, dealer_dana, ante(1, 10)).table_version)
-    result = play(hand_started, dealer_dana, ante(2, 20))
-    services._snapshots.clear()  # another daphne process made this write: this one holds nothing of it
+    with another_process():  # another daphne process made this write: this one holds nothing of it
+        result = play(hand_started, dealer_dana, ante(2, 20))
     with translation.override("es"):
         assert rendering.player_fragment_from_memory(*phones[1], result.table_version) is None
         with CaptureQueriesContext(connection) as queries:
@@ -151,9 +158,9 @@ def test_the_links_of_a_tables_boxes_are_read_by_their_seats_not_through_every_b
     hand_started, dealer_dana
 ):
     phones = _phones(hand_started, dealer_dana, (4,))
-    services._watching_links.clear()
+    _forget_everything()
     with CaptureQueriesContext(connection) as queries:
-        links = services.watching_links(hand_started, hand_started.version)
+        links = reads.watching_links(hand_started, hand_started.version)
     assert set(links) == {phones[4][1].pk}
     sql = queries.captured_queries[-1]["sql"]
     assert "tables_box" not in sql  # the seven box ids are values, so the (seat type, seat id) index answers
@@ -164,8 +171,8 @@ def test_the_links_watching_a_table_are_exactly_its_boxes_usable_links(hand_star
     player_links.revoke_player_link(phones[3][1], by=dealer_dana)
     PlayerLink.objects.filter(pk=phones[4][1].pk).update(expires_at=timezone.now() - timedelta(seconds=1))
     elsewhere = issue_box_link(table_two, 1, dealer_dana)
-    services._watching_links.clear()
-    links = services.watching_links(hand_started, hand_started.version)
+    _forget_everything()
+    links = reads.watching_links(hand_started, hand_started.version)
     assert set(links) == {phones[1][1].pk, phones[2][1].pk} and elsewhere.pk not in links
     assert links[phones[1][1].pk] == PlayerLink.objects.get(pk=phones[1][1].pk).expires_at
 
@@ -190,30 +197,30 @@ def _box_2_ante_reading_no_hand(table, dealer):
     hand the database holds, checked to replay to what the write built on."""
     with CaptureQueriesContext(connection) as queries:
         result = act(services.record_action, table, dealer, record=ante(2, 20))
-    reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
-    assert not [sql for sql in reads if 'FROM "tables_hand' in sql], reads
-    _as_another_process()
+    selects = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
+    assert not [sql for sql in selects if 'FROM "tables_hand' in sql], selects
+    _forget_everything()
     hand = Hand.objects.get(table=table)
-    assert services.hand_state(hand) == _full_replay(hand)  # what the write built on was the database's state
+    assert reads.hand_state(hand) == _full_replay(hand)  # what the write built on was the database's state
     return result, hand
 
 
 def test_a_write_on_the_version_this_process_holds_reads_neither_the_hand_nor_its_rows(hand_started, dealer_dana):
     play(hand_started, dealer_dana, ante(1, 10))
     hand_started.refresh_from_db()
-    services.snapshot_at(hand_started, hand_started.version)  # this process holds the version (its phones read it)
+    reads.snapshot_anywhere(hand_started, hand_started.version)  # this process holds the version (its phones read it)
     result, hand = _box_2_ante_reading_no_hand(hand_started, dealer_dana)
-    assert services.hand_state(hand).box(2).ante == 20 and result.table_version == hand_started.version + 1
+    assert reads.hand_state(hand).box(2).ante == 20 and result.table_version == hand_started.version + 1
 
 
 def test_a_write_on_a_version_this_process_does_not_hold_reads_the_hand(hand_started, dealer_dana):
     play(hand_started, dealer_dana, ante(1, 10))
-    _as_another_process()
+    _forget_everything()
     hand_started.refresh_from_db()
     with CaptureQueriesContext(connection) as queries:
         act(services.record_action, hand_started, dealer_dana, record=ante(2, 20))
-    reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
-    assert [sql for sql in reads if 'FROM "tables_hand"' in sql]
+    selects = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
+    assert [sql for sql in selects if 'FROM "tables_hand"' in sql]
     hand = Hand.objects.get(table=hand_started)
     assert [r.seq for r in hand.actions.order_by("seq")] == [1, 2]  # numbered on from the rows it read
 
@@ -223,11 +230,19 @@ def test_boxes_with_no_bet_share_the_hand_part_of_their_phones_and_a_box_with_a_
 ):
     boxes = {n: issue_box_link(hand_started, n, dealer_dana).seat for n in (1, 2, 3, 4)}  # their seatings
     result = play(hand_started, dealer_dana, ante(1, 10))
-    rendering._phone_parts.clear()
-    with translation.override("es"):
-        pages = {n: rendering.player_fragment(boxes[n], None, version=result.table_version) for n in (1, 2, 3, 4)}
-    hand_parts = [k for k in rendering._phone_parts.items if k[0] == "tables/player/_hand.html"]
-    assert len(hand_parts) == 2  # box 1's own, and one for boxes 2, 3 and 4
+    rendered = []
+
+    def count(sender, template, context, **kwargs):
+        rendered.append(template.name)
+
+    template_rendered.connect(count)
+    try:
+        with translation.override("es"):
+            pages = {n: rendering.player_fragment(boxes[n], None, version=result.table_version) for n in (1, 2, 3, 4)}
+    finally:
+        template_rendered.disconnect(count)
+    assert rendered.count("tables/player/_hand.html") == 2  # box 1's own, and one for boxes 2, 3 and 4
+    assert rendered.count("tables/player/_paytable.html") == 1  # the same for every box
     assert "Casilla 2" in pages[2] and "Casilla 3" in pages[3]  # each still names its own box
     assert pages[2].replace("Casilla 2", "") == pages[3].replace("Casilla 3", "")
 
@@ -236,27 +251,28 @@ def test_another_process_takes_a_versions_snapshot_from_the_one_that_wrote_it_wi
     hand_started, dealer_dana, shared_snapshots
 ):
     result = play(hand_started, dealer_dana, ante(1, 10), ante(2, 20))
-    written = services.remembered_snapshot(hand_started, result.table_version)
-    _as_another_process()
+    written = reads.snapshot_in_process(hand_started, result.table_version)
+    _forget_everything()
     with CaptureQueriesContext(connection) as queries:
-        snapshot = services.snapshot_at(hand_started, result.table_version)
+        snapshot = reads.snapshot_anywhere(hand_started, result.table_version)
     assert queries.captured_queries == []
     assert snapshot is not written and snapshot.version == result.table_version  # a copy, through pickle
     hand = Hand.objects.get(table=hand_started)
     assert snapshot.state == _full_replay(hand) and snapshot.state.box(2).ante == 20
     # The shared state seeds this process's replays: the next one reads only the rows after it.
-    play(hand_started, dealer_dana, ante(3, 5))
-    services._snapshots.clear()
+    with another_process():
+        play(hand_started, dealer_dana, ante(3, 5))
     with CaptureQueriesContext(connection) as queries:
-        state = services.hand_state(hand)
+        state = reads.hand_state(hand)
     assert len(queries) == 1 and state == _full_replay(hand) and state.box(3).ante == 5
+    assert '"seq" > 2' in _rows_read_after(queries)[0]
 
 
 def test_a_write_on_a_version_another_process_made_reads_neither_the_hand_nor_its_rows(
     hand_started, dealer_dana, shared_snapshots
 ):
     play(hand_started, dealer_dana, ante(1, 10))
-    _as_another_process()  # the tablet's next tap lands on the other daphne process
+    _forget_everything()  # the tablet's next tap lands on the other daphne process
     hand_started.refresh_from_db()
     result, hand = _box_2_ante_reading_no_hand(hand_started, dealer_dana)
     assert hand_started.version + 1 == result.table_version
@@ -269,18 +285,18 @@ def test_without_redis_the_screens_read_the_database_and_nothing_is_lost(hand_st
     }
     settings.SHARE_SNAPSHOTS = True  # but nothing answers on that port
     result = play(hand_started, dealer_dana, ante(1, 10))  # the write commits although it cannot share
-    _as_another_process()
-    snapshot = services.snapshot_at(hand_started, result.table_version)
+    _forget_everything()
+    snapshot = reads.snapshot_anywhere(hand_started, result.table_version)
     assert snapshot.version == result.table_version and snapshot.state.box(1).ante == 10
     assert "could not share the snapshot" in caplog.text and "could not read the shared snapshot" in caplog.text
 
 
 def test_a_snapshot_is_never_older_than_the_version_asked_for(hand_started, dealer_dana):
-    first = play(hand_started, dealer_dana, ante(1, 10))
-    second = play(hand_started, dealer_dana, ante(2, 10))
-    services._snapshots.clear()  # this process heard of neither write
+    with another_process():  # this process hears of neither write
+        first = play(hand_started, dealer_dana, ante(1, 10))
+        second = play(hand_started, dealer_dana, ante(2, 10))
     hand_started.refresh_from_db()
-    snapshot = services.snapshot_at(hand_started, first.table_version)
+    snapshot = reads.snapshot_anywhere(hand_started, first.table_version)
     assert snapshot.version >= first.table_version
     assert snapshot.version == second.table_version and snapshot.state.box(2).ante == 10
 

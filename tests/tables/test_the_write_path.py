@@ -10,10 +10,10 @@ from channels.layers import get_channel_layer
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 
-from tables import services
+from tables import services, sessions
 from tables.models import HandAction, Table, TableRequest, pit_group
 
-from .conftest import CLOSE_BETS, DEAL, act, ante, play
+from .helpers import CLOSE_BETS, DEAL, act, ante, play
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_passwords")]
 
@@ -49,7 +49,7 @@ def test_a_key_is_unique_per_table_in_the_database_itself(hand_started, dealer_d
 
 
 def test_the_same_key_at_another_table_is_another_request(hand_started, table_two, dealer_dana, dealer_diego):
-    services.request_opening(table=table_two, by=dealer_diego, key="same",
+    sessions.request_opening(table=table_two, by=dealer_diego, key="same",
                              expected_version=table_two.version)
     result = services.record_action(table=hand_started, by=dealer_dana, key="same",
                                     expected_version=hand_started.version, record=ante(1, 10))
@@ -87,9 +87,9 @@ def test_a_pit_boss_cannot_record_a_dealers_action(hand_started, pit_boss_pat):
 
 
 def test_a_pit_boss_of_another_pit_cannot_confirm_the_deck_check_THB_21(table_one, dealer_dana, pit_boss_paula):
-    act(services.request_opening, table_one, dealer_dana)
+    act(sessions.request_opening, table_one, dealer_dana)
     with pytest.raises(services.NotAllowed):
-        act(services.confirm_deck_check, table_one, pit_boss_paula)
+        act(sessions.confirm_deck_check, table_one, pit_boss_paula)
     table_one.refresh_from_db()
     assert table_one.status == Table.Status.OPENING
 

@@ -6,10 +6,10 @@ import pytest
 
 from casino.models import AuditEvent
 from casino.rules.holdem_bonus import Phase
-from tables import services
+from tables import reads, services
 from tables.models import Alert, HandAction
 
-from .conftest import (
+from .helpers import (
     CLOSE_BETS,
     DEAL,
     act,
@@ -38,7 +38,7 @@ def undo(table, dealer, reason="wrong box"):
 def test_a_mistaken_ante_is_undone_by_an_appended_row_with_the_reason_audited(hand_started, dealer_dana):
     play(hand_started, dealer_dana, ante(1, 10), ante(2, 25))
     undo(hand_started, dealer_dana, reason="the 25 was box 3's")
-    hand, state = services.current_hand(hand_started)
+    hand, state = reads.current_hand(hand_started)
     assert state.box(2) is None and state.box(1).ante == 10
     rows = list(hand.actions.all())
     assert [r.kind for r in rows] == ["place-ante", "place-ante", "undo"]  # nothing deleted: append-only
@@ -59,7 +59,7 @@ def test_undoing_twice_takes_back_the_two_last_bets_of_the_same_phase(hand_start
     play(hand_started, dealer_dana, ante(1, 10), bonus(1, 5))
     undo(hand_started, dealer_dana)
     undo(hand_started, dealer_dana)
-    assert services.current_hand(hand_started)[1].boxes == ()
+    assert reads.current_hand(hand_started)[1].boxes == ()
     with pytest.raises(services.RuleViolation, match="nothing to undo"):
         undo(hand_started, dealer_dana)
 
@@ -86,7 +86,7 @@ def test_a_mistyped_flop_is_corrected_but_the_decisions_before_it_stay_THB_42(ha
     with pytest.raises(services.RuleViolation, match="moved on"):
         undo(hand_started, dealer_dana)  # box 1's flop bet was taken before the flop: it stands
     play(hand_started, dealer_dana, flop("2c 7d 6h"))
-    assert [str(c) for c in services.current_hand(hand_started)[1].board] == ["2c", "7d", "6h"]
+    assert [str(c) for c in reads.current_hand(hand_started)[1].board] == ["2c", "7d", "6h"]
 
 
 def test_a_settled_hand_is_final_even_its_last_card_entry_THB_64(hand_started, dealer_dana):
@@ -108,7 +108,7 @@ def test_the_last_box_shown_is_corrected_before_the_showdown_completes_THB_62(ha
          reveal_dealer("Qh Qd"), reveal_box(2, "8s Ts"))
     undo(hand_started, dealer_dana, reason="box 2 holds 8s Th")
     play(hand_started, dealer_dana, reveal_box(2, "8s Th"))
-    state = services.current_hand(hand_started)[1]
+    state = reads.current_hand(hand_started)[1]
     assert [str(c) for c in state.box(2).cards] == ["8s", "Th"] and state.phase is Phase.SHOWDOWN
 
 
@@ -125,15 +125,15 @@ def test_a_dealer_card_shown_before_the_decisions_voids_the_hand_returns_every_s
     play(hand_started, dealer_dana, ante(1, 10), bonus(1, 5), ante(2, 20), CLOSE_BETS, DEAL, bet_flop(1, 20))
     result = act(services.report_irregularity, hand_started, dealer_dana,
                  record={"action": "report-dealer-card-exposed"})
-    hand, state = services.current_hand(hand_started)
+    hand, state = reads.current_hand(hand_started)
     assert state.phase is Phase.VOID and hand.phase == "void" and hand.is_finished
     for box in state.settlement.boxes:
         assert box.net == 0 and box.returned == box.staked  # every stake back, Bonus included
     assert hand.house_net == 0
     alert = Alert.objects.get()
-    assert alert.kind == Alert.Kind.VOID and alert.hand == hand and "THB-73" in alert.text
-    assert result.alerts == [alert.text]
-    assert services.open_alerts(hand_started) == [alert]
+    assert alert.kind == Alert.Kind.VOID and alert.hand == hand and "THB-73" in reads.alert_text(alert)
+    assert result.alerts == [reads.alert_text(alert)]
+    assert reads.open_alerts(hand_started) == [alert]
     with pytest.raises(services.RuleViolation, match="record is final"):
         undo(hand_started, dealer_dana)  # a void hand is over
 
@@ -144,7 +144,7 @@ def test_one_face_up_card_in_the_deck_is_burned_and_the_hand_goes_on_with_an_ale
     play(hand_started, dealer_dana, ante(1, 10), CLOSE_BETS, DEAL, bet_flop(1, 20))
     act(services.report_irregularity, hand_started, dealer_dana,
         record={"action": "report-face-up-card", "count": 1, "card": "Qs"})
-    hand, state = services.current_hand(hand_started)
+    hand, state = reads.current_hand(hand_started)
     assert state.phase is Phase.FLOP_DECISIONS and Alert.objects.get().kind == Alert.Kind.IRREGULARITY
     with pytest.raises(services.RuleViolation, match="moved on"):
         undo(hand_started, dealer_dana)  # an irregularity stands: the dealer does not undo it
@@ -156,7 +156,7 @@ def test_a_box_dealt_three_cards_is_void_alone_THB_76(hand_started, dealer_dana)
     play(hand_started, dealer_dana, ante(1, 10), ante(2, 10), CLOSE_BETS, DEAL)
     act(services.report_irregularity, hand_started, dealer_dana,
         record={"action": "report-box-wrong-card-count", "box": 2, "cards_dealt": 3})
-    state = services.current_hand(hand_started)[1]
+    state = reads.current_hand(hand_started)[1]
     assert state.box(2).void and not state.box(1).void and state.phase is not Phase.VOID
 
 
@@ -173,7 +173,7 @@ def test_the_pit_boss_may_void_a_hand_and_acknowledges_the_alert_THB_24(hand_sta
     act(services.acknowledge_alert, hand_started, pit_boss_pat, alert_id=alert.pk)
     alert.refresh_from_db()
     assert alert.acknowledged_by == pit_boss_pat and alert.acknowledged_at is not None
-    assert services.open_alerts(hand_started) == []
+    assert reads.open_alerts(hand_started) == []
     with pytest.raises(services.RuleViolation, match="already acknowledged"):
         act(services.acknowledge_alert, hand_started, pit_boss_pat, alert_id=alert.pk)
 

@@ -21,6 +21,8 @@ DEMO_STAFF = [
     ("pat", "Pat Pérez", Role.PIT_BOSS, "demo-pat-2026"),
     ("gloria", "Gloria Gómez", Role.GAMES_DIRECTOR, "demo-gloria-2026"),
     ("teo", "Teo Torres", Role.TOURNAMENT_DIRECTOR, "demo-teo-2026"),
+    ("dora", "Dora Domínguez", Role.TOURNAMENT_DIRECTOR, "demo-dora-2026"),
+    ("fede", "Fede Fernández", Role.TOURNAMENT_FLOOR, "demo-fede-2026"),
     ("admin", "Ada Admin", Role.ADMINISTRATOR, "demo-admin-2026"),
 ]
 # THB-19: the manual's three limit tiers; THB-72: four tables of one game in one pit.
@@ -59,7 +61,7 @@ class Command(BaseCommand):
                 user.save()
                 created_any = True
             user.groups.add(Group.objects.get(name=role))
-            users[role] = user
+            users.setdefault(role, user)  # the first of each role runs the demo objects
 
         pit, _ = Pit.objects.get_or_create(name="Pit A", defaults={"pit_boss": users[Role.PIT_BOSS]})
         for i, (name, min_ante, max_ante) in enumerate(DEMO_TABLES):
@@ -73,15 +75,15 @@ class Command(BaseCommand):
                 },
             )
             table.ensure_boxes()
-        tournament, created = Tournament.objects.get_or_create(
-            name="Torneo de demostración",
-            defaults={
-                "starts_at": timezone.now().replace(minute=0, second=0, microsecond=0) + timedelta(days=1),
-                "buy_in": 100,
-                "starting_stack": 20000,
-                "director": users[Role.TOURNAMENT_DIRECTOR],
-            },
-        )
+        if not Tournament.objects.filter(name="Torneo de demostración").exists():
+            # through the services, so that its record starts with its setup (docs/tournament-record.md)
+            from tournaments.services import create_tournament
+
+            create_tournament(
+                by=users[Role.TOURNAMENT_DIRECTOR], key="seed-demo-tournament", name="Torneo de demostración",
+                starts_at=timezone.now().replace(minute=0, second=0, microsecond=0) + timedelta(days=1),
+                buy_in=100, fee=10, starting_stack=20000, seats_per_table=9,
+            )
         if created_any:
             record_event(action="demo.seeded", actor_label="seed_demo", details={"tables": len(DEMO_TABLES)})
         self.stdout.write(self.style.SUCCESS("Demo data ready. Staff logins (demo passwords, set when first created):"))

@@ -35,6 +35,12 @@ river as dealt, the dealer's and each box's two cards at the showdown (or a
 folded box's as it is fanned, THB-56). Dealt mode: a ``load-shoe`` record
 holds a shuffled deck (``casino.rules.shuffle``) and the engine deals from
 it in the manual's order; cards given with a dealt-mode action must match.
+
+One module of about 1,150 lines, on purpose (issue #13): it is one cohesive thing, the frozen
+``HandState`` and its action trios, each phase's checks reading the same fields the next phase's
+actions write. The parts that stand alone are already apart (``actions``, ``record``,
+``settlement``, ``paytable``, ``table_rules``, ``house_edge``); splitting the state machine itself
+would scatter one phase's rules over several files.
 """
 
 from __future__ import annotations

@@ -1,0 +1,187 @@
+"""The room's clock display at a level change, pushed to N connected screens on real daphne (issue #14).
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/casino_bench REDIS_URL=redis://127.0.0.1:6379/2 \\
+        .venv/bin/python bench/bench_tournament_clock.py --screens 2000 --changes 10
+
+It makes a tournament with a running clock, starts daphne processes (production settings on loopback,
+as bench/bench_pit_load.py), connects N clock-display sockets (``/ws/tournaments/<id>/clock/``, the
+public room screen) spread over the processes, then, every few seconds, the director skips to the next
+level through the service (``tournaments.services``, the one write path). For each change, the latency
+is the time from just before the service call until that version's fragment arrives at each socket.
+At the end every socket must show the tournament's final version (no push lost). It prints p50/p95/p99,
+the slowest change, and the CPU of the daphne processes.
+
+It creates its own tournament in the database named by DATABASE_URL: use a bench database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.bench_pit_load import (  # noqa: E402 - the path above first
+    cpu_seconds,
+    machine_cpu,
+    percentile,
+    production_on_loopback,
+    start_servers,
+)
+
+VERSION = re.compile(r'id="clock-display"[^>]*data-version="(\d+)"')
+
+
+def prepare(prefix: str):
+    """A director and a tournament whose clock runs (the clock display then counts down)."""
+    from tests.tournaments import display_fixtures as fx
+
+    director = fx.a_director(f"{prefix}dora")
+    tournament = fx.a_tournament(director)
+    fx.start_the_clock(tournament, director)
+    return tournament, director
+
+
+def level_change(tournament, director) -> int:
+    """The director skips to the next level (one service write); the version it made."""
+    from tests.tournaments import display_fixtures as fx
+
+    fx.next_level(tournament, director)
+    tournament.refresh_from_db()
+    return tournament.version
+
+
+async def screen(url: str, origin: str, arrivals: list, stop: asyncio.Event, connected: asyncio.Event) -> None:
+    from websockets.asyncio.client import connect
+
+    async with connect(url, origin=origin, max_size=2**22, open_timeout=60) as socket:
+        first = await socket.recv()
+        match = VERSION.search(first, 0, 600)
+        arrivals.append((int(match.group(1)) if match else -1, time.time()))
+        connected.set()
+
+        async def listen() -> None:
+            async for message in socket:
+                match = VERSION.search(message, 0, 600)
+                if match:
+                    arrivals.append((int(match.group(1)), time.time()))
+
+        listening = asyncio.create_task(listen())
+        await stop.wait()
+        listening.cancel()
+
+
+async def run(args, tournament, director, servers) -> dict:
+    from asgiref.sync import sync_to_async
+
+    stop = asyncio.Event()
+    arrivals: list[list] = [[] for _ in range(args.screens)]
+    tasks = []
+    started = time.time()
+    # Screens connect a batch at a time, as TVs would not all power on in the same millisecond.
+    for batch in range(0, args.screens, args.batch):
+        waits = []
+        for i in range(batch, min(args.screens, batch + args.batch)):
+            _proc, port = servers[i % len(servers)]
+            connected = asyncio.Event()
+            waits.append(connected)
+            tasks.append(asyncio.create_task(screen(
+                f"ws://127.0.0.1:{port}/ws/tournaments/{tournament.pk}/clock/", f"http://127.0.0.1:{port}",
+                arrivals[i], stop, connected)))
+        await asyncio.wait_for(asyncio.gather(*(w.wait() for w in waits)), 120)
+    print(f"{args.screens} clock screens connected over {len(servers)} daphne processes "
+          f"in {time.time() - started:.1f} s")
+    await asyncio.sleep(2)
+
+    cpu_before = {proc.pid: cpu_seconds(proc.pid) for proc, _port in servers}
+    own_before = cpu_seconds(os.getpid())
+    machine_before, wall_before = machine_cpu(), time.time()
+    sent: dict[int, float] = {}
+    for _ in range(args.changes):
+        before = time.time()
+        version = await sync_to_async(level_change, thread_sensitive=False)(tournament, director)
+        sent[version] = before
+        await asyncio.sleep(args.every)
+    # Drain: until nothing arrived for 2 s (at most 60 s), so that "not seen" means lost, not late.
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        latest = max((a[-1][1] for a in arrivals if a), default=0)
+        if time.time() - latest > 2:
+            break
+        await asyncio.sleep(0.5)
+    wall = time.time() - wall_before
+    cpu_after = {proc.pid: cpu_seconds(proc.pid) for proc, _port in servers}
+    own_cpu = cpu_seconds(os.getpid()) - own_before
+    machine_after = machine_cpu()
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+    final = max(sent)
+    latencies, per_change, missed, behind = [], {v: [] for v in sent}, 0, 0
+    for got in arrivals:
+        seen: dict[int, float] = {}
+        for version, at in got:
+            seen.setdefault(version, at)
+        for version, before in sent.items():
+            if version in seen:
+                latencies.append(seen[version] - before)
+                per_change[version].append(seen[version] - before)
+            else:
+                missed += 1
+        if max(seen, default=-1) < final:
+            behind += 1
+    busy = (machine_after[0] - machine_before[0]) / max(1, machine_after[1] - machine_before[1])
+    return {
+        "screens": args.screens,
+        "daphne_processes": len(servers),
+        "level_changes": len(sent),
+        "deliveries": len(latencies),
+        "latency_ms": {p: round(percentile(latencies, q) * 1000, 1)
+                       for p, q in (("p50", 50), ("p95", 95), ("p99", 99))},
+        "mean_ms": round(statistics.fmean(latencies) * 1000, 1) if latencies else None,
+        "slowest_change_last_screen_ms": round(max((max(v) for v in per_change.values() if v), default=0) * 1000, 1),
+        "versions_not_seen": missed,
+        "screens_behind_final_version": behind,
+        "daphne_cpu_percent": {str(pid): round(100 * (cpu_after[pid] - cpu_before[pid]) / wall, 1)
+                               for pid in cpu_after},
+        "load_generator_cpu_percent": round(100 * own_cpu / wall, 1),
+        "machine_cpu_percent_of_2_cores": round(100 * busy, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--screens", type=int, default=2000)
+    parser.add_argument("--changes", type=int, default=10, help="level changes measured")
+    parser.add_argument("--every", type=float, default=3.0, help="seconds between two level changes")
+    parser.add_argument("--servers", type=int, default=2)
+    parser.add_argument("--batch", type=int, default=100, help="screens connecting at once")
+    args = parser.parse_args()
+
+    env = production_on_loopback("bench_tournament_clock measures PostgreSQL + Redis: set DATABASE_URL and REDIS_URL")
+    tournament, director = prepare(f"c{int(time.time())}_")
+    servers = start_servers(args.servers, env)
+    try:
+        report = asyncio.run(run(args, tournament, director, servers))
+    finally:
+        for proc, _port in servers:
+            proc.terminate()
+        for proc, _port in servers:
+            try:
+                proc.wait(timeout=10)
+            except Exception:  # noqa: BLE001 - still draining: the figures are in
+                proc.kill()
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
+    main()

@@ -1,0 +1,141 @@
+"""Who may enter (CC-23..27, C-32, I-CC-11), and the exclusion list the app imports (CC-23).
+
+``refusal`` gives the first reason a person may not enter, each with its clause, in the order a
+registration desk checks them: a valid ID (CC-24, CC-23 "cannot prove identity"), the minimum age on the
+day of the event (CC-23), the exclusion and self-exclusion register (CC-23), company staff and inspectors
+(CC-23), and one entry per event unless the event allows re-entry (CC-26, C-32).
+
+ID numbers are compared after ``normalise_id_number`` ("12.345.678" and "12345678" are one DNI).
+``parse_exclusion_csv`` reads the exclusion register's CSV export (the format is in
+docs/tournaments-registration.md) and names the line of any bad row.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from casino.rules.errors import N_, RuleViolation
+from casino.rules.tournament.options import HouseOptions
+
+#: I-CC-11: the ID types are a configurable list; these are the regulations' (CC-24).
+ID_TYPES = ("dni", "cedula", "libreta_enrolamiento", "passport")
+
+#: the two registers of CC-23
+EXCLUSION_KINDS = ("exclusion", "self_exclusion")
+
+#: the exclusion CSV's header, in this order
+EXCLUSION_COLUMNS = ("id_type", "id_number", "listed_on", "kind")
+
+_ID_NUMBER = re.compile(r"[0-9A-Z]{5,20}")
+_ID_SEPARATORS = re.compile(r"[\s.\-]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Applicant:
+    id_type: str
+    id_number: str
+    birth_date: date | None
+    excluded: bool = False  # on the exclusion or self-exclusion list (CC-23)
+    staff: bool = False  # company staff or inspector (CC-23)
+    entries_in_event: int = 0  # entries this person already has in the event (CC-26)
+
+
+def normalise_id_number(text: str) -> str:
+    """An ID number as it is compared: no spaces, dots or dashes, upper case ("12.345.678" -> "12345678")."""
+    return _ID_SEPARATORS.sub("", text or "").upper()
+
+
+def valid_id_number(text: str) -> bool:
+    """5 to 20 letters or digits once normalised (a DNI, a cédula, a passport number)."""
+    return bool(_ID_NUMBER.fullmatch(normalise_id_number(text)))
+
+
+def age_on(birth_date: date, on: date) -> int:
+    """Whole years of age on ``on``: the birthday counts from its own day.
+
+    Someone born on 29 February turns a year older on 1 March in a year without a 29 February.
+    """
+    return on.year - birth_date.year - ((on.month, on.day) < (birth_date.month, birth_date.day))
+
+
+def refusal(applicant: Applicant, *, on: date, options: HouseOptions,
+            id_types: tuple[str, ...] = ID_TYPES) -> RuleViolation | None:
+    """The reason this person may not enter, or None. ``on`` is the date of the event (or of the day played)."""
+    if applicant.id_type not in id_types:
+        return RuleViolation(N_("%(id_type)s is not an accepted ID (accepted: %(accepted)s)"), "CC-24",
+                             id_type=applicant.id_type, accepted=", ".join(id_types))
+    if not valid_id_number(applicant.id_number):
+        return RuleViolation(N_("ID number %(number)r is not valid: 5 to 20 letters or digits"), "CC-24",
+                             number=applicant.id_number)
+    if applicant.birth_date is None:
+        return RuleViolation(N_("The date of birth is needed to check the minimum age of %(age)s"), "CC-23",
+                             age=options.minimum_age)
+    if applicant.birth_date > on:
+        return RuleViolation(N_("The date of birth %(born)s is after the day of the event"), "CC-23",
+                             born=applicant.birth_date.isoformat())
+    if age_on(applicant.birth_date, on) < options.minimum_age:
+        return RuleViolation(N_("Under %(age)s on %(on)s: may not play"), "CC-23",
+                             age=options.minimum_age, on=on.isoformat())
+    if applicant.excluded:
+        return RuleViolation(N_("On the exclusion or self-exclusion register: may not play"), "CC-23")
+    if applicant.staff:
+        return RuleViolation(N_("Company staff and inspectors may not play"), "CC-23")
+    if applicant.entries_in_event > 0 and not options.reentry_allowed:
+        return RuleViolation(N_("Already entered in this event: one entry per player"), "CC-26")
+    return None
+
+
+def parse_exclusion_csv(text: str, *, id_types: tuple[str, ...] = ID_TYPES
+                        ) -> list[tuple[str, str, date, str]]:
+    """The exclusion register's CSV: ``(id_type, normalised id_number, listed_on, kind)`` per row.
+
+    The first line is the header ``id_type,id_number,listed_on,kind`` (extra columns are ignored); blank
+    lines are skipped; ``listed_on`` is YYYY-MM-DD; ``kind`` is ``exclusion`` or ``self_exclusion``. A bad
+    row is refused with its line number.
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]  # the byte-order mark spreadsheets put in front of a UTF-8 export
+    reader = csv.reader(io.StringIO(text))
+    header = next(reader, None)
+    names = [name.strip().lower() for name in header or []]
+    missing = [column for column in EXCLUSION_COLUMNS if column not in names]
+    if missing:
+        raise RuleViolation(N_("Line 1: the header lacks the column(s) %(missing)s (expected %(expected)s)"),
+                            "CC-23", missing=", ".join(missing), expected=",".join(EXCLUSION_COLUMNS))
+    where = {column: names.index(column) for column in EXCLUSION_COLUMNS}
+    rows: list[tuple[str, str, date, str]] = []
+    for row in reader:
+        line = reader.line_num
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) < len(names):
+            raise RuleViolation(N_("Line %(line)s: %(found)s columns, %(expected)s expected"), "CC-23",
+                                line=line, found=len(row), expected=len(names))
+        id_type, number, listed_on, kind = (row[where[column]].strip() for column in EXCLUSION_COLUMNS)
+        id_type, kind = id_type.lower(), kind.lower()
+        if id_type not in id_types:
+            raise RuleViolation(N_("Line %(line)s: %(id_type)r is not an accepted ID type"), "CC-24",
+                                line=line, id_type=id_type)
+        if not valid_id_number(number):
+            raise RuleViolation(N_("Line %(line)s: ID number %(number)r is not 5 to 20 letters or digits"),
+                                "CC-24", line=line, number=number)
+        try:
+            listed = date.fromisoformat(listed_on)
+        except ValueError:
+            raise RuleViolation(N_("Line %(line)s: %(value)r is not a date (write YYYY-MM-DD)"), "CC-23",
+                                line=line, value=listed_on) from None
+        if kind not in EXCLUSION_KINDS:
+            raise RuleViolation(N_("Line %(line)s: %(kind)r is neither exclusion nor self_exclusion"), "CC-23",
+                                line=line, kind=kind)
+        rows.append((id_type, normalise_id_number(number), listed, kind))
+    return rows
+
+
+def on_exclusion_list(id_type: str, id_number: str, rows: list[tuple[str, str, date, str]]) -> bool:
+    """Whether this ID is on the register (CC-23): same type, same number once normalised."""
+    key = (id_type, normalise_id_number(id_number))
+    return any((row[0], row[1]) == key for row in rows)

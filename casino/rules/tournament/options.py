@@ -1,0 +1,55 @@
+"""The house options a tournament runs under (rules-checklist section 5), with the defaults it names.
+
+TDA-00: the house's regulations prevail over the TDA, so the Casino Club reading (CC) is the default and
+the TDA reading the alternative.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from casino.rules.errors import N_, RuleViolation
+
+ANTE_MODES = ("none", "button", "big_blind")
+
+
+@dataclass(frozen=True, slots=True)
+class HouseOptions:
+    #: C-01: the final table forms when this many players remain (CC-61: 10; RP-09: 9 or 7).
+    final_table_size: int = 10
+    #: C-02: "button" (CC-50/51, halved at ``ante_halve_at_or_below``), "big_blind" (RP-11) or "none".
+    ante_mode: str = "button"
+    ante_halve_at_or_below: int = 6
+    #: C-03: a relocated player drawing the button's seat sits that hand out (CC-53).
+    relocated_on_button_sits_out: bool = True
+    #: C-18: play halts at a table down to this many players, final table excepted (CC-59)...
+    halt_if_table_players_le: int = 3
+    #: ... and the TDA's reading, a warning only: a table this many short of the fullest (TDA-11-D).
+    halt_if_short_by_ge: int = 3
+    #: C-19 / RP-08-B: seconds each hand-for-hand hand takes off the level.
+    hand_for_hand_seconds: int = 120
+    #: C-32 / CC-26: one entry per player per event unless the event allows re-entry.
+    reentry_allowed: bool = False
+    #: Prizes are rounded to this unit, the remainder going to the higher place.
+    prize_unit: int = 1
+    #: CC-23: the minimum age to play.
+    minimum_age: int = 18
+
+    def __post_init__(self) -> None:
+        if self.ante_mode not in ANTE_MODES:
+            raise RuleViolation(N_("Unknown ante mode %(mode)s"), "C-02", mode=self.ante_mode)
+        if not 2 <= self.final_table_size <= 10:
+            raise RuleViolation(N_("A final table seats 2 to 10 players, not %(size)s"), "C-01",
+                                size=self.final_table_size)
+        if self.prize_unit < 1 or self.hand_for_hand_seconds < 0 or self.minimum_age < 0:
+            raise RuleViolation(N_("A house option is out of range"), "C-19")
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, values: dict[str, Any] | None) -> HouseOptions:
+        """The options stored with an event; unknown keys are ignored, missing ones take the default."""
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in (values or {}).items() if k in known})

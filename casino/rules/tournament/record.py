@@ -1,0 +1,657 @@
+"""The event's record, and the tournament's state rebuilt by replaying it.
+
+The record is the export contract of issue #14 (docs/tournament-record.md): a list of events, each a
+JSON-able dict ``{"seq", "at", "type", ...fields}``, in ``seq`` order. It holds everything needed to
+recompute the ranking, the prizes and every seat change from the record alone: what was drawn at
+random is recorded (a replay never draws), and the entries are opaque numbers (no name, no ID
+number: those stay in the casino's rows).
+
+Mistakes are corrected, not erased (issue #14): a ``correction`` event voids an earlier event by its
+``seq`` with a ``reason`` and, where it makes sense, ``replaces`` it with the corrected event (the
+right player busted, the right seat). The replay skips the voided event, applies the replacement in
+its place and recomputes everything after it (ranking, prizes, seats); the record keeps both. A
+correction may itself be voided by a later one (the mistake stands again).
+
+Clauses: CC-14 (the pool fixed at the close of registration), CC-18/19 (elimination order, stacks at
+the start of the hand), CC-30/31 (absent stacks removed, unless held), CC-34 (withdrawal), CC-47
+(disqualification), TDA-07/CC-48 (seat draws), RP-08 (hand-for-hand).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from datetime import datetime
+from typing import Any
+
+from casino.rules.errors import N_, RuleViolation
+from casino.rules.tournament.clock import CLOCK_KINDS, ClockEvent
+from casino.rules.tournament.options import HouseOptions
+from casino.rules.tournament.prizes import Elimination, Result
+from casino.rules.tournament.seating import WHY, Move, Plan, TableSeats
+
+#: Every event type of the record, with the fields it carries besides seq, at and type
+#: (docs/tournament-record.md describes each).
+EVENT_TYPES: dict[str, tuple[str, ...]] = {
+    "setup": ("buy_in", "fee", "starting_stack", "seats_per_table", "structure", "payout_table",
+              "break_order", "options", "late_registration_level"),
+    "setup_changed": ("changes", "reason"),
+    "structure_changed": ("structure", "reason"),
+    "registration_opened": (),
+    "registered": ("entry", "reentry_of"),
+    "refused": ("reason", "clause"),
+    "id_checked": ("entry", "checkpoint"),
+    "registration_closed": ("entries", "prize_pool"),
+    "seated": ("entry", "table", "seat", "chips", "why", "button", "occupied", "from_table", "from_seat",
+               "sits_out", "plan", "table_seats", "reason"),
+    "hand": ("table", "hand", "button", "small_blind", "big_blind", "players", "hand_for_hand_hand"),
+    "bust": ("entry", "table", "hand", "hand_for_hand_hand", "stack_at_start"),
+    "withdrawal": ("entry", "chips_removed"),
+    "disqualification": ("entry", "chips_removed", "reason"),
+    "chips_removed": ("entry", "chips", "reason"),
+    "stack_held": ("entry", "held"),
+    "chip_count": ("entry", "chips"),
+    "button": ("table", "seat"),
+    "clock": ("kind", "seconds", "step"),
+    "plan_proposed": ("plan",),
+    "plan_confirmed": ("proposed",),
+    "table_broken": ("table",),
+    "table_halted": ("table",),
+    "table_resumed": ("table",),
+    "colour_up": ("table", "removed", "into", "odd_chips", "cards", "won", "rescued", "stacks"),
+    "prize_paid": ("entry", "amount"),
+    "results": ("places",),
+    "finished": (),
+    "correction": ("voids", "reason", "replaces"),
+}
+
+#: Events that change who sits where: a plan proposed before one of them no longer applies.
+SEAT_CHANGES = ("seated", "bust", "withdrawal", "disqualification", "table_broken", "registered", "button")
+#: An entry's status.
+STATUSES = ("registered", "seated", "busted", "withdrawn", "disqualified")
+#: The statuses of a player still in the event.
+IN_PLAY = ("registered", "seated")
+#: What a ``seated`` event with these reasons gives: a full starting stack (CC-32: no chips for empty seats).
+NEW_STACK_WHYS = ("draw", "late", "reentry")
+
+
+# --- The state --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    buy_in: int = 0
+    fee: int = 0
+    starting_stack: int = 0
+    seats_per_table: int = 9
+    structure: dict = field(default_factory=dict)  # structure.Structure.as_dict()
+    #: the payout table: ((most entries, shares in basis points place 1 first), ...), smallest first;
+    #: empty means the house default (``prizes.default_payout_shares``)
+    payout_table: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    break_order: tuple[int, ...] = ()  # CC-55: the announced order in which tables break
+    options: HouseOptions = field(default_factory=HouseOptions)
+    late_registration_level: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EntryState:
+    entry: int
+    status: str = "registered"
+    stack: int = 0
+    table: int | None = None
+    seat: int | None = None
+    held: bool = False  # CC-31: the absent player's stack is kept
+    reentry_of: int | None = None
+    checks: tuple[str, ...] = ()  # the ID checkpoints passed (entry, accreditation, seating, payout)
+    paid: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentState:
+    setup: Setup | None = None
+    registration: str = "not_open"  # not_open, open, closed
+    entries: tuple[EntryState, ...] = ()
+    tables: tuple[TableSeats, ...] = ()
+    halted: tuple[int, ...] = ()
+    broken: tuple[int, ...] = ()
+    clock_events: tuple[ClockEvent, ...] = ()
+    hand_for_hand: bool = False
+    hand_for_hand_hands: int = 0  # hand-for-hand hands reported since it was turned on (RP-08)
+    eliminations: tuple[Elimination, ...] = ()
+    prize_pool: int | None = None  # CC-14: fixed when registration closes
+    refusals: int = 0
+    pending_plan: tuple[int, Plan] | None = None  # (seq of the proposal, the plan) not yet confirmed
+    results: tuple[Result, ...] = ()
+    finished: bool = False
+    last_seq: int = 0
+    voided: tuple[int, ...] = ()  # seqs the corrections voided
+
+    def entry(self, number: int) -> EntryState:
+        for e in self.entries:
+            if e.entry == number:
+                return e
+        raise RuleViolation(N_("There is no entry %(entry)s in this event"), "CC-26", entry=number)
+
+    def table(self, number: int) -> TableSeats:
+        for t in self.tables:
+            if t.table == number:
+                return t
+        raise RuleViolation(N_("There is no table %(table)s in play"), "TDA-07", table=number)
+
+    @property
+    def in_play(self) -> tuple[EntryState, ...]:
+        return tuple(e for e in self.entries if e.status in IN_PLAY)
+
+    @property
+    def players_left(self) -> int:
+        return len(self.in_play)
+
+    @property
+    def chips_in_play(self) -> int:
+        return sum(e.stack for e in self.in_play)
+
+    def survivors(self) -> tuple[int, ...]:
+        """Entries still in, the biggest stack first."""
+        return tuple(e.entry for e in sorted(self.in_play, key=lambda e: (-e.stack, e.entry)))
+
+
+# --- Plans as records -----------------------------------------------------------------------------
+
+
+def move_to_dict(move: Move) -> dict[str, Any]:
+    return {f.name: getattr(move, f.name) for f in fields(Move)}
+
+
+def plan_to_dict(plan: Plan) -> dict[str, Any]:
+    """A plan as the record keeps it (every field of ``seating.Plan``; tuples as lists)."""
+    out: dict[str, Any] = {}
+    for f in fields(Plan):
+        value = getattr(plan, f.name)
+        if f.name == "moves":
+            value = [move_to_dict(m) for m in value]
+        elif isinstance(value, tuple):
+            value = [list(v) if isinstance(v, tuple) else v for v in value]
+        out[f.name] = value
+    return out
+
+
+def plan_from_dict(data: dict[str, Any]) -> Plan:
+    values: dict[str, Any] = {}
+    for f in fields(Plan):
+        if f.name not in data:
+            continue
+        value = data[f.name]
+        if f.name == "moves":
+            value = tuple(Move(**m) for m in value)
+        elif isinstance(value, list):
+            value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
+        values[f.name] = value
+    return Plan(**values)
+
+
+def setup_from_event(event: dict[str, Any]) -> Setup:
+    return Setup(
+        buy_in=int(event.get("buy_in", 0)), fee=int(event.get("fee", 0)),
+        starting_stack=int(event.get("starting_stack", 0)), seats_per_table=int(event.get("seats_per_table", 9)),
+        structure=dict(event.get("structure") or {}),
+        payout_table=tuple((int(n), tuple(int(s) for s in shares)) for n, shares in event.get("payout_table") or ()),
+        break_order=tuple(int(t) for t in event.get("break_order") or ()),
+        options=HouseOptions.from_dict(event.get("options")),
+        late_registration_level=event.get("late_registration_level"),
+    )
+
+
+def payout_shares(setup: Setup, entries: int) -> tuple[int, ...] | None:
+    """The shares the payout table gives for this many entries; None: the house default applies."""
+    for most, shares in setup.payout_table:
+        if entries <= most:
+            return shares
+    return setup.payout_table[-1][1] if setup.payout_table else None
+
+
+# --- Replay ---------------------------------------------------------------------------------------
+
+
+def parse_at(at: str | datetime) -> datetime:
+    return at if isinstance(at, datetime) else datetime.fromisoformat(at.replace("Z", "+00:00"))
+
+
+def voided_seqs(events: list[dict[str, Any]]) -> set[int]:
+    """The seqs voided by corrections that stand (a correction voided later does not void)."""
+    voided: set[int] = set()
+    for event in sorted((e for e in events if e["type"] == "correction"), key=lambda e: e["seq"], reverse=True):
+        if event["seq"] not in voided:
+            voided.add(int(event["voids"]))
+    return voided
+
+
+def effective_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events as they stand after the corrections: voided ones left out, replacements in their place
+    (with the voided event's seq and time), corrections themselves left out."""
+    ordered = sorted(events, key=lambda e: e["seq"])
+    voided = voided_seqs(ordered)
+    replacements: dict[int, dict[str, Any]] = {}
+    for event in ordered:
+        if event["type"] == "correction" and event["seq"] not in voided and event.get("replaces"):
+            replacements[int(event["voids"])] = event["replaces"]
+    # A registration voided without a replacement (a player registered by mistake) takes its entry's
+    # later events with it (its ID check at the desk, an accreditation): the entry never was.
+    never_entered = {event.get("entry") for event in ordered
+                     if event["type"] == "registered" and event["seq"] in voided and event["seq"] not in replacements}
+    out = []
+    for event in ordered:
+        if event["type"] == "correction":
+            continue
+        if event["seq"] in voided:
+            replacement = replacements.get(event["seq"])
+            if replacement:
+                out.append({**replacement, "seq": event["seq"], "at": event["at"], "corrected": True})
+            continue
+        if never_entered and event.get("entry") in never_entered:
+            continue
+        out.append(event)
+    return out
+
+
+class _Replay:
+    """The mutable working state of one replay; ``freeze`` gives the ``TournamentState``."""
+
+    def __init__(self) -> None:
+        self.setup: Setup | None = None
+        self.registration = "not_open"
+        self.entries: dict[int, EntryState] = {}
+        self.tables: dict[int, TableSeats] = {}
+        self.halted: list[int] = []
+        self.broken: list[int] = []
+        self.clock: list[ClockEvent] = []
+        self.hand_for_hand = False
+        self.hfh_hands = 0
+        self.eliminations: list[Elimination] = []
+        self.prize_pool: int | None = None
+        self.refusals = 0
+        self.pending: tuple[int, Plan] | None = None
+        self.results: tuple[Result, ...] = ()
+        self.finished = False
+        self.last_seq = 0
+        # the last hand reported at each table: {entry: stack at its start} (CC-19's stacks)
+        self.last_hand: dict[int, tuple[int, dict[int, int]]] = {}
+        # the moves of the plan being confirmed that are still to be recorded
+        self.pending_moves: dict[int, Move] = {}
+
+    # helpers
+    def entry(self, number: int) -> EntryState:
+        if number not in self.entries:
+            raise RuleViolation(N_("There is no entry %(entry)s in this event"), "CC-26", entry=number)
+        return self.entries[number]
+
+    def update(self, number: int, **changes: Any) -> EntryState:
+        old = self.entry(number)
+        values = {f: getattr(old, f) for f in EntryState.__slots__}
+        values.update(changes)
+        self.entries[number] = EntryState(**values)
+        return self.entries[number]
+
+    def unseat(self, number: int) -> None:
+        e = self.entry(number)
+        if e.table is not None and e.table in self.tables:
+            t = self.tables[e.table]
+            self.tables[e.table] = _replace_table(t, players=tuple(p for p in t.players if p[1] != number))
+
+    def leave(self, number: int, how: str, seq: int, status: str, **extra: Any) -> None:
+        e = self.entry(number)
+        if e.status not in IN_PLAY:
+            raise RuleViolation(N_("Entry %(entry)s is no longer in the event"), "CC-18", entry=number)
+        self.unseat(number)
+        self.update(number, status=status, stack=0, table=None, seat=None)
+        self.eliminations.append(Elimination(entry=number, order=seq, how=how, **extra))
+
+    def freeze(self) -> TournamentState:
+        return TournamentState(
+            setup=self.setup, registration=self.registration,
+            entries=tuple(self.entries[n] for n in sorted(self.entries)),
+            tables=tuple(self.tables[n] for n in sorted(self.tables)),
+            halted=tuple(self.halted), broken=tuple(self.broken), clock_events=tuple(self.clock),
+            hand_for_hand=self.hand_for_hand, hand_for_hand_hands=self.hfh_hands,
+            eliminations=tuple(self.eliminations), prize_pool=self.prize_pool, refusals=self.refusals,
+            pending_plan=self.pending, results=self.results, finished=self.finished, last_seq=self.last_seq,
+        )
+
+    # the events
+    def apply(self, ev: dict[str, Any]) -> None:
+        kind = ev["type"]
+        handler = getattr(self, f"on_{kind}", None)
+        if handler is None:
+            raise RuleViolation(N_("Unknown record event %(type)s"), "CC-04", type=kind)
+        handler(ev)
+        if kind in SEAT_CHANGES and not ev.get("plan"):
+            # the tables the plan was proposed for have changed: it must be proposed again
+            self.pending = None
+
+    def on_setup(self, ev):
+        self.setup = setup_from_event(ev)
+
+    def on_setup_changed(self, ev):
+        base = self.setup or Setup()
+        merged = {**_setup_as_event(base), **(ev.get("changes") or {})}
+        self.setup = setup_from_event(merged)
+
+    def on_structure_changed(self, ev):
+        base = self.setup or Setup()
+        self.setup = setup_from_event({**_setup_as_event(base), "structure": ev["structure"]})
+
+    def on_registration_opened(self, ev):
+        self.registration = "open"
+
+    def on_registered(self, ev):
+        number = int(ev["entry"])
+        if number in self.entries:
+            raise RuleViolation(N_("Entry %(entry)s is registered already"), "CC-26", entry=number)
+        self.entries[number] = EntryState(entry=number, reentry_of=ev.get("reentry_of"))
+
+    def on_refused(self, ev):
+        self.refusals += 1
+
+    def on_id_checked(self, ev):
+        e = self.entry(int(ev["entry"]))
+        self.update(e.entry, checks=(*e.checks, ev["checkpoint"]))
+
+    def on_registration_closed(self, ev):
+        self.registration = "closed"
+        self.prize_pool = int(ev["prize_pool"])
+
+    def on_seated(self, ev):
+        number, table, seat = int(ev["entry"]), int(ev["table"]), int(ev["seat"])
+        if ev.get("why") not in WHY:
+            raise RuleViolation(N_("Unknown reason for a seat: %(why)s"), "TDA-07", why=ev.get("why"))
+        e = self.entry(number)
+        if e.status not in IN_PLAY:
+            raise RuleViolation(N_("Entry %(entry)s is no longer in the event"), "TDA-07", entry=number)
+        self.unseat(number)
+        seats = int(ev.get("table_seats") or (self.setup.seats_per_table if self.setup else 10))
+        t = self.tables.get(table) or TableSeats(table=table, seats=seats, players=())
+        if ev.get("table_seats") and t.seats != seats:
+            # the plan sets this table's seats: the final table at the house's size (C-01, RP-09)
+            t = _replace_table(t, seats=seats)
+        if ev.get("why") == "final_table" and not t.final:
+            t = _replace_table(t, final=True)
+        if not 1 <= seat <= t.seats:
+            raise RuleViolation(N_("Table %(table)s has no seat %(seat)s"), "TDA-07", table=table, seat=seat)
+        taken = dict(t.players)
+        if seat in taken and taken[seat] != number and ev.get("plan") and self.pending_moves.get(taken[seat]):
+            # a redraw or a break confirmed at once: the seat's player moves on in the same plan
+            t = _replace_table(t, players=tuple(p for p in t.players if p[0] != seat))
+            self.update(taken[seat], table=None, seat=None)
+            taken.pop(seat)
+        if seat in taken and taken[seat] != number:
+            raise RuleViolation(N_("Seat %(seat)s at table %(table)s is taken by entry %(other)s"), "TDA-07",
+                                seat=seat, table=table, other=taken[seat])
+        players = tuple(sorted((*((s, n) for s, n in t.players if n != number), (seat, number))))
+        changes: dict[str, Any] = {"players": players}
+        if ev.get("why") in ("draw", "redraw", "final_table") and ev.get("button") is not None:
+            # CC-82: the button drawn with the seats is where the next hand's button is
+            changes.update(button=int(ev["button"]), button_is_next=True, small_blind=None, big_blind=None)
+        self.tables[table] = _replace_table(t, **changes)
+        if table in self.broken:
+            self.broken.remove(table)
+        self.update(number, status="seated", stack=int(ev.get("chips", e.stack)), table=table, seat=seat)
+        self.pending_moves.pop(number, None)
+
+    def on_hand(self, ev):
+        table = int(ev["table"])
+        t = self.tables.get(table)
+        if t is None:
+            raise RuleViolation(N_("There is no table %(table)s in play"), "TDA-07", table=table)
+        starts: dict[int, int] = {}
+        for p in ev.get("players") or ():
+            number = int(p["entry"])
+            if p.get("start") is not None:
+                starts[number] = int(p["start"])
+            if p.get("end") is not None and self.entries.get(number) and self.entries[number].status in IN_PLAY:
+                self.update(number, stack=int(p["end"]))
+        self.last_hand[table] = (int(ev["hand"]), starts)
+        if ev.get("button") is not None:
+            # the seats of the last hand reported (seating reads the next hand's from them)
+            self.tables[table] = _replace_table(t, button=int(ev["button"]), small_blind=ev.get("small_blind"),
+                                                big_blind=ev.get("big_blind"), button_is_next=False)
+
+    def on_bust(self, ev):
+        number = int(ev["entry"])
+        e = self.entry(number)
+        table = ev.get("table", e.table)
+        hand = ev.get("hand")
+        stack = ev.get("stack_at_start")
+        if stack is None and table is not None and table in self.last_hand:
+            last_hand, starts = self.last_hand[table]
+            if hand is None or hand == last_hand:
+                stack = starts.get(number)
+        self.leave(number, "bust", int(ev["seq"]), "busted", table=table, hand=hand,
+                   hand_for_hand_hand=ev.get("hand_for_hand_hand"), stack_at_start=stack)
+
+    def on_withdrawal(self, ev):
+        number = int(ev["entry"])
+        e = self.entry(number)
+        self.leave(number, "withdrawal", int(ev["seq"]), "withdrawn", table=e.table)
+
+    def on_disqualification(self, ev):
+        number = int(ev["entry"])
+        e = self.entry(number)
+        self.leave(number, "disqualification", int(ev["seq"]), "disqualified", table=e.table)
+
+    def on_chips_removed(self, ev):
+        e = self.entry(int(ev["entry"]))
+        self.update(e.entry, stack=max(0, e.stack - int(ev["chips"])))
+        if ev.get("reason") == "absent" and self.entries[e.entry].stack == 0 and e.status in IN_PLAY:
+            # CC-30: a player whose whole stack was removed is out, ranked in the order of the removal
+            self.leave(e.entry, "bust", int(ev["seq"]), "busted", table=e.table)
+
+    def on_stack_held(self, ev):
+        self.update(int(ev["entry"]), held=bool(ev.get("held", True)))
+
+    def on_chip_count(self, ev):
+        self.update(int(ev["entry"]), stack=int(ev["chips"]))
+
+    def on_button(self, ev):
+        table = int(ev["table"])
+        t = self.tables.get(table)
+        if t is None:
+            raise RuleViolation(N_("There is no table %(table)s in play"), "TDA-07", table=table)
+        # the floor enters where the next hand's button is
+        self.tables[table] = _replace_table(t, button=int(ev["seat"]), button_is_next=True, small_blind=None,
+                                            big_blind=None)
+
+    def on_clock(self, ev):
+        kind = ev["kind"]
+        if kind not in CLOCK_KINDS:
+            raise RuleViolation(N_("Unknown clock command %(kind)s"), "TDA-23", kind=kind)
+        self.clock.append(ClockEvent(kind=kind, at=parse_at(ev["at"]), seconds=int(ev.get("seconds") or 0),
+                                     step=int(ev.get("step") or 0)))
+        if kind == "hand_for_hand_on":
+            self.hand_for_hand, self.hfh_hands = True, 0
+        elif kind == "hand_for_hand_off":
+            self.hand_for_hand = False
+        elif kind == "hand_for_hand_hand":
+            self.hfh_hands += 1
+
+    def on_plan_proposed(self, ev):
+        self.pending = (int(ev["seq"]), plan_from_dict(ev["plan"]))
+
+    def on_plan_confirmed(self, ev):
+        if self.pending is not None:
+            self.pending_moves = {m.entry: m for m in self.pending[1].moves}
+        self.pending = None
+
+    def on_table_broken(self, ev):
+        table = int(ev["table"])
+        t = self.tables.pop(table, None)
+        if t is not None and t.players:
+            raise RuleViolation(N_("Table %(table)s still has players: move them before breaking it"), "CC-55",
+                                table=table)
+        if table in self.halted:
+            self.halted.remove(table)
+        self.broken.append(table)
+
+    def on_table_halted(self, ev):
+        if int(ev["table"]) not in self.halted:
+            self.halted.append(int(ev["table"]))
+
+    def on_table_resumed(self, ev):
+        if int(ev["table"]) in self.halted:
+            self.halted.remove(int(ev["table"]))
+
+    def on_colour_up(self, ev):
+        for number, stack in ev.get("stacks") or ():
+            if int(number) in self.entries and self.entries[int(number)].status in IN_PLAY:
+                self.update(int(number), stack=int(stack))
+
+    def on_prize_paid(self, ev):
+        e = self.entry(int(ev["entry"]))
+        self.update(e.entry, paid=e.paid + int(ev["amount"]))
+
+    def on_results(self, ev):
+        self.results = results_from_dicts(ev["places"])
+
+    def on_finished(self, ev):
+        self.finished = True
+
+
+def _replace_table(t: TableSeats, **changes: Any) -> TableSeats:
+    """``t`` with ``changes``; a change to a field this version of ``TableSeats`` lacks is left out."""
+    values = {f.name: getattr(t, f.name) for f in fields(TableSeats)}
+    values.update({k: v for k, v in changes.items() if k in values})
+    return TableSeats(**values)
+
+
+def _setup_as_event(setup: Setup) -> dict[str, Any]:
+    return {"buy_in": setup.buy_in, "fee": setup.fee, "starting_stack": setup.starting_stack,
+            "seats_per_table": setup.seats_per_table, "structure": setup.structure,
+            "payout_table": [[n, list(s)] for n, s in setup.payout_table], "break_order": list(setup.break_order),
+            "options": setup.options.as_dict(), "late_registration_level": setup.late_registration_level}
+
+
+def setup_event_fields(setup: Setup) -> dict[str, Any]:
+    """A ``setup`` event's fields for this setup."""
+    return _setup_as_event(setup)
+
+
+def results_to_dicts(results: tuple[Result, ...]) -> list[dict[str, Any]]:
+    """The results as the record keeps them: everything ``Result.prize`` needs, so that a split's rounding
+    remainder and a disqualified player's shared prize (CC-47) are paid from the record alone, and
+    ``prizes`` says what each entry collects."""
+    return [{"places": list(r.places), "entries": list(r.entries), "prize_each": r.prize_each,
+             "remainder": r.remainder, "remainder_to": r.remainder_to, "shared_each": r.shared_each,
+             "shared_remainder": r.shared_remainder, "how": r.how,
+             "prizes": {str(entry): r.prize(entry) for entry in r.entries}} for r in results]
+
+
+def results_from_dicts(places: list[dict[str, Any]]) -> tuple[Result, ...]:
+    return tuple(Result(places=tuple(p["places"]), entries=tuple(p["entries"]), prize_each=int(p["prize_each"]),
+                        remainder=int(p.get("remainder", 0)), remainder_to=p.get("remainder_to"),
+                        shared_each=int(p.get("shared_each", 0)), shared_remainder=int(p.get("shared_remainder", 0)),
+                        how=p.get("how", "bust"))
+                 for p in places)
+
+
+def replay(events: list[dict[str, Any]]) -> TournamentState:
+    """The tournament as the record says it stands, corrections applied (a refusal names a record that
+    cannot be: a seat taken twice, an entry busted twice...)."""
+    return Replayer(events).state()
+
+
+class Replayer:
+    """A replay kept up to date as events are appended (a write appends a few to a long record): each new
+    event is applied to the state so far, checked as it is; a correction replays the whole record again,
+    since it changes what came before."""
+
+    def __init__(self, events: list[dict[str, Any]] = ()) -> None:
+        self.events: list[dict[str, Any]] = list(events)
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        self._replay = _Replay()
+        for ev in effective_events(self.events):
+            self._replay.apply(ev)
+        self._voided = tuple(sorted(voided_seqs(self.events)))
+        self._state: TournamentState | None = None
+
+    def append(self, event: dict[str, Any]) -> None:
+        self.events.append(event)
+        if event["type"] == "correction":
+            self._rebuild()
+        else:
+            self._replay.apply(event)
+            self._state = None
+
+    def state(self) -> TournamentState:
+        if self._state is None:
+            self._replay.last_seq = max((int(e["seq"]) for e in self.events), default=0)
+            state = self._replay.freeze()
+            self._state = TournamentState(**{**{f: getattr(state, f) for f in TournamentState.__slots__},
+                                             "voided": self._voided})
+        return self._state
+
+
+def check_sequence(events: list[dict[str, Any]]) -> None:
+    """Refuse a record whose seqs are not 1, 2, 3... or whose events lack their type or time."""
+    for expected, event in enumerate(events, start=1):
+        if event.get("seq") != expected:
+            raise RuleViolation(N_("Record event %(seq)s is out of order (expected %(expected)s)"), "CC-04",
+                                seq=event.get("seq"), expected=expected)
+        if event.get("type") not in EVENT_TYPES or not event.get("at"):
+            raise RuleViolation(N_("Record event %(seq)s has no known type or no time"), "CC-04", seq=expected)
+        if event["type"] == "correction" and not 1 <= int(event.get("voids") or 0) < expected:
+            raise RuleViolation(N_("Correction %(seq)s voids no earlier event"), "CC-04", seq=expected)
+
+
+def compute_results(state: TournamentState) -> tuple[Result, ...]:
+    """The ranking and prizes recomputed from the eliminations and the fixed pool (CC-14..21)."""
+    from casino.rules.tournament import prizes
+
+    total = len(state.entries)
+    pool = state.prize_pool or 0
+    setup = state.setup or Setup()
+    shares = payout_shares(setup, total) or prizes.default_payout_shares(total)
+    unit = setup.options.prize_unit
+    return prizes.results(total, list(state.eliminations), state.survivors(),
+                          prizes.place_prizes(pool, shares, unit), unit=unit)
+
+
+@dataclass(frozen=True, slots=True)
+class Verification:
+    """What replaying a record alone found: the state, the results recomputed, and what does not agree."""
+
+    state: TournamentState
+    results: tuple[Result, ...]
+    problems: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def verify_record(events: list[dict[str, Any]]) -> Verification:
+    """Replay an exported record alone and check it is enough: the sequence runs 1, 2, 3..., every seat
+    change replays (no seat taken twice, no one seated after leaving), the prize pool is the buy-ins of
+    the entries (CC-14), and the ranking and prizes recomputed from the eliminations are the recorded
+    ``results``. A record that cannot be replayed raises ``RuleViolation``."""
+    check_sequence(events)
+    state = replay(events)
+    problems: list[str] = []
+    setup = state.setup
+    if setup is None:
+        problems.append("the record has no setup")
+    if state.prize_pool is not None and setup is not None:
+        entries = 0
+        for e in effective_events(events):
+            if e["type"] == "registration_closed":
+                break
+            entries += e["type"] == "registered"
+        if state.prize_pool != entries * setup.buy_in:
+            problems.append(f"the prize pool {state.prize_pool} is not {entries} buy-ins of {setup.buy_in}")
+    recomputed: tuple[Result, ...] = ()
+    if state.results:
+        recomputed = compute_results(state)
+        if recomputed != state.results:
+            problems.append("the recorded results differ from those recomputed from the eliminations")
+    for e in state.in_play:
+        if e.status == "seated" and (e.table is None or all(e.entry != n for _, n in state.table(e.table).players)):
+            problems.append(f"entry {e.entry} is seated nowhere")
+    return Verification(state=state, results=recomputed, problems=tuple(problems))

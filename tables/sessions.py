@@ -1,0 +1,234 @@
+"""A table's sessions and the players at its boxes: opening with the pit boss's deck check (THB-21,
+THB-22), closing, and the seatings with their QR links (issue #12). Commands through
+``tables.writing.write_at_table``; a table's hands are ``tables.services``'s.
+"""
+
+from __future__ import annotations
+
+from django.contrib.contenttypes.models import ContentType
+from django.db import transaction
+from django.db.models import Min, Sum
+from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
+
+from casino.audit import record_event
+from casino.models import PlayerLink, object_label
+from casino.player_links import end_links, issue_player_link
+from casino.rules.errors import N_, RuleViolation
+from casino.rules.holdem_bonus import HandState
+from casino.writes import NotAllowed
+from tables.models import BOX_NUMBERS, Alert, Box, Seating, Table, TableSession
+from tables.reads import hand_state
+from tables.writing import (
+    ActionResult,
+    TableWrite,
+    live_session_locked,
+    next_hand_number,
+    raise_alert,
+    require_dealer,
+    require_supervisor,
+    unfinished_hand,
+    write_at_table,
+)
+
+__all__ = [
+    "confirm_closing", "confirm_deck_check", "end_seatings", "issue_box_link", "request_closing",
+    "request_opening", "seat_new_player",
+]
+
+
+# --- Table sessions (THB-21, THB-22) -----------------------------------------------------------------
+
+
+def request_opening(*, table, by, key: str, expected_version: int) -> ActionResult:
+    """The dealer asks to open the table; it waits for the pit boss's deck check (THB-21)."""
+
+    def work(w: TableWrite) -> None:
+        require_dealer(w)
+        if w.table.status != Table.Status.CLOSED:
+            raise RuleViolation(N_("The table is already open or waiting for the pit boss."), "THB-21")
+        session = TableSession.objects.create(table=w.table, requested_by=w.by, requested_at=w.now)
+        w.table.status = Table.Status.OPENING
+        w.event = "opening-requested"
+        w.audit("table.opening_requested", session=session.pk)
+
+    return write_at_table(table=table, by=by, key=key, expected_version=expected_version,
+                          action="request_opening", work=work)
+
+
+def confirm_deck_check(*, table, by, key: str, expected_version: int, approve: bool = True,
+                       note: str = "") -> ActionResult:
+    """The pit boss confirms the deck check in their presence and the table opens (THB-21);
+    or refuses a missing or flawed deck, which alerts for the Subdirector and keeps it closed (THB-22)."""
+
+    def work(w: TableWrite) -> None:
+        require_supervisor(w)
+        session = live_session_locked(w.table)
+        if session is None or session.status != TableSession.Status.DECK_CHECK:
+            raise RuleViolation(N_("No deck check is waiting at this table."), "THB-21")
+        if session.requested_by_id == w.by.pk:
+            raise NotAllowed(N_("The deck check is confirmed by the pit boss, not by whoever asked to open."))
+        session.deck_checked_by, session.deck_checked_at = w.by, w.now
+        if approve:
+            session.status, session.opened_at = TableSession.Status.OPEN, w.now
+            w.table.status = Table.Status.OPEN
+            w.event = "opened"
+            w.audit("table.deck_check_confirmed", session=session.pk, note=note)
+        else:
+            session.status, session.closed_by, session.closed_at = TableSession.Status.DECK_REFUSED, w.by, w.now
+            w.table.status = Table.Status.CLOSED
+            w.event = "deck-refused"
+            raise_alert(w, Alert.Kind.DECK, gettext_noop(
+                "%(table)s: the deck was refused at the opening check; report it to the Subdirector (THB-22)."
+            ), {"table": w.table.name, "note": note})
+            w.audit("table.deck_check_refused", session=session.pk, note=note)
+        session.save()
+
+    return write_at_table(table=table, by=by, key=key, expected_version=expected_version,
+                          action="confirm_deck_check", work=work)
+
+
+def request_closing(*, table, by, key: str, expected_version: int) -> ActionResult:
+    """The dealer asks to close the table, once its last hand is finished; the pit boss confirms."""
+
+    def work(w: TableWrite) -> None:
+        require_dealer(w)
+        if w.table.status != Table.Status.OPEN:
+            raise RuleViolation(N_("Only an open table can be closed."))
+        session = live_session_locked(w.table)
+        if unfinished_hand(session.hands) is not None:
+            raise RuleViolation(N_("Finish the hand in play before closing the table."))
+        session.status = TableSession.Status.CLOSING
+        session.closing_requested_by, session.closing_requested_at = w.by, w.now
+        session.save()
+        w.table.status = Table.Status.CLOSING
+        w.event = "closing-requested"
+        w.audit("table.closing_requested", session=session.pk)
+
+    return write_at_table(table=table, by=by, key=key, expected_version=expected_version,
+                          action="request_closing", work=work)
+
+
+def confirm_closing(*, table, by, key: str, expected_version: int, approve: bool = True) -> ActionResult:
+    """The pit boss confirms the closing (or sends the table back to play)."""
+
+    def work(w: TableWrite) -> None:
+        require_supervisor(w)
+        session = live_session_locked(w.table)
+        if session is None or session.status != TableSession.Status.CLOSING:
+            raise RuleViolation(N_("No closing is waiting at this table."))
+        if session.closing_requested_by_id == w.by.pk:
+            raise NotAllowed(N_("The closing is confirmed by the pit boss, not by whoever asked for it."))
+        if approve:
+            session.status, session.closed_by, session.closed_at = TableSession.Status.CLOSED, w.by, w.now
+            w.table.status = Table.Status.CLOSED
+            w.event = "closed"
+            w.audit("table.closed", session=session.pk, house_net=session.hands.aggregate(t=Sum("house_net"))["t"] or 0)
+            # Every player's link dies with the session: the next session's player at a box must never
+            # be seen through a link issued to someone before (issue #12).
+            end_seatings(w, session.seatings.filter(ended_at__isnull=True), Seating.EndReason.SESSION_CLOSED)
+        else:
+            session.status = TableSession.Status.OPEN
+            w.table.status = Table.Status.OPEN
+            w.event = "closing-refused"
+            w.audit("table.closing_refused", session=session.pk)
+        session.save()
+
+    return write_at_table(table=table, by=by, key=key, expected_version=expected_version,
+                          action="confirm_closing", work=work)
+
+
+# --- Players at the boxes: seatings and their QR links (issue #12) ----------------------------------------
+
+
+def _box_in_hand(state: HandState | None, number: int) -> bool:
+    return state is not None and state.box(number) is not None
+
+
+def _first_hand_of(session: TableSession) -> int:
+    """The number of the session's first hand, or of the hand that will be its first."""
+    first = session.hands.aggregate(m=Min("number"))["m"]
+    return first if first is not None else next_hand_number(session.table)
+
+
+def end_seatings(w: TableWrite, seatings, reason: str) -> list[Seating]:
+    """End ``seatings`` in write ``w`` and revoke their links in the same transaction: after commit,
+    every phone open on them, on every process, is told and shut (casino.player_links.end_links)."""
+    ended = list(seatings.select_for_update().select_related("box"))
+    if not ended:
+        return ended
+    links = list(PlayerLink.objects.select_for_update().filter(
+        seat_type=ContentType.objects.get_for_model(Seating), seat_id__in=[s.pk for s in ended],
+        revoked_at__isnull=True,
+    ))
+    for seating in ended:
+        seating.ended_at, seating.ended_by, seating.end_reason = w.now, w.by, reason
+        seating.save(update_fields=["ended_at", "ended_by", "end_reason"])
+        w.audit("table.seating_ended", obj=seating, box=seating.box.number, first_hand=seating.first_hand,
+                reason=reason)
+    end_links(links, by=w.by, now=w.now)
+    for link in links:
+        w.audit("player_link.revoked", obj=link, reason=reason)
+    return ended
+
+
+def seat_new_player(*, table, by, key: str, expected_version: int, box: int) -> ActionResult:
+    """The dealer says a new player took box ``box``: the player before loses their link at once, and
+    the new player's phone will show the hands from now on, never the ones before (issue #12).
+
+    Refused while the box has a bet in the hand in play, or an award waiting for approval: until that
+    hand is finished the box and its result belong to the player who bet.
+    """
+
+    def work(w: TableWrite) -> None:
+        require_dealer(w)
+        if box not in BOX_NUMBERS:
+            raise ValueError(f"a box is numbered 1 to 7, not {box!r}")
+        session = live_session_locked(w.table)
+        if session is None:
+            raise RuleViolation(N_("The table is closed: there is no player at its boxes."))
+        hand = unfinished_hand(session.hands)
+        if hand is not None:
+            if _box_in_hand(hand_state(hand), box):
+                raise RuleViolation(N_("Box %(box)d has bets in hand %(hand)d: mark the new player once that "
+                                       "hand is finished."), None, box=box, hand=hand.number)
+            first_hand = hand.number  # no bet of the player before in it: the new player may bet in it
+        else:
+            first_hand = next_hand_number(w.table)
+        place = Box.objects.get(table=w.table, number=box)
+        end_seatings(w, place.seatings.filter(ended_at__isnull=True), Seating.EndReason.NEW_PLAYER)
+        seating = Seating.objects.create(box=place, session=session, first_hand=first_hand, started_at=w.now,
+                                         started_by=w.by)
+        w.event = "new-player"
+        w.alerts.append(gettext("Box %(box)d: new player. Their phone needs a new QR link.") % {"box": box})
+        w.audit("table.new_player", obj=seating, box=box, first_hand=first_hand)
+
+    return write_at_table(table=table, by=by, key=key, expected_version=expected_version,
+                          action="seat_new_player", work=work)
+
+
+def issue_box_link(*, table, number: int, by) -> PlayerLink:
+    """A new QR link for the player at box ``number``, bound to their seating in the table's live session.
+
+    A second link for the same seating is a second phone, or a lost one, of the same player. No link
+    is issued at a closed table: a link belongs to one session (issue #12).
+    """
+    with transaction.atomic():
+        # The table's row lock: a link is never issued into a session that a concurrent closing is ending.
+        locked = Table.objects.select_for_update().get(pk=table.pk if isinstance(table, Table) else table)
+        place = Box.objects.get(table=locked, number=number)  # no such box: Box.DoesNotExist
+        session = live_session_locked(locked)
+        if session is None:
+            raise RuleViolation(N_("The table is closed: open it first, a player's link lasts one session."))
+        seating = place.seatings.filter(ended_at__isnull=True).first()
+        if seating is None:
+            # The box's first player this session sees the session's hands at this box so far.
+            seating = Seating.objects.create(box=place, session=session, first_hand=_first_hand_of(session),
+                                             started_at=timezone.now(), started_by=by)
+            record_event(action="table.seating_started", actor=by, obj=seating, stream=object_label(locked),
+                         details={"box": number, "first_hand": seating.first_hand})
+        # The link's label and the QR page name the box and its table: both are in hand, no read needed.
+        seating.box, place.table = place, locked
+        return issue_player_link(seat=seating, by=by, label=str(place), stream=object_label(locked))
+
+

@@ -1,0 +1,251 @@
+"""The event's record replayed: seats, busts, the pool, corrections (casino/rules/tournament/record.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from casino.rules.errors import RuleViolation
+from casino.rules.tournament.record import (
+    EVENT_TYPES,
+    check_sequence,
+    effective_events,
+    plan_from_dict,
+    plan_to_dict,
+    replay,
+)
+from casino.rules.tournament.seating import Move, Plan
+
+AT = "2026-11-23T20:00:00+00:00"
+
+
+class Record:
+    """A record written event by event, as the services write it."""
+
+    def __init__(self) -> None:
+        self.events: list[dict] = []
+
+    def add(self, type_: str, **fields) -> int:
+        seq = len(self.events) + 1
+        self.events.append({"seq": seq, "at": AT, "type": type_, **fields})
+        return seq
+
+
+def started(entries: int = 4, stack: int = 10_000) -> Record:
+    """Four entries seated at one 9-seat table (seats 1..4), registration closed with their buy-ins."""
+    r = Record()
+    r.add("setup", buy_in=100, fee=10, starting_stack=stack, seats_per_table=9, structure={}, payout_table=[],
+          break_order=[], options={}, late_registration_level=None)
+    r.add("registration_opened")
+    for n in range(1, entries + 1):
+        r.add("registered", entry=n, reentry_of=None)
+    r.add("registration_closed", entries=entries, prize_pool=100 * entries)
+    for n in range(1, entries + 1):
+        r.add("seated", entry=n, table=1, seat=n, chips=stack, why="draw", button=1,
+              occupied=list(range(1, entries + 1)), from_table=None, from_seat=None, sits_out=False)
+    return r
+
+
+def test_every_event_type_names_its_fields():
+    assert "correction" in EVENT_TYPES and EVENT_TYPES["seated"][:5] == ("entry", "table", "seat", "chips", "why")
+
+
+def test_tda07_the_draw_seats_each_entry_with_a_full_stack():
+    state = replay(started().events)
+    assert state.players_left == 4
+    assert state.table(1).players == ((1, 1), (2, 2), (3, 3), (4, 4))
+    assert state.table(1).button == 1
+    assert [e.stack for e in state.entries] == [10_000] * 4
+    assert state.chips_in_play == 40_000
+
+
+def test_cc14_the_prize_pool_is_what_the_close_of_registration_fixed():
+    state = replay(started().events)
+    assert state.registration == "closed" and state.prize_pool == 400
+
+
+def test_a_bust_leaves_the_table_and_is_an_elimination_in_record_order():
+    r = started()
+    seq = r.add("bust", entry=3, table=1, hand=7, hand_for_hand_hand=None, stack_at_start=2_000)
+    state = replay(r.events)
+    assert state.entry(3).status == "busted" and state.entry(3).stack == 0
+    assert (3, 3) not in state.table(1).players
+    assert [(e.entry, e.order, e.hand, e.stack_at_start) for e in state.eliminations] == [(3, seq, 7, 2_000)]
+
+
+def test_cc19_a_bust_takes_its_stack_at_the_start_from_the_hand_reported():
+    r = started()
+    r.add("hand", table=1, hand=5, button=1, small_blind=2, big_blind=3, hand_for_hand_hand=None,
+          players=[{"entry": 1, "seat": 1, "start": 10_000, "end": 27_000},
+                   {"entry": 2, "seat": 2, "start": 8_000, "end": 0},
+                   {"entry": 3, "seat": 3, "start": 9_000, "end": 0},
+                   {"entry": 4, "seat": 4, "start": 13_000, "end": 13_000}])
+    r.add("bust", entry=2, table=1, hand=5)
+    r.add("bust", entry=3, table=1, hand=5)
+    state = replay(r.events)
+    assert [(e.entry, e.stack_at_start) for e in state.eliminations] == [(2, 8_000), (3, 9_000)]
+    assert state.entry(1).stack == 27_000
+
+
+def test_a_bust_of_someone_already_out_is_refused():
+    r = started()
+    r.add("bust", entry=2, table=1, hand=1)
+    r.add("bust", entry=2, table=1, hand=2)
+    with pytest.raises(RuleViolation):
+        replay(r.events)
+
+
+def test_tda07_a_seat_taken_by_another_entry_is_refused():
+    r = started()
+    r.add("seated", entry=2, table=1, seat=1, chips=10_000, why="correction", button=1, occupied=[1, 2, 3, 4])
+    with pytest.raises(RuleViolation, match="taken by entry 1"):
+        replay(r.events)
+
+
+def test_a_move_keeps_the_players_stack_and_leaves_the_old_seat():
+    r = started()
+    r.add("seated", entry=4, table=2, seat=6, chips=10_000, why="balance", button=3, occupied=[6],
+          from_table=1, from_seat=4)
+    state = replay(r.events)
+    assert state.entry(4).table == 2 and state.entry(4).seat == 6
+    assert state.table(1).players == ((1, 1), (2, 2), (3, 3))
+    assert state.table(2).players == ((6, 4),)
+
+
+def test_cc34_cc47_a_withdrawal_and_a_disqualification_remove_the_chips_and_rank_as_eliminations():
+    r = started()
+    r.add("withdrawal", entry=1, chips_removed=10_000)
+    r.add("disqualification", entry=2, chips_removed=10_000, reason="abuse")
+    state = replay(r.events)
+    assert [(e.entry, e.how) for e in state.eliminations] == [(1, "withdrawal"), (2, "disqualification")]
+    assert state.chips_in_play == 20_000 and state.players_left == 2
+
+
+def test_cc30_cc31_absent_stacks_are_removed_unless_held():
+    r = started()
+    r.add("stack_held", entry=2, held=True)
+    r.add("chips_removed", entry=1, chips=10_000, reason="absent")
+    state = replay(r.events)
+    assert state.entry(1).stack == 0 and state.entry(2).held and state.entry(2).stack == 10_000
+
+
+def test_rp08_hand_for_hand_on_and_off_and_its_hands():
+    r = started()
+    r.add("clock", kind="start", seconds=0, step=0)
+    r.add("clock", kind="hand_for_hand_on", seconds=0, step=0)
+    r.add("clock", kind="hand_for_hand_hand", seconds=0, step=0)
+    r.add("clock", kind="hand_for_hand_hand", seconds=0, step=0)
+    state = replay(r.events)
+    assert state.hand_for_hand and state.hand_for_hand_hands == 2
+    assert [c.kind for c in state.clock_events] == ["start", "hand_for_hand_on", "hand_for_hand_hand",
+                                                   "hand_for_hand_hand"]
+    r.add("clock", kind="hand_for_hand_off", seconds=0, step=0)
+    assert not replay(r.events).hand_for_hand
+
+
+def test_the_wrong_player_busted_is_corrected_and_the_record_keeps_both():
+    r = started()
+    wrong = r.add("bust", entry=2, table=1, hand=9, stack_at_start=None)
+    r.add("bust", entry=4, table=1, hand=10, stack_at_start=None)
+    r.add("correction", voids=wrong, reason="seat 3 busted, not seat 2",
+          replaces={"type": "bust", "entry": 3, "table": 1, "hand": 9, "stack_at_start": None})
+    state = replay(r.events)
+    assert state.entry(2).status == "seated" and state.entry(2).stack == 10_000
+    assert state.entry(3).status == "busted"
+    # the corrected bust keeps its place in the order: before entry 4's
+    assert [(e.entry, e.order) for e in state.eliminations] == [(3, wrong), (4, wrong + 1)]
+    assert state.voided == (wrong,)
+    assert len(r.events) == wrong + 2  # nothing erased
+
+
+def test_voiding_a_correction_brings_the_mistake_back():
+    r = started()
+    bust = r.add("bust", entry=2, table=1, hand=9)
+    correction = r.add("correction", voids=bust, reason="no one busted")
+    assert replay(r.events).entry(2).status == "seated"
+    r.add("correction", voids=correction, reason="entry 2 did bust after all")
+    state = replay(r.events)
+    assert state.entry(2).status == "busted" and state.voided == (correction,)
+
+
+def test_a_wrong_seat_is_corrected_with_the_right_one():
+    r = started()
+    wrong = r.add("seated", entry=4, table=1, seat=7, chips=10_000, why="correction", button=1, occupied=[1, 2, 3])
+    r.add("correction", voids=wrong, reason="seat 8",
+          replaces={"type": "seated", "entry": 4, "table": 1, "seat": 8, "chips": 10_000, "why": "correction"})
+    state = replay(r.events)
+    assert state.entry(4).seat == 8 and (8, 4) in state.table(1).players
+
+
+def test_effective_events_leave_out_the_corrections_and_mark_replacements():
+    r = started(2)
+    bust = r.add("bust", entry=1, table=1, hand=1)
+    r.add("correction", voids=bust, reason="x", replaces={"type": "bust", "entry": 2, "table": 1, "hand": 1})
+    standing = effective_events(r.events)
+    assert standing[-1]["entry"] == 2 and standing[-1]["seq"] == bust and standing[-1]["corrected"]
+    assert all(e["type"] != "correction" for e in standing)
+
+
+def test_a_plan_proposed_waits_for_its_confirmation_and_a_bust_withdraws_it():
+    r = started()
+    plan = Plan(moves=(Move(entry=4, to_table=2, to_seat=1, why="balance", from_table=1, from_seat=4),),
+                halted=(1,))
+    assert plan_from_dict(plan_to_dict(plan)) == plan
+    seq = r.add("plan_proposed", plan=plan_to_dict(plan))
+    assert replay(r.events).pending_plan == (seq, plan)
+    r.add("bust", entry=1, table=1, hand=3)
+    assert replay(r.events).pending_plan is None
+
+
+def test_a_table_broken_with_players_still_seated_is_refused():
+    r = started()
+    r.add("table_broken", table=1)
+    with pytest.raises(RuleViolation, match="still has players"):
+        replay(r.events)
+
+
+def test_the_sequence_must_run_1_2_3_and_corrections_void_earlier_events():
+    r = started(2)
+    check_sequence(r.events)
+    r.add("correction", voids=99, reason="x")
+    with pytest.raises(RuleViolation):
+        check_sequence(r.events)
+    with pytest.raises(RuleViolation):
+        check_sequence(r.events[1:])
+
+
+def test_a_replay_kept_up_to_date_event_by_event_is_the_full_replay():
+    from casino.rules.tournament.record import Replayer
+
+    r = started()
+    wrong = r.add("bust", entry=2, table=1, hand=9)
+    r.add("chip_count", entry=1, chips=15_000)
+    r.add("correction", voids=wrong, reason="x", replaces={"type": "bust", "entry": 3, "table": 1, "hand": 9})
+    r.add("withdrawal", entry=4, chips_removed=10_000)
+    kept = Replayer()
+    for event in r.events:
+        kept.append(event)
+        assert kept.state() == replay(kept.events)
+
+
+def test_cc21_a_split_prize_and_a_cc47_shared_prize_survive_the_record_to_the_last_chip():
+    """The record's results keep a split's rounding remainder and a disqualified player's shared prize,
+    so what each entry is paid from the record alone adds up to the pool (a record that kept only
+    ``prize_each`` lost them)."""
+    from casino.rules.tournament.prizes import Elimination, results
+    from casino.rules.tournament.record import results_from_dicts, results_to_dicts
+
+    pool_prizes = (501, 301, 201, 0, 0)  # 1,003 in all
+    out = [
+        Elimination(entry=5, order=1, how="disqualification"),
+        Elimination(entry=4, order=2, table=1, hand=7, hand_for_hand_hand=3),
+        Elimination(entry=3, order=3, table=2, hand=9, hand_for_hand_hand=3),
+        Elimination(entry=2, order=4, table=1, hand=12),
+    ]
+    computed = results(5, out, (1,), pool_prizes)
+    assert any(r.remainder or r.shared_each or r.shared_remainder for r in computed)  # the case at stake
+    kept = results_from_dicts(results_to_dicts(computed))
+    paid = {entry: r.prize(entry) for r in kept for entry in r.entries}
+    assert paid == {entry: r.prize(entry) for r in computed for entry in r.entries}
+    assert sum(paid.values()) == sum(pool_prizes)
+    assert {e: int(v) for d in results_to_dicts(computed) for e, v in d["prizes"].items()} == \
+        {str(e): v for e, v in paid.items()}

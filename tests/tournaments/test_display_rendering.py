@@ -1,0 +1,140 @@
+"""What the tournament's screens render from a board (tournaments.screens), without a database.
+
+The clock display and the phone carry the server's "now" and the instant each countdown ends, which
+static/js/tournament_clock.js counts down to: these tests read those data attributes. The clock
+itself is the pure ``clock_at`` (tested in tests/rules/tournament), read here from stored events.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.utils import translation
+
+from casino.rules.tournament.clock import ClockEvent
+from casino.rules.tournament.structure import Break, Level, Structure
+from tournaments import screens
+from tournaments.screens import Announcement, Board, Finish, MoveNotice, SeatAt
+from tournaments.templatetags.tournament_display import chips, clock_time
+
+START = datetime(2026, 11, 23, 20, 0, tzinfo=UTC)
+STRUCTURE = Structure(steps=(Level(100, 200, 0, minutes=20), Level(200, 400, 400, minutes=20), Break(minutes=10),
+                             Level(300, 600, 600, minutes=20)))
+
+
+def board(**changes) -> Board:
+    base = Board(tournament_id=7, version=3, name="Sunday Deepstack", status="running", status_label="Running",
+                 structure=STRUCTURE, clock_events=(ClockEvent("start", START),), entries=120, players_left=87,
+                 chips_in_play=120 * 20000, prize_pool=1_200_000, prizes=(420_000, 260_000, 160_000, 120_000),
+                 entry_numbers=frozenset({5, 9}))
+    return replace(base, **changes)
+
+
+def attr(html: str, role_or_id: str, name: str) -> str | None:
+    match = re.search(rf'<[^>]*(?:data-role|id)="{role_or_id}"[^>]*>', html)
+    assert match, f"no element {role_or_id}"
+    found = re.search(rf'\s{name}(?:="([^"]*)")?[\s>]', match.group(0))
+    return (found.group(1) or "") if found else None
+
+
+@pytest.fixture(autouse=True)
+def english():
+    with translation.override("en"):
+        yield
+
+
+def test_a_running_level_counts_down_to_its_exact_end_and_the_break_after_the_next_level():
+    now = START + timedelta(minutes=7, seconds=12.3456)
+    view = screens.clock_view(board(), now)
+    assert view.reading.running and view.reading.step == 0
+    assert view.step_ends_at == START + timedelta(minutes=20)
+    # Level 2 ends at 40 minutes and the break comes right after it.
+    assert view.break_at == START + timedelta(minutes=40)
+
+
+def test_the_last_level_past_its_time_counts_on_and_is_never_stuck_at_zero():
+    html = screens.clock_display_fragment(board(), START + timedelta(minutes=70, seconds=5))
+    assert attr(html, "clock-display", "data-state") == "running"
+    assert attr(html, "time-left", "data-countdown-to") is None
+    since = int(attr(html, "time-left", "data-countup-from"))
+    assert abs(since - (START + timedelta(minutes=70)).timestamp() * 1000) <= 1000
+    assert ">+0:05<" in html and "Last level" in html
+
+
+def test_the_display_carries_the_server_now_and_the_end_instant_the_browser_counts_down_to(monkeypatch):
+    server_now = START + timedelta(minutes=5)
+    monkeypatch.setattr(screens.timezone, "now", lambda: server_now)
+    html = screens.clock_display_fragment(board())
+    assert attr(html, "clock-display", "data-server-now") == str(round(server_now.timestamp() * 1000))
+    assert attr(html, "clock-display", "data-version") == "3"
+    assert attr(html, "clock-display", "data-state") == "running"
+    ends = int(attr(html, "time-left", "data-countdown-to"))
+    assert abs(ends - (START + timedelta(minutes=20)).timestamp() * 1000) <= 2
+    # At zero the screen asks its socket for the current state (the level ends by time, no write).
+    assert attr(html, "time-left", "data-refresh-at-zero") == ""
+    assert ">15:00<" in html  # the time left, for the first paint
+    assert "100 / 200" in html and "200 / 400" in html  # this level and the next
+
+
+def test_a_paused_clock_says_paused_never_break_and_does_not_count_down():
+    paused = board(clock_events=(ClockEvent("start", START), ClockEvent("pause", START + timedelta(minutes=3))))
+    html = screens.clock_display_fragment(paused, START + timedelta(minutes=30))
+    assert attr(html, "clock-display", "data-state") == "paused"
+    assert "Clock paused" in html and ">Break<" not in html
+    assert attr(html, "time-left", "data-countdown-to") is None
+    assert ">17:00<" in html
+
+
+def test_a_break_is_shown_as_a_break_with_its_own_countdown():
+    now = START + timedelta(minutes=43)
+    html = screens.clock_display_fragment(board(), now)
+    assert attr(html, "clock-display", "data-state") == "break"
+    ends = int(attr(html, "time-left", "data-countdown-to"))
+    assert abs(ends - (START + timedelta(minutes=50)).timestamp() * 1000) <= 2
+    assert "300 / 600" in html  # the level after the break
+
+
+def test_the_display_shows_counts_average_pool_and_the_ladder_but_no_name_or_entry():
+    seated = board(seats={5: SeatAt(3, 4)}, announcements=(Announcement(START, "Dinner break at level 6"),),
+                   finishes={9: Finish((88,), 0)})
+    html = screens.clock_display_fragment(seated, START + timedelta(minutes=1))
+    assert "87 of 120" in html
+    assert chips(120 * 20000 // 87) in html and chips(1_200_000) in html
+    assert [int(p.replace(",", "")) for p in re.findall(r'class="prize">([\d,]+)<', html)] == [
+        420_000, 260_000, 160_000, 120_000]
+    assert "Dinner break at level 6" in html
+    assert "Table" not in html and "Seat" not in html and "Entry" not in html
+
+
+def test_a_phone_shows_its_own_seat_and_a_move_notice_and_nothing_of_another_entry():
+    now = START + timedelta(minutes=10)
+    moved = board(seats={5: SeatAt(3, 4), 9: SeatAt(6, 2)},
+                  moves={5: MoveNotice(now - timedelta(minutes=1), "balance", 3, 4, 8, 7),
+                         9: MoveNotice(now - timedelta(minutes=2), "break", 6, 2, 1, 1)})
+    html = screens.phone_view(moved, 5, now)
+    assert attr(html, "table", "data-role") == "table" and '<strong data-role="table">3</strong>' in html
+    assert '<strong data-role="seat-number">4</strong>' in html
+    assert "From table 8, seat 7, to table 3, seat 4." in html
+    assert "table 6" not in html and "Entry 9" not in html and "table 1," not in html
+    # An old move is not a notice any more.
+    assert "You have been moved" not in screens.phone_view(moved, 5, now + screens.MOVE_NOTICE + timedelta(seconds=61))
+
+
+def test_a_phone_shows_its_place_and_prize_once_out_and_the_winner_is_told():
+    done = board(finishes={5: Finish((3,), 160_000), 9: Finish((1,), 420_000)}, leaving={5: "bust"})
+    third = screens.phone_view(done, 5, START)
+    assert "You finished in place 3" in third and chips(160_000) in third and chips(420_000) not in third
+    assert "You won the tournament!" in screens.phone_view(done, 9, START)
+
+
+def test_an_entry_corrected_away_shows_the_goodbye_not_the_event():
+    html = screens.phone_view(board(entry_numbers=frozenset({9})), 5, START)
+    assert "data-access-ended" in html and "Sunday Deepstack" not in html
+
+
+def test_the_clock_time_filter_reads_as_the_browser_script_does():
+    assert [clock_time(s) for s in (0, 9, 75, 1200, 3725)] == ["0:00", "0:09", "1:15", "20:00", "1:02:05"]
+    assert clock_time(-5) == "0:00"

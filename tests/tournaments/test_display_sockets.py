@@ -1,0 +1,313 @@
+"""The tournament's sockets through the whole ASGI stack: who may connect, what each push brings, and
+that a player's phone receives only its own entry (issue #14).
+
+- ``/ws/tournaments/<id>/console/``: the director's console (directors, floor staff, administrators);
+- ``/ws/tournaments/<id>/clock/``: the room's clock display, public (no name, entry or seat on it);
+- ``/ws/player/``: a player's phone, through the link of one entry (casino.player_links).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.contrib.auth.models import Group
+from django.test import Client
+from django.utils import timezone
+
+from casino import player_links
+from casino.asgi import application
+from casino.consumers import CLOSE_REVOKED
+from tests.conftest import player_session
+from tests.tournaments import display_fixtures as fx
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("quick_passwords")]
+
+VERSION = re.compile(r'data-version="(\d+)"')
+
+
+@pytest.fixture(autouse=True)
+def console_placeholder(monkeypatch):
+    """The console's socket is what these tests are about; its page (tournaments.console, another branch,
+    tested there) is replaced by a placeholder carrying the version, as the socket sees it."""
+    from django.template.loader import render_to_string
+
+    from tournaments import consumers
+
+    monkeypatch.setattr(consumers, "console_fragment", lambda tournament, user: render_to_string(
+        "tournaments/_console_placeholder.html", {"tournament": tournament}))
+
+
+@pytest.fixture
+def quick_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def _staff_session(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+def _socket(path: str, session_key: str | None = None) -> WebsocketCommunicator:
+    # In English: the assertions read the English source strings, whatever Spanish the lead writes.
+    cookie = f"{settings.LANGUAGE_COOKIE_NAME}=en" + (f"; sessionid={session_key}" if session_key else "")
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie.encode())]
+    return WebsocketCommunicator(application, path, headers=headers)
+
+
+async def _connects(path: str, session_key: str | None) -> tuple[bool, WebsocketCommunicator]:
+    socket = _socket(path, session_key)
+    connected, _code = await socket.connect(timeout=5)
+    return connected, socket
+
+
+async def _session_of(user) -> str:
+    return await database_sync_to_async(_staff_session)(user)
+
+
+def _version(html: str) -> int:
+    return int(VERSION.search(html).group(1))
+
+
+# --------------------------------------------------------------------------- the director's console
+
+
+async def test_the_console_is_for_tournament_directors_floor_staff_and_administrators(db_people, tournament):
+    path = f"/ws/tournaments/{tournament.pk}/console/"
+    for person, allowed in ((db_people["director"], True), (db_people["floor"], True),
+                            (db_people["administrator"], True), (db_people["dealer"], False),
+                            (db_people["pit_boss"], False), (None, False)):
+        key = await _session_of(person) if person is not None else None
+        connected, socket = await _connects(path, key)
+        assert connected is allowed, getattr(person, "username", "anonymous")
+        if connected:
+            first = await socket.receive_from(timeout=5)
+            assert f'data-version="{tournament.version}"' in first
+            await socket.disconnect()
+
+
+async def test_the_console_of_a_tournament_that_does_not_exist_is_refused(db_people):
+    key = await _session_of(db_people["director"])
+    assert not (await _connects("/ws/tournaments/999999/console/", key))[0]
+
+
+async def test_the_console_hears_every_service_write(db_people, tournament):
+    key = await _session_of(db_people["director"])
+    connected, socket = await _connects(f"/ws/tournaments/{tournament.pk}/console/", key)
+    assert connected
+    shown = _version(await socket.receive_from(timeout=5))
+    await database_sync_to_async(fx.a_service_write)(tournament, db_people["director"])
+    pushed = await socket.receive_from(timeout=5)
+    assert _version(pushed) > shown
+    await socket.disconnect()
+
+
+async def test_a_director_whose_role_is_removed_is_cut_off_at_the_next_write(db_people, tournament):
+    director = db_people["director"]
+    connected, socket = await _connects(f"/ws/tournaments/{tournament.pk}/console/", await _session_of(director))
+    assert connected
+    await socket.receive_from(timeout=5)
+
+    def demote():
+        director.groups.clear()
+        fx.a_service_write(tournament, db_people["administrator"])
+
+    await database_sync_to_async(demote)()
+    goodbye = await socket.receive_from(timeout=5)
+    assert "data-access-ended" in goodbye and tournament.name not in goodbye
+    assert (await socket.receive_output(timeout=5)) == {"type": "websocket.close", "code": CLOSE_REVOKED}
+
+
+# --------------------------------------------------------------------------- the room's clock display
+
+
+async def test_the_clock_display_needs_no_login_and_shows_no_player(db_people, tournament, entries):
+    connected, socket = await _connects(f"/ws/tournaments/{tournament.pk}/clock/", None)
+    assert connected
+    first = await socket.receive_from(timeout=5)
+    assert 'id="clock-display"' in first and tournament.name in first
+    for entry in entries:
+        assert fx.player_name(entry) not in first
+    assert "data-server-now=" in first
+    await socket.disconnect()
+
+
+async def test_the_clock_display_of_a_tournament_that_does_not_exist_is_refused():
+    assert not (await _connects("/ws/tournaments/999999/clock/", None))[0]
+
+
+async def test_the_clock_display_gets_the_new_version_after_a_service_write(db_people, tournament):
+    connected, socket = await _connects(f"/ws/tournaments/{tournament.pk}/clock/", None)
+    assert connected
+    shown = _version(await socket.receive_from(timeout=5))
+    await database_sync_to_async(fx.a_service_write)(tournament, db_people["director"])
+    pushed = await socket.receive_from(timeout=5)
+    assert 'id="clock-display"' in pushed and _version(pushed) > shown
+    await socket.disconnect()
+
+
+async def test_every_clock_display_of_a_process_hears_a_write_and_the_last_one_still_does_after_the_first_closes(
+    db_people, tournament
+):
+    path = f"/ws/tournaments/{tournament.pk}/clock/"
+    sockets = []
+    for _ in range(3):
+        connected, socket = await _connects(path, None)
+        assert connected
+        sockets.append(socket)
+    for socket in sockets:
+        await socket.receive_from(timeout=5)  # the screen as it is
+    await database_sync_to_async(fx.a_service_write)(tournament, db_people["director"])
+    versions = [_version(await socket.receive_from(timeout=5)) for socket in sockets]
+    assert len(set(versions)) == 1
+    # The display that joined the group for the process closes: the others are still told.
+    await sockets[0].disconnect()
+    await database_sync_to_async(fx.a_service_write)(tournament, db_people["director"])
+    for socket in sockets[1:]:
+        assert _version(await socket.receive_from(timeout=5)) > versions[0]
+        await socket.disconnect()
+
+
+async def test_the_clock_display_answers_a_refresh_with_a_fresh_server_now(tournament):
+    connected, socket = await _connects(f"/ws/tournaments/{tournament.pk}/clock/", None)
+    assert connected
+    first = await socket.receive_from(timeout=5)
+    await socket.send_json_to({"refresh": True})
+    again = await socket.receive_from(timeout=5)
+    now = re.compile(r'data-server-now="(\d+)"')
+    assert int(now.search(again).group(1)) >= int(now.search(first).group(1)) > 0
+    await socket.disconnect()
+
+
+# --------------------------------------------------------------------------- a player's phone
+
+
+async def test_a_phone_shows_its_own_entry_and_nothing_of_the_others(db_people, tournament, entries):
+    mine, other = entries[0], entries[1]
+    link = await database_sync_to_async(fx.entry_link)(mine, db_people["director"])
+    connected, socket = await _connects("/ws/player/", await database_sync_to_async(player_session)(link))
+    assert connected
+    received = [await socket.receive_from(timeout=5)]
+    await database_sync_to_async(fx.a_service_write)(tournament, db_people["director"])
+    received.append(await socket.receive_from(timeout=5))
+    assert _version(received[-1]) > _version(received[0])
+    for html in received:
+        assert 'id="player-view"' in html
+        assert f"Entry {fx.number(mine)}" in html
+        # Another player's name, ID number or entry never reaches this phone.
+        assert fx.player_name(other) not in html and fx.player_name(mine) not in html
+        assert f"{fx.number(other)}<" not in html.split("tphone-entry", 1)[1][:80]
+        for secret in fx.id_numbers(entries):
+            assert secret not in html
+    await socket.disconnect()
+
+
+async def test_a_revoked_entry_link_is_closed_at_once(db_people, tournament, entries):
+    link = await database_sync_to_async(fx.entry_link)(entries[0], db_people["director"])
+    connected, socket = await _connects("/ws/player/", await database_sync_to_async(player_session)(link))
+    assert connected
+    await socket.receive_from(timeout=5)
+    await database_sync_to_async(player_links.revoke_player_link)(link, by=db_people["director"])
+    goodbye = await socket.receive_from(timeout=5)
+    assert "data-access-ended" in goodbye and tournament.name not in goodbye
+    assert (await socket.receive_output(timeout=5)) == {"type": "websocket.close", "code": CLOSE_REVOKED}
+
+
+async def test_an_entry_link_lasts_until_the_event_ends_and_a_grace_after(db_people, tournament, entries):
+    from tournaments import screens
+
+    link = await database_sync_to_async(fx.entry_link)(entries[0], db_people["director"])
+    ends = getattr(tournament, "ends_at", None) or tournament.starts_at + timedelta(days=1)
+    assert link.expires_at >= ends + screens.LINK_GRACE - timedelta(seconds=5)
+    assert link.expires_at > timezone.now()
+
+
+async def test_a_phone_is_told_of_its_move_and_sees_no_other_players_seat(db_people, tournament, entries):
+    director = db_people["director"]
+    mine, other = entries[0], entries[1]
+
+    def draw():
+        fx.start(tournament, director)
+        return fx.entry_link(mine, director), fx.seat_of(tournament, mine), fx.seat_of(tournament, other)
+
+    link, (table, seat), others = await database_sync_to_async(draw)()
+    connected, socket = await _connects("/ws/player/", await database_sync_to_async(player_session)(link))
+    assert connected
+    first = await socket.receive_from(timeout=5)
+    assert f'<strong data-role="table">{table}</strong>' in first
+    assert f'<strong data-role="seat-number">{seat}</strong>' in first and 'data-role="moved"' not in first
+    free = next(s for s in range(1, 10) if s not in (seat, others[1]))
+    await database_sync_to_async(fx.move)(tournament, director, mine, table, free)
+    moved = await socket.receive_from(timeout=5)
+    assert 'data-role="moved"' in moved
+    assert f"From table {table}, seat {seat}, to table {table}, seat {free}." in moved
+    assert f'<strong data-role="seat-number">{free}</strong>' in moved
+    for html in (first, moved):
+        assert f">{others[1]}<" not in html and fx.player_name(other) not in html
+    await socket.disconnect()
+
+
+async def test_a_phone_whose_player_busts_sees_its_place_and_prize(db_people, tournament, entries):
+    director = db_people["director"]
+
+    def draw():
+        fx.start(tournament, director)
+        return fx.entry_link(entries[0], director)
+
+    link = await database_sync_to_async(draw)()
+    connected, socket = await _connects("/ws/player/", await database_sync_to_async(player_session)(link))
+    assert connected
+    await socket.receive_from(timeout=5)
+    await database_sync_to_async(fx.bust)(tournament, director, entries[0])
+    out = await socket.receive_from(timeout=5)
+    assert 'data-role="seat"' not in out and 'data-role="finish"' in out
+    # Three entries: the first out finishes third (CC-18); the house's default table pays only the winner.
+    assert "You finished in place 3" in out and "Your prize" not in out
+    await socket.disconnect()
+
+
+async def test_the_clock_display_shows_the_running_clock_and_the_next_level_when_pushed(db_people, tournament):
+    director = db_people["director"]
+    await database_sync_to_async(fx.start_the_clock)(tournament, director)
+    connected, socket = await _connects(f"/ws/tournaments/{tournament.pk}/clock/", None)
+    assert connected
+    first = await socket.receive_from(timeout=5)
+    assert 'data-state="running"' in first and "data-countdown-to=" in first and "Level 1<" in first
+    await database_sync_to_async(fx.next_level)(tournament, director)
+    pushed = await socket.receive_from(timeout=5)
+    assert "Level 2<" in pushed and _version(pushed) > _version(first)
+    await socket.disconnect()
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture
+def db_people(django_user_model):
+    from casino.roles import ensure_role_groups
+
+    ensure_role_groups()
+    people = {}
+    for key, username, role in (("director", "dora", "tournament_director"), ("floor", "fede", "tournament_floor"),
+                                ("administrator", "ada", "administrator"), ("dealer", "dana", "dealer"),
+                                ("pit_boss", "pat", "pit_boss")):
+        user = django_user_model.objects.create_user(username=username, password=f"pw-{username}")
+        group, _ = Group.objects.get_or_create(name=role)
+        user.groups.add(group)
+        people[key] = user
+    return people
+
+
+@pytest.fixture
+def tournament(db_people):
+    return fx.a_tournament(db_people["director"])
+
+
+@pytest.fixture
+def entries(tournament, db_people):
+    return fx.some_entries(tournament, db_people["director"], 3)

@@ -1,0 +1,267 @@
+"""The director's console: the whole field at a glance, and what the floor must do now (issue #14).
+
+``console_fragment(tournament, user)`` renders the console's live part; the page
+(``tournaments.views.console``) shows it first and ``tournaments.consumers.TournamentConsoleConsumer``
+pushes it again at each new version of the event. What it shows is read once per call by
+``read_field``: the tables with their players and seats, the plan (who moves, which tables break or
+halt), the clock, the counts (players left of entries, average stack, prize pool), and the field's
+history for the plot. The numbers shown to the room come from t-displays' board
+(``tournaments.screens.board_at``), so the console and the clock display never disagree.
+
+Who sees what: directors (and administrators) run the whole event, setup included; the floor staff see
+and use the table actions only (``may_direct`` / ``may_work_floor``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from casino.roles import Role, has_role
+from tournaments import plot, screens
+from tournaments.models import Entry, Tournament
+
+#: The id of the console's live element (the consumer's goodbye replaces it).
+SCREEN_ID = "tournament-console"
+
+#: The floor staff's role (added by the back end as ``Role.TOURNAMENT_FLOOR``).
+FLOOR_ROLE = getattr(Role, "TOURNAMENT_FLOOR", "tournament_floor")
+DIRECTOR_ROLES = (Role.TOURNAMENT_DIRECTOR, Role.ADMINISTRATOR)
+FLOOR_ROLES = (*DIRECTOR_ROLES, FLOOR_ROLE)
+
+#: The seating display and the console list the moves of this many last minutes.
+RECENT_MOVES_MINUTES = 30
+
+
+def may_direct(user) -> bool:
+    """Setup, registration, the clock, the plan's overrides, prizes and corrections."""
+    return has_role(user, *DIRECTOR_ROLES)
+
+
+def may_work_floor(user) -> bool:
+    """The table actions: busts, withdrawals, chip counts, buttons, colour-ups, confirming a move."""
+    return has_role(user, *FLOOR_ROLES)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: int
+    entry: int | None = None
+    name: str = ""
+    chips: int | None = None
+    button: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    table: int
+    seats: tuple[SeatView, ...]
+    players: int
+    halted: bool = False
+    breaking: bool = False
+    final: bool = False
+
+    @property
+    def occupied(self) -> tuple[SeatView, ...]:
+        return tuple(s for s in self.seats if s.entry is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveView:
+    entry: int
+    name: str
+    to_table: int
+    to_seat: int
+    why: str = ""
+    from_table: int | None = None
+    from_seat: int | None = None
+    sits_out: bool = False
+    at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlanView:
+    moves: tuple[MoveView, ...] = ()
+    broken: tuple[int, ...] = ()
+    halted: tuple[int, ...] = ()
+    warnings: tuple[str, ...] = ()
+    redraw: str | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not (self.moves or self.broken or self.halted or self.redraw)
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """What the console shows of one event at one version."""
+
+    board: screens.Board
+    tables: tuple[TableView, ...] = ()
+    plan: PlanView = field(default_factory=PlanView)
+    names: dict[int, str] = field(default_factory=dict)  # entry number -> player's name (staff only)
+    recent_moves: tuple[MoveView, ...] = ()
+    points: tuple[plot.FieldPoint, ...] = ()
+    proposed: int | None = None  # the record line of the plan shown (confirming names it: TDA-11)
+    halted_now: tuple[int, ...] = ()
+
+    @property
+    def halted(self) -> tuple[int, ...]:
+        return tuple(t.table for t in self.tables if t.halted)
+
+
+def entry_names(tournament: Tournament) -> dict[int, str]:
+    """Entry number -> the player's name, for the staff's screens only (never the room's)."""
+    return {screens.entry_number(e): e.player_name for e in Entry.objects.filter(tournament=tournament)}
+
+
+def read_field(tournament: Tournament) -> Field:
+    """The field at the tournament's current version: the room's board plus what only staff see."""
+    board = screens.board_at(tournament)
+    names = entry_names(tournament)
+    state = _state(tournament)
+    pending = getattr(state, "pending_plan", None)
+    plan = _plan_view(pending[1] if pending else None, names)
+    tables = _tables(board, state, names, plan)
+    now = timezone.now()
+    recent = tuple(
+        MoveView(entry=e, name=names.get(e, ""), to_table=m.to_table, to_seat=m.to_seat, why=m.why,
+                 from_table=m.from_table, from_seat=m.from_seat, at=m.at)
+        for e, m in sorted(board.moves.items(), key=lambda item: item[1].at, reverse=True)
+        if (now - m.at).total_seconds() <= RECENT_MOVES_MINUTES * 60
+    )
+    return Field(board=board, tables=tables, plan=plan, names=names, recent_moves=recent,
+                 points=tuple(field_history(screens.record_of(tournament))),
+                 proposed=pending[0] if pending else None,
+                 halted_now=tuple(getattr(state, "halted", ()) or ()))
+
+
+# --- what the back end's replayed state holds (tournaments.services.tournament_state) -------------------
+
+
+def _state(tournament: Tournament):
+    try:
+        from tournaments.services import tournament_state
+    except ImportError:
+        return None
+    return tournament_state(tournament)
+
+
+def _plan_view(plan, names: dict[int, str]) -> PlanView:
+    if plan is None:
+        return PlanView()
+    return PlanView(
+        moves=tuple(MoveView(entry=m.entry, name=names.get(m.entry, ""), to_table=m.to_table, to_seat=m.to_seat,
+                             why=m.why, from_table=m.from_table, from_seat=m.from_seat, sits_out=m.sits_out)
+                    for m in plan.moves),
+        broken=tuple(plan.broken), halted=tuple(plan.halted), warnings=tuple(plan.warnings), redraw=plan.redraw,
+    )
+
+
+def _tables(board: screens.Board, state, names: dict[int, str], plan: PlanView) -> tuple[TableView, ...]:
+    """Each table with every seat, occupied or empty, from the state's tables (the board's seats when
+    there is no state to read)."""
+    table_seats = getattr(state, "tables", None) if state is not None else None
+    stacks = {e.entry: e.stack for e in getattr(state, "entries", ())}
+    halted = set(plan.halted) | set(getattr(state, "halted", ()) or ())
+    views = []
+    if table_seats:
+        for t in sorted(table_seats, key=lambda t: t.table):
+            taken = dict(t.players)
+            seats = tuple(SeatView(seat=s, entry=taken.get(s), name=names.get(taken.get(s), ""),
+                                   chips=stacks.get(taken.get(s)), button=t.button == s)
+                          for s in range(1, t.seats + 1))
+            views.append(TableView(table=t.table, seats=seats, players=len(taken), halted=t.table in halted,
+                                   breaking=t.table in plan.broken, final=t.final))
+        return tuple(views)
+    by_table: dict[int, dict[int, int]] = {}
+    for entry, at in board.seats.items():
+        by_table.setdefault(at.table, {})[at.seat] = entry
+    for table, taken in sorted(by_table.items()):
+        seats = tuple(SeatView(seat=s, entry=taken.get(s), name=names.get(taken.get(s), ""))
+                      for s in range(1, max(taken) + 1))
+        views.append(TableView(table=table, seats=seats, players=len(taken), halted=table in halted,
+                               breaking=table in plan.broken))
+    return tuple(views)
+
+
+#: Record events after which the field (players left, chips in play) may have changed.
+_LEAVING = ("bust", "withdrawal", "disqualification")
+
+
+def field_history(events: list[dict]) -> list[plot.FieldPoint]:
+    """Players left and chips in play after each change of the field, from the record as it stands after
+    its corrections (``record.effective_events``): one point per seat taken with a new stack, bust,
+    withdrawal, disqualification, chips removed, chip count, colour-up or hand reported."""
+    from casino.rules.tournament.record import NEW_STACK_WHYS, effective_events, parse_at
+
+    stacks: dict[int, int] = {}
+    out: list[plot.FieldPoint] = []
+    for event in effective_events(events):
+        kind = event["type"]
+        if kind == "seated":
+            if event.get("why") in NEW_STACK_WHYS or int(event["entry"]) not in stacks:
+                stacks[int(event["entry"])] = int(event.get("chips") or 0)
+            else:
+                continue  # a move: the field is the same
+        elif kind in _LEAVING:
+            if stacks.pop(int(event["entry"]), None) is None:
+                continue
+        elif kind == "chips_removed" and int(event["entry"]) in stacks:
+            left = max(0, stacks[int(event["entry"])] - int(event.get("chips") or 0))
+            if left == 0 and event.get("reason") == "absent":
+                stacks.pop(int(event["entry"]))
+            else:
+                stacks[int(event["entry"])] = left
+        elif kind == "chip_count" and int(event["entry"]) in stacks:
+            stacks[int(event["entry"])] = int(event["chips"])
+        elif kind == "colour_up":
+            for number, stack in event.get("stacks") or ():
+                if int(number) in stacks:
+                    stacks[int(number)] = int(stack)
+        elif kind == "hand":
+            for p in event.get("players") or ():
+                if p.get("end") is not None and int(p["entry"]) in stacks:
+                    stacks[int(p["entry"])] = int(p["end"])
+        else:
+            continue
+        point = plot.FieldPoint(at=parse_at(event["at"]), players=len(stacks), chips=sum(stacks.values()))
+        if out and out[-1].at == point.at:
+            out[-1] = point  # one write's events (a draw, a plan) are one moment
+        else:
+            out.append(point)
+    return out
+
+
+# --- rendering ----------------------------------------------------------------------------------------
+
+
+def console_context(tournament: Tournament, user, notice: dict | None = None) -> dict:
+    the_field = read_field(tournament)
+    board = the_field.board
+    clock = screens.clock_view(board)
+    return {
+        "tournament": tournament,
+        "screen_id": SCREEN_ID,
+        "field": the_field,
+        "board": board,
+        "clock": clock,
+        "server_now_ms": _ms(timezone.now()),
+        "step_ends_ms": _ms(clock.step_ends_at),
+        "plot": plot.field_plot(list(the_field.points)),
+        "may_direct": may_direct(user),
+        "may_work_floor": may_work_floor(user),
+        "notice": notice,
+    }
+
+
+def _ms(at: datetime | None) -> int | None:
+    return None if at is None else round(at.timestamp() * 1000)
+
+
+def console_fragment(tournament: Tournament, user, notice: dict | None = None) -> str:
+    """The console's live part for ``user`` (its root carries ``id=SCREEN_ID`` and ``data-version``)."""
+    return render_to_string("tournaments/console_fragment.html", console_context(tournament, user, notice))

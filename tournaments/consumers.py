@@ -1,0 +1,175 @@
+"""The tournament's live sockets: the director's console and the room's clock display (issue #14).
+
+A player's phone is the core's ``casino.consumers.PlayerConsumer`` with the entry's screen registered in
+``tournaments.apps`` (``tournaments.screens``). As every ``LiveConsumer``: authorise the viewer, join the
+tournament's group, and on each announcement (ids and a version, never state) render this viewer's own
+fragment. Nothing here changes the event: every action is an HTTP POST through ``tournaments.services``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+
+from channels.db import database_sync_to_async
+from django.template.loader import render_to_string
+
+from casino.consumers import LiveConsumer
+from casino.roles import Role, has_role
+from tournaments import screens
+from tournaments.models import Tournament
+
+log = logging.getLogger(__name__)
+
+#: Who runs an event from the console: its directors (and the casino's administrators), and the floor
+#: staff who record busts and seats at the tables (the role t-app adds as ``Role.TOURNAMENT_FLOOR``).
+CONSOLE_ROLES = (Role.TOURNAMENT_DIRECTOR, getattr(Role, "TOURNAMENT_FLOOR", "tournament_floor"), Role.ADMINISTRATOR)
+
+
+def _user(scope):
+    user = scope.get("user")
+    return user if user is not None and user.is_authenticated else None
+
+
+def runs_tournaments(user) -> bool:
+    return user is not None and user.is_active and has_role(user, *CONSOLE_ROLES)
+
+
+def console_fragment(tournament: Tournament, user) -> str:
+    """The console's live part, as the director's console page renders it (tournaments.console, by
+    t-console); a placeholder with the version while that module is not there."""
+    try:
+        from tournaments.console import console_fragment as render
+    except ImportError:
+        return render_to_string("tournaments/_console_placeholder.html", {"tournament": tournament})
+    return render(tournament, user)
+
+
+def console_screen_id() -> str:
+    try:
+        from tournaments import console
+    except ImportError:
+        return "tournament-console"
+    return getattr(console, "SCREEN_ID", "tournament-console")
+
+
+class TournamentConsoleConsumer(LiveConsumer):
+    """The director's console of one event: tournament directors, floor staff and administrators."""
+
+    goodbye_template = "casino/fragments/staff_access_ended.html"
+
+    def screen_id(self) -> str:
+        return console_screen_id()
+
+    def authorise(self):
+        self.user = _user(self.scope)
+        tournament_id = self.scope["url_route"]["kwargs"]["tournament_id"]
+        self.tournament = Tournament.objects.filter(pk=tournament_id).first()
+        if self.tournament is None or not runs_tournaments(self.user):
+            return None
+        # The console shows the tournament's version: a backlog of pushes is rendered once.
+        self.coalesce_groups = frozenset({self.tournament.group_name})
+        return [self.tournament.group_name]
+
+    def still_allowed(self) -> bool:
+        # A person whose role was removed (or who was deactivated) stops receiving the console at once.
+        self.user.refresh_from_db(fields=["is_active"])
+        self.user._casino_roles = None
+        return runs_tournaments(self.user) and Tournament.objects.filter(pk=self.tournament.pk).exists()
+
+    def render_fragment(self, version: int | None = None) -> str:
+        self.tournament.refresh_from_db()
+        return console_fragment(self.tournament, self.user)
+
+
+class ClockDisplayConsumer(LiveConsumer):
+    """The room's clock display: a public screen, no login (it shows nothing a player at the tables may
+    not see: no name, no entry number, no seat; tournaments.display_views says why).
+
+    Every push of one version is the same for every display in a language: the board is read once per
+    version and process (a worker thread), then each display renders on the event loop from memory.
+
+    One membership per process and tournament: the first display of a tournament in a process joins the
+    tournament's group and hands each announcement to the process's other displays of that tournament
+    itself (``_local_displays``). A room may have many screens and a bench thousands: a push then costs
+    the channel layer one message per process, not one per screen (each its own trip to Redis). When
+    that display closes, another of the process joins the group before it leaves it, so no push falls
+    between the two.
+    """
+
+    def screen_id(self) -> str:
+        return "clock-display"
+
+    def authorise(self):
+        tournament_id = self.scope["url_route"]["kwargs"]["tournament_id"]
+        self.tournament = Tournament.objects.filter(pk=tournament_id).first()
+        if self.tournament is None:
+            return None
+        self.coalesce_groups = frozenset({self.tournament.group_name})
+        return []  # the group is joined once per process (connect)
+
+    async def connect(self) -> None:
+        self.tournament = None
+        await super().connect()
+        if self.tournament is None:
+            return  # refused
+        displays = _local_displays(self.tournament.pk)
+        displays.append(self)
+        if len(displays) == 1:
+            await self._lead()
+        # A write between the first render (in connect) and joining the process's displays was heard by
+        # none of them: if there was one, show the state as it is now that this screen hears every push.
+        if await database_sync_to_async(self._current_version, thread_sensitive=False)() > self.shown_version:
+            await self.push_fragment()
+
+    def _current_version(self) -> int:
+        return Tournament.objects.filter(pk=self.tournament.pk).values_list("version", flat=True).first() or 0
+
+    async def _lead(self) -> None:
+        group = self.tournament.group_name
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.joined.append(group)
+
+    async def disconnect(self, code) -> None:
+        if getattr(self, "tournament", None) is not None:
+            displays = _local_displays(self.tournament.pk)
+            was_leading = bool(displays) and displays[0] is self
+            if self in displays:
+                displays.remove(self)
+            if was_leading and displays:
+                await displays[0]._lead()  # before this one leaves the group (below): no gap
+        await super().disconnect(code)
+
+    async def state_changed(self, event) -> None:
+        others = [d for d in _local_displays(self.tournament.pk) if d is not self]
+        results = await asyncio.gather(super().state_changed(event),
+                                       *(LiveConsumer.state_changed(d, event) for d in others),
+                                       return_exceptions=True)
+        for result in results:
+            if isinstance(result, Exception):
+                log.warning("a clock display could not be pushed", exc_info=result)
+
+    def still_allowed(self) -> bool:
+        return True  # a public screen: nothing to revoke
+
+    def render_fragment(self, version: int | None = None) -> str:
+        return screens.clock_display_fragment(screens.board_at(self.tournament, version))
+
+    def fragment_from_memory(self, version: int) -> str | None:
+        board = screens.remembered_board(self.tournament.pk, version)
+        return None if board is None else screens.clock_display_fragment(board)
+
+    def shared_read(self, version: int):
+        return (("tournament-board", self.tournament.pk, version),
+                lambda: screens.board_at(self.tournament, version))
+
+
+# The clock displays open in this process, per event loop and tournament; the first one is in the group.
+_displays: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, list[ClockDisplayConsumer]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _local_displays(tournament_id: int) -> list[ClockDisplayConsumer]:
+    return _displays.setdefault(asyncio.get_running_loop(), {}).setdefault(tournament_id, [])

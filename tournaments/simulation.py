@@ -1,0 +1,217 @@
+"""A whole tournament simulated through the real services (issue #14: "A whole tournament, simulated").
+
+``simulate_tournament`` registers the players at the desk, closes registration, draws the seats, runs
+the clock on SIMULATED time (``casino.writes.simulated_time``: every write records the simulated
+instant, so the same seed gives the same record, ``at`` included), plays simulated hands at every table
+(``casino.rules.tournament.hand_simulator``) and reports each one through ``services.report_hand``, as
+a tablet would; it confirms every plan the services propose (balancing moves, table breaks, halts, the
+redraw at two tables and the final table) with the floor's one tap, asks for a fresh plan after each
+confirmation (so a halted table resumes once its moves are made), colours up and races the chips at
+each table at the breaks that remove a denomination (``services.colour_up``), records the results and
+pays every prize after checking the winner's ID. No shortcut writes: only the services the screens use.
+
+One round: each table still playing deals one hand; a round takes ``HAND_SECONDS`` of simulated time.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+
+from casino.roles import ensure_role_groups
+from casino.rules.tournament import clock, hand_simulator, prizes, record
+from casino.rules.tournament.structure import Break, Structure
+from casino.writes import simulated_time
+from tournaments import services
+from tournaments.models import Tournament
+
+#: When a simulated event starts, and how long one round of hands (one hand at every table) takes.
+START = datetime(2026, 12, 6, 18, 0, tzinfo=UTC)
+HAND_SECONDS = 120
+
+
+@dataclass
+class SimulationReport:
+    tournament: Tournament
+    hands: int = 0
+    plans: int = 0
+    colour_ups: int = 0
+    writes: int = 0
+    ended_at: datetime = START
+    #: (tables in play, seconds to propose the plan) of the slowest proposals seen (the bench reads them)
+    plan_seconds: list[tuple[int, float]] = field(default_factory=list)
+
+
+def _staff(username: str, role: str):
+    ensure_role_groups()
+    user, created = get_user_model().objects.get_or_create(username=username, defaults={"first_name": username})
+    if created:
+        user.set_unusable_password()
+        user.save()
+    user.groups.add(Group.objects.get(name=role))
+    return user
+
+
+def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: str = "button",
+                        buy_in: int = 100, starting_stack: int = 10_000, all_in_chance: float = 0.15,
+                        progress: Callable[[int], None] | None = None,
+                        on_phase: Callable[[str], None] | None = None) -> SimulationReport:
+    """Play a whole event of ``entries`` players with ``random.Random(seed)``; returns what it did.
+
+    ``progress(n)`` is told of each ``n`` players out; ``on_phase(name)`` of each phase (registration,
+    start, play, results)."""
+    if entries < 2:
+        raise ValueError("a simulated tournament needs at least two entries")
+    rng = random.Random(seed)
+    director = _staff("sim-director", "tournament_director")
+    floor = _staff("sim-floor", "tournament_floor")
+    keys = itertools.count(1)
+    now = START
+    phase = on_phase or (lambda _name: None)
+
+    with simulated_time(now):
+        tournament, result = services.create_tournament(
+            by=director, key=f"sim-{seed}-0", name=f"Simulated event {entries}/{seed}", starts_at=START,
+            buy_in=buy_in, fee=0, starting_stack=starting_stack, seats_per_table=seats,
+            options={"ante_mode": ante_mode})
+    report = SimulationReport(tournament=tournament, writes=1)
+    version = result.version
+
+    def act(fn, by, **kwargs):
+        nonlocal version
+        with simulated_time(now):
+            done = fn(tournament=tournament, by=by, key=f"sim-{next(keys)}", expected_version=version, **kwargs)
+        version = done.version
+        report.writes += 1
+        return done
+
+    phase("registration")
+    act(services.open_registration, director)
+    documents: dict[int, tuple[str, str]] = {}
+    for n in range(1, entries + 1):
+        id_number = f"{90_000_000 + n}"
+        done = act(services.register, floor, name=f"Simulated player {n}", id_type="dni", id_number=id_number,
+                   birth_date=date(1970 + n % 30, 1 + n % 12, 1 + n % 28))
+        documents[done.entry] = ("dni", id_number)
+    act(services.close_registration, director)
+    phase("start")
+    act(services.start_tournament, director, rng=rng)
+    act(services.clock_command, director, kind="start")
+
+    def state():
+        tournament.version = version
+        return services.tournament_state(tournament)
+
+    structure = Structure.from_dict(state().setup.structure)
+    options = state().setup.options
+    paid = len(record.payout_shares(state().setup, entries) or prizes.default_payout_shares(entries))
+    coloured: set[int] = set()
+    hands_at: dict[int, int] = {}
+    out = 0
+
+    def settle_plans() -> None:
+        """Confirm every plan proposed, then ask again: a table halted for the moves resumes (C-18)."""
+        while True:
+            pending = state().pending_plan
+            if pending is None:
+                return
+            act(services.confirm_plan, floor, proposed=pending[0])
+            report.plans += 1
+            act(services.propose_plan, floor, rng=rng)
+
+    phase("play")
+    while state().players_left > 1:
+        settle_plans()
+        s = state()
+        reading = clock.clock_at(structure, list(s.clock_events), now,
+                                 hand_for_hand_seconds=options.hand_for_hand_seconds)
+        step = structure.steps[reading.step]
+        if isinstance(step, Break):
+            if step.removes and reading.step not in coloured:
+                coloured.add(reading.step)
+                _colour_up(act, floor, state, structure, reading.step, step, rng, report)
+            now += timedelta(seconds=max(reading.seconds_left, 1))
+            continue
+        if _hand_for_hand_due(s, paid) != s.hand_for_hand:
+            # RP-08: hand-for-hand from the bubble (one more player than the places paid) while more than
+            # one table plays; off once the bubble bursts
+            act(services.clock_command, director, kind="hand_for_hand_on" if not s.hand_for_hand else
+                "hand_for_hand_off")
+            s = state()
+        if s.hand_for_hand:
+            # the synchronised deal: every table starts its hand together (CC-11); the level loses a hand's time
+            act(services.clock_command, floor, kind="hand_for_hand_hand")
+            s = state()
+        level = clock.level_for_hand(structure, list(s.clock_events), now,
+                                     hand_for_hand_seconds=options.hand_for_hand_seconds)
+        for number in [t.table for t in s.tables]:
+            s = state()
+            table = next((t for t in s.tables if t.table == number), None)
+            if table is None or table.table in s.halted or table.count < 2:
+                continue
+            stacks = {e: s.entry(e).stack for _, e in table.players}
+            hands_at[number] = hands_at.get(number, 0) + 1
+            hand = hand_simulator.play_hand(table, stacks, level, ante_mode=options.ante_mode, rng=rng,
+                                            hand=hands_at[number], all_in_chance=all_in_chance,
+                                            ante_halve_at_or_below=options.ante_halve_at_or_below)
+            act(services.report_hand, floor, table=number, hand=hand.hand, button=hand.button,
+                small_blind_seat=hand.small_blind_position, big_blind_seat=hand.big_blind,
+                stacks_at_start=hand.stacks_at_start, stacks_at_end=hand.stacks_at_end, busts=list(hand.busted),
+                rng=rng)
+            report.hands += 1
+            if hand.busted:
+                out += len(hand.busted)
+                if progress:
+                    progress(len(hand.busted))
+                settle_plans()
+                if state().players_left <= 1:
+                    break
+        now += timedelta(seconds=HAND_SECONDS)
+
+    phase("results")
+    if state().hand_for_hand:
+        act(services.clock_command, director, kind="hand_for_hand_off")
+    act(services.clock_command, director, kind="finish")
+    act(services.record_results, director)
+    for place in state().results:
+        for entry in place.entries:
+            if place.prize(entry) > 0:
+                id_type, id_number = documents[entry]
+                act(services.pay_prize, director, entry=entry, id_type=id_type, id_number=id_number)
+    report.ended_at = now
+    tournament.refresh_from_db()
+    return report
+
+
+def _hand_for_hand_due(state, paid: int) -> bool:
+    playing = [t for t in state.tables if t.count >= 2]
+    return len(playing) > 1 and state.players_left > paid and state.players_left <= paid + 1 or (
+        state.hand_for_hand and len(playing) > 1 and state.players_left > paid)
+
+
+def _colour_up(act, floor, state, structure: Structure, index: int, step: Break, rng, report) -> None:
+    """TDA-24, CC-68/69: at each table, the chips of each removed denomination race into the next one up."""
+    left = structure.denominations_at(index)
+    for removed in sorted(step.removes):
+        into = min((d for d in left if d > removed), default=None)
+        if into is None or into % removed:
+            continue
+        for number in [t.table for t in state().tables]:
+            table = state().table(number)
+            odd = {}
+            for seat, entry in table.players:
+                # what of the stack cannot be paid in chips of ``into`` and up is in chips of ``removed``
+                count = state().entry(entry).stack % into // removed
+                if count:
+                    odd[seat] = count
+            if not odd:
+                continue
+            act(services.colour_up, floor, table=number,
+                removed=removed, into=into, smallest_left=min(left), odd_chips=odd, rng=rng)
+            report.colour_ups += 1
