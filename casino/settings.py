@@ -169,6 +169,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
         "connect_timeout", env.int("DATABASE_CONNECT_TIMEOUT", default=3)
     )
+    # Nothing waits on PostgreSQL for ever. A write holds its aggregate's row lock for milliseconds, so
+    # a wait of seconds for a lock means a stuck holder: the waiter gives up (the user gets the retry
+    # page, casino.unavailable) instead of piling up behind it. A statement has as long again and more;
+    # a transaction left open and idle (a crashed worker thread's) is closed by the server so that its
+    # locks do not stop every write after it. Each in seconds, 0 to turn it off.
+    DATABASES["default"]["OPTIONS"].setdefault("options", " ".join(
+        f"-c {name}={env.int(variable, default=default) * 1000}"
+        for name, variable, default in (
+            ("lock_timeout", "DATABASE_LOCK_TIMEOUT", 10),
+            ("statement_timeout", "DATABASE_STATEMENT_TIMEOUT", 30),
+            ("idle_in_transaction_session_timeout", "DATABASE_IDLE_TRANSACTION_TIMEOUT", 60),
+        )
+    ))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.bool("DATABASE_POOL", default=True):
     # Every websocket push re-renders from the database: without a pool each one would open a
     # new PostgreSQL connection. psycopg's pool (Django 5.1+) is safe under ASGI, where

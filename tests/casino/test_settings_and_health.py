@@ -229,3 +229,51 @@ def test_the_award_approver_role_is_read_from_the_environment_and_checked_C_30()
     dealer = _manage("check", env={"AWARD_APPROVER_ROLE": "dealer"})
     assert dealer.returncode != 0
     assert "AWARD_APPROVER_ROLE='dealer' is not a role that approves awards" in dealer.stderr
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_nothing_waits_on_postgresql_for_ever_a_lock_a_statement_or_an_idle_transaction():
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        shown = {}
+        for name in ("lock_timeout", "statement_timeout", "idle_in_transaction_session_timeout"):
+            cursor.execute(f"SHOW {name}")
+            shown[name] = cursor.fetchone()[0]
+    assert shown == {"lock_timeout": "10s", "statement_timeout": "30s", "idle_in_transaction_session_timeout": "1min"}
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_write_that_waits_too_long_for_a_lock_gives_up_with_an_error_the_retry_page_knows():
+    import threading
+
+    from django.db import OperationalError, connection, connections, transaction
+
+    from casino.unavailable import DATABASE_UNAVAILABLE
+    from tables.models import Pit
+
+    pit = Pit.objects.create(name="Sala A")
+    held, release = threading.Event(), threading.Event()
+
+    def hold_the_row():
+        with transaction.atomic():
+            Pit.objects.select_for_update().get(pk=pit.pk)
+            held.set()
+            release.wait(10)
+        connections.close_all()
+
+    holder = threading.Thread(target=hold_the_row)
+    holder.start()
+    try:
+        assert held.wait(10)
+        with pytest.raises(OperationalError) as refused, transaction.atomic():
+            with connection.cursor() as cursor:  # the house's 10 s, shortened for this transaction only
+                cursor.execute("SET LOCAL lock_timeout = '200ms'")
+            Pit.objects.select_for_update().get(pk=pit.pk)
+        assert isinstance(refused.value, DATABASE_UNAVAILABLE)
+        assert "lock timeout" in str(refused.value)
+    finally:
+        release.set()
+        holder.join()
