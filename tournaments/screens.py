@@ -125,6 +125,14 @@ class Board:
     def average_stack(self) -> int | None:
         return self.chips_in_play // self.players_left if self.players_left else None
 
+    @property
+    def money_stage(self) -> str:
+        """RP-08-A: "outside", "bubble" or "in_the_money" while the event runs with its pool fixed, else "".
+        Read from the same version as the players left, so the bust that makes the bubble shows it."""
+        if self.status != "running" or not self.prize_pool_fixed:
+            return ""
+        return prizes.money_stage(self.players_left, len(self.prizes)) or ""
+
 
 # --- Reading the board once per version --------------------------------------------------------------
 
@@ -211,11 +219,8 @@ def _prizes(state: TournamentState, entries: int) -> tuple[int, ...]:
     if state.prize_pool is None or not entries:
         return ()
     setup = state.setup or Setup()
-    try:
-        shares = payout_shares(setup, entries) or prizes.default_payout_shares(entries)
-        return tuple(p for p in prizes.place_prizes(state.prize_pool, shares, setup.options.prize_unit) if p)
-    except NotImplementedError:  # the prize procedures are not merged yet
-        return ()
+    shares = payout_shares(setup, entries) or prizes.default_payout_shares(entries)
+    return tuple(p for p in prizes.place_prizes(state.prize_pool, shares, setup.options.prize_unit) if p)
 
 
 def _finishes(state: TournamentState) -> dict[int, Finish]:

@@ -59,6 +59,7 @@ def _staff(username: str, role: str):
 
 
 def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: str = "button",
+                        final_table_size: int = 10,
                         buy_in: int = 100, starting_stack: int = 10_000, all_in_chance: float = 0.15,
                         progress: Callable[[int], None] | None = None,
                         on_phase: Callable[[str], None] | None = None) -> SimulationReport:
@@ -79,7 +80,7 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
         tournament, result = services.create_tournament(
             by=director, key=f"sim-{seed}-0", name=f"Simulated event {entries}/{seed}", starts_at=START,
             buy_in=buy_in, fee=0, starting_stack=starting_stack, seats_per_table=seats,
-            options={"ante_mode": ante_mode})
+            options={"ante_mode": ante_mode, "final_table_size": final_table_size})
     report = SimulationReport(tournament=tournament, writes=1)
     version = result.version
 

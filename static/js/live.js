@@ -28,6 +28,59 @@
     }
   });
 
+  // A push replaces a screen while its user may be typing in one of its forms (the director's
+  // console: a push comes at every bust at any table). A fragment marked data-keep-typed keeps what
+  // was typed and where the cursor was: each field that differs from what the server sent is put back
+  // in the same field (same form action, same name) of the new fragment, unless the server changed
+  // that field's own value too. A form the user submitted is replaced by its response, not a push.
+  var kept = null;
+  function fieldKey(field) {
+    var form = field.form;
+    return (form ? form.getAttribute("action") || "" : "") + "|" + field.name;
+  }
+  function typedFields(root) {
+    return root.querySelectorAll("input[name]:not([type=hidden]):not([type=checkbox]):not([type=radio])," +
+                                 "textarea[name], select[name]");
+  }
+  document.addEventListener("htmx:wsBeforeMessage", function (evt) {
+    kept = null;
+    if (evt.defaultPrevented) return;
+    var screens = document.querySelectorAll("[data-keep-typed][id]");
+    for (var i = 0; i < screens.length; i++) {
+      var fields = typedFields(screens[i]);
+      for (var j = 0; j < fields.length; j++) {
+        var f = fields[j];
+        var sent = f.tagName === "SELECT" ? null : f.defaultValue;
+        var focused = f === document.activeElement;
+        if ((sent !== null && f.value !== sent) || focused) {
+          kept = kept || [];
+          kept.push({ key: fieldKey(f), value: f.value, sent: sent, focused: focused,
+                      start: focused && f.selectionStart !== undefined ? f.selectionStart : null,
+                      end: focused && f.selectionEnd !== undefined ? f.selectionEnd : null });
+        }
+      }
+    }
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    if (!kept) return;
+    var byKey = {};
+    var screens = document.querySelectorAll("[data-keep-typed][id]");
+    for (var i = 0; i < screens.length; i++) {
+      var fields = typedFields(screens[i]);
+      for (var j = 0; j < fields.length; j++) { byKey[fieldKey(fields[j])] = fields[j]; }
+    }
+    kept.forEach(function (k) {
+      var f = byKey[k.key];
+      if (!f) return;
+      if (k.sent !== null && f.value === f.defaultValue && f.defaultValue === k.sent) { f.value = k.value; }
+      if (k.focused) {
+        f.focus();
+        if (k.start !== null) { try { f.setSelectionRange(k.start, k.end); } catch (e) { /* not a text field */ } }
+      }
+    });
+    kept = null;
+  });
+
   var wasClosed = false;
   document.addEventListener("htmx:wsClose", function () {
     wasClosed = true;

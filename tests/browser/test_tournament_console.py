@@ -4,7 +4,8 @@ move live (issue #14).
 One daphne server, a director on a tablet and a player's phone. The director creates the event (6-max,
 the break order 4, 3, 2, 1, a final table of 6), registers players at the desk (a minor is refused with
 the reason; the rest of the 19 entries come through the same service, off the browser, to keep the test
-short), draws the seats, starts the clock, prints one player's accreditation (its QR link opens the
+short), draws the seats, starts the clock (a push from the floor while the director types keeps what was
+typed), prints one player's accreditation (its QR link opens the
 phone), and records busts at table 1 until the field fits three tables: the plan then says table 4 breaks
 (CC-55, TDA-10), the director confirms it with one tap, and the phone of the player who sat at table 4
 says they were moved, to which table and seat.
@@ -36,6 +37,17 @@ def _register_the_others(tournament_id: int, director) -> None:
         services.register(tournament=tournament, by=director, key=uuid.uuid4().hex,
                           expected_version=tournament.version, name=f"Player {i:02d}", id_type="dni",
                           id_number=f"3000{i:04d}", birth_date=date(1990, 1, 1))
+
+
+def _hold_a_stack(tournament_id: int, floor, entry: int) -> None:
+    import uuid
+
+    from tournaments import services
+    from tournaments.models import Tournament
+
+    tournament = Tournament.objects.get(pk=tournament_id)
+    services.hold_stack(tournament=tournament, by=floor, key=uuid.uuid4().hex, expected_version=tournament.version,
+                        entry=entry)
 
 
 def _login(page, server, user):
@@ -122,6 +134,17 @@ def test_a_director_registers_seats_starts_and_busts_until_a_table_breaks_and_th
     _tap(page, "clock-start")
     assert page.locator("#tournament-console [data-role=time-left]").inner_text().strip() not in ("", "—")
     assert sum(len(_seated_at(page, t)) for t in (1, 2, 3, 4)) == PLAYERS
+
+    # The director types a time adjustment while the floor acts at another tablet: the push that
+    # redraws the console keeps what was typed and the cursor in its field.
+    page.fill("#tournament-console input[name=seconds]", "+90")
+    version = _console_version(page)
+    off_the_browser_thread(_hold_a_stack, tournament_id, tournament_director_teo, _seated_at(page, 1)[0])
+    wait_until(page, f"parseInt(document.querySelector('#tournament-console').dataset.version, 10) > {version}",
+               timeout=10000)
+    assert page.input_value("#tournament-console input[name=seconds]") == "+90"
+    assert page.evaluate("document.activeElement && document.activeElement.name") == "seconds"
+    page.fill("#tournament-console input[name=seconds]", "")
     assert _no_horizontal_scroll(page)
     page.screenshot(path=f"{screenshots}/tournament-console-tablet.png", full_page=True)
     # The same console on the director's phone on the floor: one column, nothing off the screen.

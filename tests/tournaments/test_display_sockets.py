@@ -284,6 +284,41 @@ async def test_the_clock_display_shows_the_running_clock_and_the_next_level_when
     await socket.disconnect()
 
 
+async def test_the_bust_that_makes_the_bubble_shows_it_on_the_clock_display_in_the_same_push_RP_08_A(
+        db_people, tournament, entries):
+    """Three entries, one place paid (the house's default table): three left is outside the money, and the
+    first bust leaves two, the bubble. Clocks of other rooms showed the bubble a bust late; here the push
+    that brings "2 of 3" brings the bubble with it, and the director's console says to go hand for hand."""
+    director = db_people["director"]
+
+    def started():
+        fx.start(tournament, director)
+        fx.start_the_clock(tournament, director)
+
+    await database_sync_to_async(started)()
+    connected, socket = await _connects(f"/ws/tournaments/{tournament.pk}/clock/", None)
+    assert connected
+    first = await socket.receive_from(timeout=5)
+    assert "3 of 3" in first and 'data-role="money"' not in first
+    await database_sync_to_async(fx.bust)(tournament, director, entries[0])
+    pushed = await socket.receive_from(timeout=5)
+    assert "2 of 3" in pushed and 'data-stage="bubble"' in pushed
+    assert "Bubble: the next player out wins no prize" in pushed and "RP-08-A" not in pushed  # the room's TV
+
+    def console_html():
+        from django.utils import translation
+
+        from tournaments.console import console_fragment
+        from tournaments.models import Tournament
+
+        with translation.override("en"):
+            return str(console_fragment(Tournament.objects.get(pk=tournament.pk), director))
+
+    console = await database_sync_to_async(console_html)()
+    assert 'data-stage="bubble"' in console and "announce hand for hand (RP-08-A)" in console
+    await socket.disconnect()
+
+
 # --------------------------------------------------------------------------- fixtures
 
 

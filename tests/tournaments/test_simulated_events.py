@@ -134,3 +134,40 @@ def test_the_command_simulates_and_exports(tmp_path, capsys):
     events = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert events[0]["type"] == "setup" and events[-1]["type"] == "prize_paid"
     assert verify_record(events).ok
+
+
+def test_at_the_bubble_over_two_tables_the_event_goes_hand_for_hand_and_each_hand_takes_its_fixed_time_RP_08():
+    """44 entries at 6-max with a final table of six (RP-09): 6 places paid, so the bubble (7 players,
+    RP-08-A) is played at two tables. The simulated director turns hand-for-hand on there; each
+    synchronised hand takes the house's 120 s off the level however long it lasted (RP-08-B/C), the busts
+    of those hands carry their hand-for-hand hand (CC-21), and the record alone still checks."""
+    from casino.rules.tournament.clock import clock_at
+    from casino.rules.tournament.structure import Structure
+
+    report = simulate_tournament(entries=44, seed=1, seats=6, final_table_size=6)
+    t = report.tournament
+    live = services.tournament_state(t)
+    events = [event.as_record() for event in t.events.order_by("seq")]
+    clock_kinds = [e.get("kind") for e in events if e["type"] == "clock"]
+    assert clock_kinds.count("hand_for_hand_on") == 1 and "hand_for_hand_off" in clock_kinds
+    h4h_hands = [e for e in events if e["type"] == "clock" and e["kind"] == "hand_for_hand_hand"]
+    assert len(h4h_hands) >= 2
+    on = next(e["seq"] for e in events if e.get("kind") == "hand_for_hand_on")
+    left_at_on = 44 - sum(1 for e in events if e["type"] in ("bust", "withdrawal") and e["seq"] < on)
+    assert left_at_on == 7  # the bubble: one more than the six places paid
+    busts_in_h4h = [e for e in events if e["type"] == "bust" and e["seq"] > on and e.get("hand_for_hand_hand")]
+    assert busts_in_h4h
+
+    # Each hand-for-hand hand takes exactly 120 s off the level, however long the simulated hand took.
+    structure = Structure.from_dict(live.setup.structure)
+    readings = [clock_at(structure, list(replay(events[:hand["seq"]]).clock_events), datetime_of(hand["at"]))
+                for hand in h4h_hands]
+    same_level = [(a, b) for a, b in zip(readings, readings[1:]) if a.step == b.step]
+    assert same_level and all(a.seconds_left - b.seconds_left == 120 for a, b in same_level)
+    assert verify_record(events).ok
+
+
+def datetime_of(text: str):
+    from datetime import datetime
+
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))

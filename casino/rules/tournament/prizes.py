@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 
 from casino.rules.errors import N_, RuleViolation
 
@@ -75,6 +76,29 @@ def paid_places(entries: int) -> int:
     1 paid up to 11 entries, 2 from 12, 3 from 20, 13 of 100 (about 12.5% of the field).
     """
     return max(1, (entries + 4) // 8)
+
+
+class MoneyStage(StrEnum):
+    """Where the players left stand against the places paid (RP-08-A)."""
+
+    OUTSIDE = "outside"  # two or more busts from the money
+    BUBBLE = "bubble"  # the next player out wins nothing: the room goes hand-for-hand (RP-08-A)
+    IN_THE_MONEY = "in_the_money"  # every player left wins a prize
+
+
+def money_stage(players_left: int, places_paid: int) -> MoneyStage | None:
+    """RP-08-A: the bubble is one player more than the places paid; None while no place is paid yet (the
+    pool is fixed when registration closes, CC-14) or no one is left.
+
+    RP-08-ex1: with 50 places paid, 52 left is outside the money, 51 the bubble, 50 in the money. Players
+    busting in the bubble's hand at different tables share the places they reach (``results``)."""
+    if places_paid <= 0 or players_left <= 0:
+        return None
+    if players_left > places_paid + 1:
+        return MoneyStage.OUTSIDE
+    if players_left == places_paid + 1:
+        return MoneyStage.BUBBLE
+    return MoneyStage.IN_THE_MONEY
 
 
 def default_payout_shares(entries: int) -> tuple[int, ...]:

@@ -9,8 +9,10 @@ from hypothesis import strategies as st
 from casino.rules.errors import RuleViolation
 from casino.rules.tournament.prizes import (
     Elimination,
+    MoneyStage,
     check_shares,
     default_payout_shares,
+    money_stage,
     place_prizes,
     results,
 )
@@ -235,3 +237,27 @@ def test_cc47_a_second_disqualified_player_forfeits_his_share_of_the_first_ones_
     assert by_entry(ranking) == {1: ((1,), 400 + 33 + 116 + 1 + 1), 2: ((2,), 300 + 33 + 116),
                                  3: ((3,), 0), 4: ((4,), 0)}
     assert sum(result.total for result in ranking) == 1_000
+
+
+# ------------------------------------------------------------------ the bubble
+
+
+def test_RP_08_A_ex1_with_50_paid_52_left_is_outside_51_the_bubble_and_50_in_the_money():
+    assert money_stage(52, 50) is MoneyStage.OUTSIDE
+    assert money_stage(51, 50) is MoneyStage.BUBBLE
+    assert money_stage(50, 50) is MoneyStage.IN_THE_MONEY
+    assert money_stage(1, 50) is MoneyStage.IN_THE_MONEY
+
+
+def test_RP_08_A_there_is_no_bubble_before_any_place_is_paid_or_when_the_field_is_all_paid():
+    assert money_stage(120, 0) is None  # the pool is not fixed yet (CC-14)
+    assert money_stage(0, 3) is None
+    assert money_stage(3, 3) is MoneyStage.IN_THE_MONEY
+
+
+@given(st.integers(1, 500), st.integers(1, 100))
+def test_RP_08_A_the_stage_only_moves_towards_the_money_as_players_bust(left, paid):
+    order = list(MoneyStage)
+    stages = [money_stage(n, paid) for n in range(left, 0, -1)]
+    assert [order.index(s) for s in stages] == sorted(order.index(s) for s in stages)
+    assert stages.count(MoneyStage.BUBBLE) == (1 if left > paid else 0)

@@ -51,16 +51,19 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, required=True, help="the seed of every random draw")
         parser.add_argument("--seats", type=int, default=9, choices=(6, 8, 9, 10), help="seats per table")
         parser.add_argument("--ante-mode", default="button", choices=("button", "big_blind", "none"))
+        parser.add_argument("--final-table", type=int, default=10, choices=range(2, 11), metavar="2..10",
+                            help="players at the final table (CC-61's 10 by default; RP-09 says 9 or 7)")
         parser.add_argument("--out", help="write the record here (JSON Lines)")
         parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
-    def handle(self, *args, entries, seed, seats, ante_mode, out=None, quiet=False, **options):
+    def handle(self, *args, entries, seed, seats, ante_mode, final_table=10, out=None, quiet=False, **options):
         if entries < 2:
             raise CommandError("A tournament needs at least two entries.")
         bar = _Bar(entries - 1, quiet)
         began = time.perf_counter()
         try:
-            report = simulate_tournament(entries=entries, seed=seed, seats=seats, ante_mode=ante_mode, progress=bar)
+            report = simulate_tournament(entries=entries, seed=seed, seats=seats, ante_mode=ante_mode,
+                                         final_table_size=final_table, progress=bar)
         finally:
             bar.close()
         took = time.perf_counter() - began
