@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import models
+from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino.i18n import explain
 from casino.models import object_label
+from casino.rules.errors import RuleViolation
+from casino.rules.holdem_bonus.table_rules import verify_pit_coverage
 
 
 def pit_group(pit_id: int) -> str:
@@ -16,9 +19,6 @@ def pit_group(pit_id: int) -> str:
     return f"tables.pit.{pit_id}"
 
 
-# THB-72: a pit boss covers at most four contiguous tables of one game, or two of mixed games.
-MAX_TABLES_ONE_GAME = 4
-MAX_TABLES_MIXED = 2
 BOX_NUMBERS = tuple(range(1, 8))  # C-28: seven boxes (THB-12), numbered 1 to 7; the one definition
 
 
@@ -46,17 +46,40 @@ class Pit(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args, **kwargs):
+        # Every way a pit gets a pit boss (the admin, seed_demo, a shell) comes through here; the
+        # check and the write share a transaction that holds the pit boss's pits (THB-72).
+        with transaction.atomic():
+            if self.pit_boss_id:
+                list(Pit.objects.select_for_update().filter(pit_boss_id=self.pit_boss_id).values_list("pk"))
+            check_pit_coverage(pit=self)
+            super().save(*args, **kwargs)
 
-def check_pit_size(pit: Pit, games: list[str]) -> None:
-    """Refuse a pit larger than one jefe de mesa may cover (THB-72)."""
-    if len(set(games)) > 1 and len(games) > MAX_TABLES_MIXED:
-        raise ValidationError(
-            _("A pit boss covers at most %(n)d tables of different games (THB-72).") % {"n": MAX_TABLES_MIXED}
-        )
-    if len(games) > MAX_TABLES_ONE_GAME:
-        raise ValidationError(
-            _("A pit boss covers at most %(n)d tables of the same game (THB-72).") % {"n": MAX_TABLES_ONE_GAME}
-        )
+    def clean(self) -> None:
+        check_pit_coverage(pit=self)
+
+
+def check_pit_coverage(*, pit: Pit, table: Table | None = None) -> None:
+    """Refuse a pit, or a table put in it, that leaves its pit boss more than THB-72 allows.
+
+    Counts every table of every pit the pit boss runs, with ``table`` in ``pit`` as it is about to
+    be saved (a table moved between pits counts once, in its new pit). A pit with no pit boss yet is
+    still one jefe de mesa's area, so its own tables are held to the same limit.
+    """
+    pits = [pit.pk] if pit.pk else []
+    if pit.pit_boss_id:
+        pits += [pk for pk in Pit.objects.filter(pit_boss_id=pit.pit_boss_id).values_list("pk", flat=True)
+                 if pk != pit.pk]
+    covered = Table.objects.filter(pit__in=pits)
+    if table is not None and table.pk:
+        covered = covered.exclude(pk=table.pk)
+    games = list(covered.values_list("game", flat=True))
+    if table is not None:
+        games.append(table.game)
+    try:
+        verify_pit_coverage(games)
+    except RuleViolation as violation:
+        raise ValidationError(explain(violation), code="THB-72") from None
 
 
 class Table(models.Model):
@@ -105,12 +128,23 @@ class Table(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args, **kwargs):
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and not {"pit", "pit_id", "game"} & set(update_fields):
+            # The write path saves the version and status on every tap: nothing THB-72 counts.
+            return super().save(*args, **kwargs)
+        # A new table, or one moved or given another game: its pit boss may not cover more than
+        # THB-72 allows. The pit's row is held so two tables added at once cannot both pass.
+        with transaction.atomic():
+            pit = Pit.objects.select_for_update().get(pk=self.pit_id)
+            check_pit_coverage(pit=pit, table=self)
+            super().save(*args, **kwargs)
+
     def clean(self) -> None:
         if self.min_ante and self.max_ante and self.max_ante < self.min_ante:
             raise ValidationError(_("The maximum ante cannot be below the minimum (THB-19)."))
         if self.pit_id:
-            others = list(self.pit.tables.exclude(pk=self.pk).values_list("game", flat=True))
-            check_pit_size(self.pit, [*others, self.game])
+            check_pit_coverage(pit=self.pit, table=self)
 
     @property
     def group_name(self) -> str:

@@ -15,6 +15,7 @@ Defaults follow the manual and the checklist's house-option defaults:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from casino.rules.errors import N_, Phrase, RuleViolation
@@ -28,6 +29,25 @@ from casino.rules.holdem_bonus.paytable import (
 )
 
 MAX_BOXES = 7
+#: THB-72: one pit boss (jefe de mesa) covers at most four contiguous tables of one game, or two
+#: tables when the games are mixed.
+MAX_TABLES_ONE_GAME = 4
+MAX_TABLES_MIXED = 2
+
+
+def verify_pit_coverage(games: Sequence[str]) -> None:
+    """Refuse a pit boss's tables beyond what one jefe de mesa may watch (THB-72).
+
+    ``games`` holds one entry per table the pit boss would cover, the game each table plays (all
+    the pits the pit boss runs together: a jefe de mesa given two pits covers both).
+    """
+    tables = len(games)
+    if len(set(games)) > 1 and tables > MAX_TABLES_MIXED:
+        raise RuleViolation(N_("A pit boss covers at most %(most)s tables of different games, not %(tables)s"),
+                            "THB-72", most=MAX_TABLES_MIXED, tables=tables)
+    if tables > MAX_TABLES_ONE_GAME:
+        raise RuleViolation(N_("A pit boss covers at most %(most)s tables of one game, not %(tables)s"),
+                            "THB-72", most=MAX_TABLES_ONE_GAME, tables=tables)
 #: The two hands a house may choose for paying the ante (THB-50; house option C-29b).
 ANTE_PAYS_FROM_CHOICES = (Category.STRAIGHT, Category.FLUSH)
 
