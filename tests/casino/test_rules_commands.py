@@ -91,3 +91,18 @@ def test_verify_evaluator_exits_non_zero_on_a_mismatch(monkeypatch):
     monkeypatch.setitem(evaluator_census.PUBLISHED, 5, wrong)
     with pytest.raises(CommandError, match="flush: counted 5,108, published 5,109"):
         call_command("verify_evaluator", "--cards", "5", "--processes", "1", "--no-progress", stdout=io.StringIO())
+
+
+def test_paytable_report_base_game_gives_each_ante_options_house_edge_and_element_of_risk_thb_50():
+    report = json.loads(run("paytable_report", "--base-game", "--json"))
+    straight, flush = report["options"]["straight"], report["options"]["flush"]
+    assert f"{straight['house_edge']:.4%}" == "2.0369%" and f"{straight['element_of_risk']:.4%}" == "0.5335%"
+    assert f"{flush['house_edge']:.5%}" == "5.59351%"
+    assert straight["house_edge_exact"] == "578107733/28381438800"
+
+
+def test_paytable_report_base_game_prints_one_option_and_its_strategy():
+    out = run("paytable_report", "--base-game", "--ante-pays", "flush", "--strategy")
+    assert "Ante paid from a flush up: house edge 5.5935% of the ante" in out
+    assert "straight up" not in out
+    assert "Before the flop: bet the flop with every hand except these" in out and "\n  AA " in out
