@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
-from django.db.models import Min, Sum
+from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
@@ -145,10 +145,27 @@ def _box_in_hand(state: HandState | None, number: int) -> bool:
     return state is not None and state.box(number) is not None
 
 
-def _first_hand_of(session: TableSession) -> int:
-    """The number of the session's first hand, or of the hand that will be its first."""
-    first = session.hands.aggregate(m=Min("number"))["m"]
-    return first if first is not None else next_hand_number(session.table)
+def _first_hand_now(session: TableSession) -> int:
+    """The first hand a player seated now may see: the hand in play, or else the next one.
+
+    Never a finished hand: who sat at the box before is unknown to the system, and a phone shows
+    only its own player's hands (issue #16: a fresh link showed the earlier players' hands and total).
+    """
+    hand = unfinished_hand(session.hands)
+    return hand.number if hand is not None else next_hand_number(session.table)
+
+
+def box_links(table: Table, number: int | None = None) -> list[PlayerLink]:
+    """The usable links of the players seated at ``table`` now (at box ``number`` only, if given),
+    each with ``box`` set: what the tablet and the console list so the dealer can revoke any."""
+    seatings = {s.pk: s for s in Seating.objects.filter(box__table=table, ended_at__isnull=True).select_related("box")
+                if number is None or s.box.number == number}
+    links = PlayerLink.objects.filter(seat_type=ContentType.objects.get_for_model(Seating),
+                                      seat_id__in=list(seatings), revoked_at__isnull=True,
+                                      expires_at__gt=timezone.now()).order_by("created_at")
+    for link in links:
+        link.box = seatings[int(link.seat_id)].box.number
+    return sorted(links, key=lambda link: (link.box, link.created_at))
 
 
 def end_seatings(w: TableWrite, seatings, reason: str) -> list[Seating]:
@@ -210,8 +227,10 @@ def seat_new_player(*, table, by, key: str, expected_version: int, box: int) -> 
 def issue_box_link(*, table, number: int, by) -> PlayerLink:
     """A new QR link for the player at box ``number``, bound to their seating in the table's live session.
 
-    A second link for the same seating is a second phone, or a lost one, of the same player. No link
-    is issued at a closed table: a link belongs to one session (issue #12).
+    A new link replaces the box's earlier ones, which stop at once (issue #16): a link given out is
+    a phone that may be lost or handed on, so there is one phone per box. A new player at the box is
+    the "New player" step (``seat_new_player``), which also starts their history afresh. No link is
+    issued at a closed table: a link belongs to one session (issue #12).
     """
     with transaction.atomic():
         # The table's row lock: a link is never issued into a session that a concurrent closing is ending.
@@ -221,12 +240,21 @@ def issue_box_link(*, table, number: int, by) -> PlayerLink:
         if session is None:
             raise RuleViolation(N_("The table is closed: open it first, a player's link lasts one session."))
         seating = place.seatings.filter(ended_at__isnull=True).first()
+        now = timezone.now()
         if seating is None:
-            # The box's first player this session sees the session's hands at this box so far.
-            seating = Seating.objects.create(box=place, session=session, first_hand=_first_hand_of(session),
-                                             started_at=timezone.now(), started_by=by)
+            # The box's first link this session: its player's phone starts with the hand in play or the
+            # next one, never with hands someone else may have played at the box before.
+            seating = Seating.objects.create(box=place, session=session, first_hand=_first_hand_now(session),
+                                             started_at=now, started_by=by)
             record_event(action="table.seating_started", actor=by, obj=seating, stream=object_label(locked),
                          details={"box": number, "first_hand": seating.first_hand})
+        else:
+            earlier = list(PlayerLink.objects.select_for_update().filter(
+                seat_type=ContentType.objects.get_for_model(Seating), seat_id=seating.pk, revoked_at__isnull=True))
+            end_links(earlier, by=by, now=now)
+            for link in earlier:
+                record_event(action="player_link.revoked", actor=by, obj=link, stream=object_label(locked),
+                             details={"reason": "replaced"})
         # The link's label and the QR page name the box and its table: both are in hand, no read needed.
         seating.box, place.table = place, locked
         return issue_player_link(seat=seating, by=by, label=str(place), stream=object_label(locked))

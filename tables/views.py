@@ -37,7 +37,7 @@ from casino.rules.errors import RuleViolation
 from casino.writes import is_valid_key
 from tables import reads, rendering, services, sessions
 from tables.access import is_dealer_at, may_view, supervises, supervises_pit
-from tables.models import Box, Hand, Pit, Seating, Table
+from tables.models import BOX_NUMBERS, Box, Hand, Pit, Seating, Table
 from tables.refusals import refusal_text
 
 log = logging.getLogger(__name__)
@@ -92,7 +92,9 @@ def dealer_table(request, table_id: int):
     fragment = rendering.dealer_fragment(table, request.user)
     if request.htmx:
         return HttpResponse(fragment)
-    return render(request, "tables/dealer_table.html", {"table": table, "fragment": fragment})
+    return render(request, "tables/dealer_table.html", {"table": table, "fragment": fragment,
+                                                        "links": sessions.box_links(table),
+                                                        "box_numbers": BOX_NUMBERS})
 
 
 def _int(value, what: str, *, low: int = 0, high: int = 10**9) -> int:
@@ -355,7 +357,8 @@ def pit_console(request, pit_id: int):
     fragment = rendering.pit_fragment(pit, request.user)
     if request.htmx:
         return HttpResponse(fragment)
-    return render(request, "tables/pit_console.html", {"pit": pit, "fragment": fragment})
+    table_links = [(table, sessions.box_links(table)) for table in pit.tables.order_by("name")]
+    return render(request, "tables/pit_console.html", {"pit": pit, "fragment": fragment, "table_links": table_links})
 
 
 def _pit_call(action: str, post):
@@ -474,5 +477,11 @@ def revoke_link(request, link_id):
     link, table = _link_table(request, link_id)
     player_links.revoke_player_link(link, by=request.user, stream=object_label(table))
     messages.success(request, _("The link for %(seat)s no longer works.") % {"seat": link.label})
+    # Back to the screen the link was revoked from: the tablet, the console, or where links are issued.
+    back = request.POST.get("next")
+    if back == "tablet" and is_dealer_at(request.user, table):
+        return redirect("tables:dealer_table", table_id=table.pk)
+    if back == "console" and supervises_pit(request.user, table.pit):
+        return redirect("tables:pit_console", pit_id=table.pit_id)
     return _links_home(request, table)
 

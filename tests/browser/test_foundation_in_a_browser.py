@@ -56,3 +56,32 @@ def test_a_phone_opens_a_player_link_and_sees_it_end_live_when_revoked(
     assert status == 200
     wait_until(page, "document.querySelector('#player-view').innerText.includes('ya no funciona')", timeout=10000)
     assert "ya no funciona" in view.inner_text()
+
+
+def test_the_dealer_revokes_a_players_link_from_the_tablet_and_the_phone_stops_at_once(
+    daphne_servers, table_one, dealer_dana, browser
+):
+    """Issue #16, item 3: the tablet lists the box's links; one tap on Revoke ends the phone's view."""
+    (server,) = daphne_servers(1)
+    table = table_one
+    link = off_the_browser_thread(lambda: issue_box_link(table, 2, dealer_dana))
+    phone = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True, locale="es-ES")
+    phone.goto(server.url + player_links.url_for(link))
+    assert "Casilla 2" in phone.inner_text("#player-view")
+    wait_until(phone, "document.querySelector('[ws-connect]') && window.htmx")
+    phone.wait_for_timeout(500)
+
+    tablet = browser.new_page(viewport=TABLET, locale="es-ES")
+    tablet.goto(f"{server.url}/login/")
+    tablet.fill("input[name=username]", "dana")
+    tablet.fill("input[name=password]", dealer_dana.raw_password)
+    tablet.click("button[type=submit].btn-primary")
+    tablet.goto(f"{server.url}/tables/{table.pk}/")
+    tablet.click("[data-box-links] summary")
+    row = tablet.locator(f"[data-link='{link.pk}']")
+    assert "Casilla 2" in row.inner_text()
+    row.locator("button[data-action='revoke-link']").click()
+    tablet.wait_for_load_state("networkidle")
+    assert tablet.url.endswith(f"/tables/{table.pk}/")  # back on the tablet
+    assert tablet.locator(f"[data-link='{link.pk}']").count() == 0
+    wait_until(phone, "document.querySelector('#player-view').innerText.includes('ya no funciona')", timeout=10000)

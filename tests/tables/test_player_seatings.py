@@ -108,6 +108,75 @@ def test_a_second_link_for_the_same_player_joins_their_seating(open_table, deale
     assert Seating.objects.count() == 1
 
 
+def test_a_new_link_for_a_box_ends_the_boxs_earlier_link_at_once_and_audits_it(open_table, dealer_dana):
+    """Issue #16: issuing a new link did not end the old one; a lost phone kept the player's view."""
+    old = issue_box_link(open_table, 2, dealer_dana)
+    phone = enter(old)
+    new = issue_box_link(open_table, 2, dealer_dana)
+    old.refresh_from_db()
+    assert old.revoked_at is not None and old.revoked_by == dealer_dana
+    assert phone.get(reverse("player_home")).status_code == 403
+    assert Client().get(player_links.url_for(old)).status_code == 404
+    assert enter(new).get(reverse("player_home")).status_code == 200
+    revoked = AuditEvent.objects.get(action="player_link.revoked", object_id=str(old.pk))
+    assert revoked.details == {"reason": "replaced"}
+    # Another box's link is not touched.
+    other = issue_box_link(open_table, 3, dealer_dana)
+    issue_box_link(open_table, 2, dealer_dana)
+    other.refresh_from_db()
+    assert other.revoked_at is None
+
+
+def test_a_fresh_link_never_shows_the_hands_played_at_the_box_before_it(open_table, dealer_dana):
+    """Issue #16: the box's first link this session showed the session's earlier hands and total."""
+    act(services.start_hand, open_table, dealer_dana)
+    play_to_settlement(open_table, dealer_dana)  # hand 1 at box 1, with no link issued
+    link = issue_box_link(open_table, 1, dealer_dana)
+    assert link.seat.first_hand == 2
+    page = enter(link).get(reverse("player_home")).content.decode()
+    assert "Mano 1" not in page and 'id="player-result"' not in page
+    assert not CARD.findall(page)
+
+
+def test_a_link_issued_during_a_hand_shows_that_hand(hand_started, dealer_dana):
+    play(hand_started, dealer_dana, ante(1, 10))
+    link = issue_box_link(hand_started, 1, dealer_dana)
+    hand, _state = reads.current_hand(hand_started)
+    assert link.seat.first_hand == hand.number
+
+
+def test_the_tablet_lists_the_boxs_links_and_the_dealer_revokes_one_there(open_table, dealer_dana, client):
+    ana, bruno = issue_box_link(open_table, 1, dealer_dana), issue_box_link(open_table, 4, dealer_dana)
+    client.force_login(dealer_dana)
+    page = client.get(reverse("tables:dealer_table", args=[open_table.pk])).content.decode()
+    assert f'data-link="{ana.pk}"' in page and f'data-link="{bruno.pk}"' in page
+    response = client.post(reverse("tables:revoke_link", args=[ana.pk]), {"next": "tablet"})
+    assert response.status_code == 302 and response.url == reverse("tables:dealer_table", args=[open_table.pk])
+    ana.refresh_from_db()
+    assert ana.revoked_at is not None
+    page = client.get(reverse("tables:dealer_table", args=[open_table.pk])).content.decode()
+    assert f'data-link="{ana.pk}"' not in page and f'data-link="{bruno.pk}"' in page
+
+
+def test_the_pit_boss_revokes_a_link_from_the_console(open_table, dealer_dana, pit_boss_pat, client):
+    ana = issue_box_link(open_table, 5, dealer_dana)
+    client.force_login(pit_boss_pat)
+    console = reverse("tables:pit_console", args=[open_table.pit_id])
+    assert f'data-link="{ana.pk}"' in client.get(console).content.decode()
+    response = client.post(reverse("tables:revoke_link", args=[ana.pk]), {"next": "console"})
+    assert response.status_code == 302 and response.url == console
+    ana.refresh_from_db()
+    assert ana.revoked_at is not None and ana.revoked_by == pit_boss_pat
+
+
+def test_a_dealer_at_another_table_cannot_revoke_a_link(open_table, dealer_dana, dealer_diego, table_two, client):
+    ana = issue_box_link(open_table, 1, dealer_dana)
+    client.force_login(dealer_diego)
+    assert client.post(reverse("tables:revoke_link", args=[ana.pk]), {"next": "tablet"}).status_code == 403
+    ana.refresh_from_db()
+    assert ana.revoked_at is None
+
+
 # --------------------------------------------------------------------------- a new player at a box
 
 

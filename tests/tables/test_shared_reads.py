@@ -177,17 +177,20 @@ def test_the_links_watching_a_table_are_exactly_its_boxes_usable_links(hand_star
     assert links[phones[1][1].pk] == PlayerLink.objects.get(pk=phones[1][1].pk).expires_at
 
 
-def test_two_phones_at_one_box_share_one_render_and_each_box_keeps_its_own(hand_started, dealer_dana):
+def test_a_replaced_link_is_not_rendered_and_each_box_keeps_its_own_render(hand_started, dealer_dana):
     first, second = (issue_box_link(hand_started, 1, dealer_dana) for _ in range(2))
     other = issue_box_link(hand_started, 2, dealer_dana)
-    boxes = {1: first.seat, 2: other.seat}  # each box's seating: two phones of one player share box 1's
+    boxes = {1: first.seat, 2: other.seat}  # each box's seating: the second link replaced the first
     result = play(hand_started, dealer_dana, ante(1, 10))
     rendering.prepare_phones(hand_started, result.table_version)
     with translation.override("es"):
-        page = rendering.player_fragment_from_memory(boxes[1], first, result.table_version)
+        page = rendering.player_fragment_from_memory(boxes[1], second, result.table_version)
+        assert page is not None
+        # Issue #16: a new link for a box ends the earlier one; the render in memory knows it too.
+        assert rendering.player_fragment_from_memory(boxes[1], first, result.table_version) is None
         assert rendering.player_fragment_from_memory(boxes[1], second, result.table_version) is page
         assert rendering.player_fragment_from_memory(boxes[2], other, result.table_version) != page
-        assert page == rendering.player_fragment(boxes[1], first, version=result.table_version)
+        assert page == rendering.player_fragment(boxes[1], second, version=result.table_version)
     with translation.override("en"):  # each language its own
         assert "Box 1" in rendering.player_fragment_from_memory(boxes[1], second, result.table_version)
 
