@@ -253,13 +253,30 @@ async def _watch_for_lost_groups(layer) -> None:
 
 
 def _language_of(scope) -> str:
+    """The language the page itself was served in, chosen as LocaleMiddleware chooses it: the language
+    cookie, then the session's, then the browser's Accept-Language, then the casino's default.
+
+    Issue #16: the socket skipped Accept-Language, so a phone asking for English got its top bar in
+    English and its live part in Spanish.
+    """
+    from django.conf import settings
+    from django.utils.translation import get_supported_language_variant
+    from django.utils.translation.trans_real import parse_accept_lang_header
+
     session = scope.get("session")
     cookies = scope.get("cookies", {})
-    from django.conf import settings
-
-    lang = cookies.get(settings.LANGUAGE_COOKIE_NAME) or (session.get("_language") if session else None)
-    codes = {code for code, _name in settings.LANGUAGES}
-    return lang if lang in codes else settings.LANGUAGE_CODE
+    asked = [cookies.get(settings.LANGUAGE_COOKIE_NAME), session.get("_language") if session else None]
+    headers = dict(scope.get("headers") or ())
+    accept = headers.get(b"accept-language", b"").decode("latin-1")[:200]  # as long as any real header
+    asked += [code for code, _quality in parse_accept_lang_header(accept) if code != "*"]
+    for code in asked:
+        if not code:
+            continue
+        try:
+            return get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
 
 
 class PlayerConsumer(LiveConsumer):

@@ -85,3 +85,22 @@ def test_the_dealer_revokes_a_players_link_from_the_tablet_and_the_phone_stops_a
     assert tablet.url.endswith(f"/tables/{table.pk}/")  # back on the tablet
     assert tablet.locator(f"[data-link='{link.pk}']").count() == 0
     wait_until(phone, "document.querySelector('#player-view').innerText.includes('ya no funciona')", timeout=10000)
+
+
+def test_a_phone_whose_browser_asks_for_english_gets_its_live_view_in_english(
+    daphne_servers, table_one, dealer_dana, browser
+):
+    """Issue #16, item 2: the socket's pushes spoke Spanish to a browser asking for English."""
+    (server,) = daphne_servers(1)
+    link = off_the_browser_thread(lambda: issue_box_link(table_one, 3, dealer_dana))
+    phone = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-US")
+    frames = []
+    phone.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
+    phone.goto(server.url + player_links.url_for(link))
+    wait_until(phone, "document.querySelector('[ws-connect]') && window.htmx")
+    for _ in range(50):  # the socket pushes the view as soon as it is open
+        if frames:
+            break
+        phone.wait_for_timeout(100)
+    assert frames and "Box 3" in str(frames[0]) and "Casilla" not in str(frames[0])
+    assert "Box 3" in phone.inner_text("#player-view")

@@ -252,3 +252,35 @@ def test_closing_through_one_daphne_shuts_the_phone_open_on_another(daphne_serve
     assert "THB-1" in first
     assert received and "THB-1" not in received[-1]
     assert code == CLOSE_REVOKED
+
+
+async def _first_push_with(table, dealer, extra_headers, cookies=""):
+    box = await database_sync_to_async(table.boxes.get)(number=2)
+    link = await database_sync_to_async(issue_box_link)(table, box.number, dealer)
+    key = await database_sync_to_async(player_session)(link)
+    socket = WebsocketCommunicator(application, "/ws/player/", headers=[
+        (b"origin", b"http://localhost"), (b"host", b"localhost"),
+        (b"cookie", f"sessionid={key}{cookies}".encode()), *extra_headers])
+    connected, _ = await socket.connect()
+    assert connected
+    first = await socket.receive_from(timeout=5)
+    await socket.disconnect()
+    return first
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("headers", "box_word"), [
+    ([], "Casilla 2"),  # the casino's default
+    ([(b"accept-language", b"en-US,en;q=0.9")], "Box 2"),  # issue #16: the browser's language
+    ([(b"accept-language", b"fr-FR,fr;q=0.9,en;q=0.5")], "Box 2"),  # the first language the casino speaks
+    ([(b"accept-language", b"de-DE")], "Casilla 2"),  # none it speaks: the default
+])
+async def test_a_live_view_speaks_the_language_the_browser_asks_for(table_one, dealer_dana, headers, box_word):
+    assert box_word in await _first_push_with(table_one, dealer_dana, headers)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_language_cookie_wins_over_the_browsers_accept_language(table_one, dealer_dana):
+    first = await _first_push_with(table_one, dealer_dana, [(b"accept-language", b"en-US")],
+                                   cookies="; django_language=es")
+    assert "Casilla 2" in first
