@@ -136,8 +136,16 @@ def _box(post) -> int:
 
 
 def _cards(post, count: int) -> list[str]:
-    """The cards picked (as codes), exactly ``count`` of them, each a real card."""
+    """The cards picked (as codes), exactly ``count`` of them, each a real card, in the order tapped.
+
+    A form posts its checkboxes in the grid's order; the picker's script adds ``order``, the same
+    cards in the order the dealer tapped them (a flop tapped 2c 7d 9h is recorded 2c 7d 9h, issue #16).
+    An ``order`` that is not exactly the cards ticked is ignored.
+    """
     picked = [c for c in post.getlist("cards") if c.strip()]
+    order = post.get("order", "").split()
+    if sorted(order) == sorted(picked):
+        picked = order
     if len(picked) != count:
         raise BadInput(_("Pick exactly %(count)d card(s); you picked %(picked)d.") % {"count": count,
                                                                                        "picked": len(picked)})

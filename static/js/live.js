@@ -24,6 +24,9 @@
       // The goodbye of a link or a right that ended is final, whatever version the screen showed.
       if (incoming[i].hasAttribute("data-access-ended")) continue;
       if (got < had) { evt.preventDefault(); return; }            // stale: a newer one is already shown
+      // The tablet already shows this version (the tap's own answer came first): redrawing it again
+      // would only drop what the dealer started on it since (issue #16: cards tapped in between).
+      if (got === had && had > 0 && current.hasAttribute("data-skip-same-version")) { evt.preventDefault(); return; }
       if (got > had + 1 && had > 0) { evt.detail.socketWrapper.send(JSON.stringify({ refresh: true })); }
     }
   });

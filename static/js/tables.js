@@ -85,21 +85,53 @@
     var form = keypadOf(evt.target);
     if (form) { validate(form); remember(form); }
     var picker = evt.target.closest ? evt.target.closest("[data-picker]") : null;
-    if (picker) updatePicker(picker);
+    if (picker && evt.target.name === "cards") {
+      // The dealer's order, not the grid's: a flop tapped 2c 7d 9h is recorded 2c 7d 9h.
+      var key = pickerKey(picker);
+      if (!picked || picked.key !== key) { picked = { key: key, cards: [] }; }
+      picked.cards = picked.cards.filter(function (c) { return c !== evt.target.value; });
+      if (evt.target.checked) { picked.cards.push(evt.target.value); }
+      updatePicker(picker);
+    }
   });
 
-  // A sent bet is done with: a push must not bring it back.
+  // A sent bet or set of cards is done with: a push must not bring it back.
   document.addEventListener("htmx:beforeRequest", function (evt) {
     if (keypadOf(evt.detail.elt) === evt.detail.elt) { typed = null; }
+    if (evt.detail.elt && evt.detail.elt.hasAttribute && evt.detail.elt.hasAttribute("data-picker")) { picked = null; }
   });
 
   // ------------------------------------------------------------------ card picker
 
+  // The cards being picked, in the order tapped, for one step of one hand: {key, cards: [codes]}.
+  // A redraw of the same step (the tap's answer, its own push, another device's tap) puts them back.
+  var picked = null;
+
+  function pickerKey(form) {
+    var tablet = form.closest("[data-hand]");
+    return (tablet ? tablet.dataset.hand : "") + "|" + form.dataset.pickerKey;
+  }
+
+  function pickedCodes(form) {
+    var codes = [];
+    form.querySelectorAll("input[name=cards]:checked").forEach(function (b) { codes.push(b.value); });
+    var ordered = picked && picked.key === pickerKey(form) ? picked.cards.filter(function (c) {
+      return codes.indexOf(c) >= 0;
+    }) : [];
+    codes.forEach(function (c) { if (ordered.indexOf(c) < 0) ordered.push(c); });
+    return ordered;
+  }
+
   function updatePicker(form) {
     var need = parseInt(form.dataset.picker, 10);
     var boxes = form.querySelectorAll("input[name=cards]");
-    var chosen = [];
-    boxes.forEach(function (b) { if (b.checked) chosen.push(b.closest("label").title); });
+    var codes = pickedCodes(form);
+    var chosen = codes.map(function (c) {
+      var box = form.querySelector("input[name=cards][value='" + c + "']");
+      return box ? box.closest("label").title : c;
+    });
+    var order = form.querySelector("[data-order]");
+    if (order) order.value = codes.join(" ");
     boxes.forEach(function (b) {
       var used = b.closest("label").classList.contains("is-used");
       b.disabled = used || (!b.checked && chosen.length >= need);
@@ -125,7 +157,16 @@
       }
       validate(form);
     });
-    root.querySelectorAll("[data-picker]").forEach(updatePicker);
+    root.querySelectorAll("[data-picker]").forEach(function (form) {
+      if (picked && picked.key === pickerKey(form)) {
+        // A redraw of the step the dealer was picking for: tick again what they had tapped.
+        picked.cards.forEach(function (c) {
+          var box = form.querySelector("input[name=cards][value='" + c + "']");
+          if (box && !box.closest("label").classList.contains("is-used")) box.checked = true;
+        });
+      }
+      updatePicker(form);
+    });
   }
 
   document.addEventListener("htmx:load", function (evt) { setUp(evt.detail.elt); });
