@@ -44,7 +44,31 @@ PHASE_LABELS = {
     "showdown": _("Showdown"),
     "settled": _("Settled"),
     "void": _("Void hand"),
+    # The steps the phases alone do not name (issue #16: the labels lagged a step behind the tablet).
+    "flop-cards": _("Deal the flop"),
+    "turn-cards": _("Deal the turn"),
+    "river-cards": _("Deal the river"),
+    "approval": _("Waiting for the pit boss's approval"),
 }
+
+
+def phase_label(state: HandState) -> str:
+    """The hand's step as the dealer is living it: the decisions while boxes still decide, the card to
+    deal once they have, the showdown, and a settled hand whose award waits for approval as waiting."""
+    phase = state.phase
+    if phase is Phase.SETTLED and state.settlement is not None and state.settlement.pending_approvals:
+        return PHASE_LABELS["approval"]
+    if phase in (Phase.INITIAL_DEAL, Phase.FLOP_DECISIONS, Phase.FLOP, Phase.TURN_DECISIONS,
+                 Phase.TURN, Phase.RIVER_DECISIONS):
+        street = state.street
+        if street is not None and state.to_act is not None:
+            return PHASE_LABELS[f"{street}-decisions"]
+        nxt = {Phase.INITIAL_DEAL: "flop", Phase.FLOP_DECISIONS: "flop", Phase.FLOP: "turn",
+               Phase.TURN_DECISIONS: "turn", Phase.TURN: "river", Phase.RIVER_DECISIONS: "river"}[phase]
+        return PHASE_LABELS[f"{nxt}-cards"]
+    if phase is Phase.RIVER:
+        return PHASE_LABELS["showdown"]
+    return PHASE_LABELS[phase.value]
 CATEGORY_LABELS = {
     "high-card": _("High card"),
     "one-pair": _("Pair"),
@@ -190,7 +214,7 @@ def player_projection(state: HandState | None, box_number: int) -> dict[str, Any
     phase = state.phase.value
     view.update(
         phase=phase,
-        phase_label=PHASE_LABELS[phase],
+        phase_label=phase_label(state),
         mode=state.mode.value,
         board=cards_view(state.board),
         dealer_cards=cards_view(state.dealer_cards) if state.dealer_revealed else None,
@@ -319,7 +343,7 @@ def dealer_projection(state: HandState | None) -> dict[str, Any]:
     return {
         "hand": True,
         "phase": state.phase.value,
-        "phase_label": PHASE_LABELS[state.phase.value],
+        "phase_label": phase_label(state),
         "mode": state.mode.value,
         "step": next_step(state),
         "boxes": rows,
@@ -360,12 +384,16 @@ def pit_summary(state: HandState | None) -> dict[str, Any]:
         return {"hand": False, "boxes_in_play": [], "at_risk": 0}
     in_play = [b.number for b in state.boxes if b.live and b.decisions[0] is not Decision.FOLD]
     over = state.phase in (Phase.SETTLED, Phase.VOID)
+    # A Bonus award held for approval is still the house's risk until decided (issue #16: "En juego"
+    # showed 0 while 5,000 was held); it is not yet in the session's result, which counts it apart.
+    held = sum(b.bonus.wager.net for b in state.settlement.boxes if b.bonus.is_blocked) if state.settlement else 0
     return {
         "hand": True,
         "phase": state.phase.value,
-        "phase_label": PHASE_LABELS[state.phase.value],
+        "phase_label": phase_label(state),
         "boxes_in_play": [] if over else in_play,
-        "at_risk": 0 if over else sum(b.staked for b in state.boxes if not b.void),
+        "at_risk": held if over else sum(b.staked for b in state.boxes if not b.void),
+        "held": held,
         "pending": list(state.settlement.pending_approvals) if state.settlement else [],
         "house_net": state.settlement.house_net if state.settlement and over else None,
     }

@@ -31,11 +31,11 @@ from tables.models import BOX_NUMBERS, Hand, Pit, Table, TableSession
 from tables.projections import (
     AWARD_LABELS,
     OUTCOME_LABELS,
-    PHASE_LABELS,
     approval_view,
     box_result,
     card_view,
     dealer_projection,
+    phase_label,
     pit_summary,
     player_projection,
 )
@@ -83,6 +83,7 @@ def dealer_context(table: Table, user, notice: dict | None = None, version: int 
     boxes_with_ante = {row["box"] for row in view["boxes"] if row.get("in_hand")}
     next_box = next((n for n in BOX_NUMBERS if n not in boxes_with_ante), 1)
     between_hands = table.status == Table.Status.OPEN and finished
+    limits = _limits(table)
     return {
         "table": table,
         "session": session,
@@ -96,9 +97,12 @@ def dealer_context(table: Table, user, notice: dict | None = None, version: int 
         "can_close_table": between_hands,
         "can_repeat": in_bets and hand is not None and hand.number > 1 and
         session is not None and session.hands.filter(number__lt=hand.number).exists(),
-        "can_undo": hand is not None and not finished and state is not None and bool(state.actions),
-        "limits": _limits(table),
-        "chips": CHIPS,
+        # Offered only when the undo would be taken (issue #16: it was offered, then refused, while an
+        # award waited for approval).
+        "can_undo": hand is not None and services.may_undo_last(state, hand.mode),
+        "limits": limits,
+        # Only the chips the table's limits can take (issue #16: a +500 chip at a table topped at 100).
+        "chips": [c for c in CHIPS if c <= max(limits["max_ante"], limits["max_bonus"])],
         "next_box": next_box,
         "picker": _picker(set(view["used"])) if state is not None else [],
         "undo_reasons": UNDO_REASONS,
@@ -446,7 +450,7 @@ def recall_view(hand: Hand) -> dict[str, Any]:
                       "result": box_result(settled) if settled else None})
     return {
         "hand": hand,
-        "phase_label": PHASE_LABELS[state.phase.value],
+        "phase_label": phase_label(state),
         "actions": [_action_line(r) for r in rows],
         "board": [card_view(c) for c in state.board],
         "dealer_cards": [card_view(c) for c in state.dealer_cards or ()] if over else [],

@@ -91,6 +91,18 @@ IRREGULARITY_KINDS = frozenset({
 #: the last thing done, so nothing was decided on the wrong card yet.
 CORRECTABLE_CARD_ENTRIES = frozenset({"deal-flop", "deal-turn", "deal-river", "reveal-dealer", "reveal-box"})
 
+
+def may_undo_last(state: HandState | None, mode: str) -> bool:
+    """Whether the hand's last action is one an undo takes back (the tablet offers "Undo" only then).
+
+    A bet or a decision, or in recorded mode a card entry; never once the hand is settled, an award
+    waiting for approval included, or void (THB-64). ``undo_last_action`` refuses the rest.
+    """
+    if state is None or not state.actions or state.phase in (Phase.SETTLED, Phase.VOID):
+        return False
+    kind = state.actions[-1].kind
+    return kind in BETS_AND_DECISIONS or (kind in CORRECTABLE_CARD_ENTRIES and mode == Hand.Mode.RECORDED)
+
 #: One French deck (THB-03): what a deck count must find (THB-16).
 DECK_SIZE = 52
 

@@ -332,7 +332,7 @@ async def test_the_phones_of_a_table_render_a_push_on_the_event_loop_after_one_s
     from tables import rendering
 
     await database_sync_to_async(open_for_play)(table_one, dealer_dana, pit_boss_pat)
-    phones = [await _player_capture(table_one, number, dealer_dana) for number in (1, 2, 3, 3)]
+    phones = [await _player_capture(table_one, number, dealer_dana) for number in (1, 2, 3, 4)]
     reads, thread_renders = [], []
     real = rendering.prepare_phones
     monkeypatch.setattr(rendering, "prepare_phones",
