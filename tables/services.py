@@ -519,6 +519,10 @@ def decide_award(*, table, by, key: str, expected_version: int, hand_id: int, bo
         if refusal is not None:
             raise refusal
         before = hand_state(hand)
+        waiting = before.settlement is not None and box in before.settlement.pending_approvals
+        if waiting and not approve and not (isinstance(reason, str) and reason.strip()):
+            # A denied award is a player's prize withheld: the record says why (issue #16).
+            raise RuleViolation(N_("Say why the award is denied: the reason goes on the record."), "THB-54")
         approver = w.by.get_username()
         decision = ApproveBonus(box, approver) if approve else DenyBonus(box, approver, reason)
         after = _append(w, hand, before, decision)

@@ -375,6 +375,9 @@ def _pit_call(action: str, post):
     if action == "closing":
         return sessions.confirm_closing, {"approve": post.get("approve") == "1"}
     if action == "award":
+        if post.get("approve") == "1" and post.get("confirm") != "1":
+            # One tap must not pay 5,000 (issue #16): the console asks "Approve ...?" and posts confirm=1.
+            raise BadInput(_("Confirm the approval: tap “Yes, approve” under the amount."))
         return services.decide_award, {"hand_id": _int(post.get("hand"), _("The hand"), low=1),
                                        "box": _box(post), "approve": post.get("approve") == "1",
                                        "reason": _free_text(post, "reason")}

@@ -167,14 +167,17 @@ def test_a_dealer_plays_a_1000_to_1_hand_the_pit_boss_approves_it_and_the_phone_
     shot(phone, "pit-phone-award-waiting.png")
 
     # --- The pit boss sees the hand's cards in the console and approves (second browser context).
-    boss_page.wait_for_selector("button[data-action='approve']", timeout=10000)
+    boss_page.wait_for_selector("[data-action='approve']", timeout=10000)
     approval = boss_page.inner_text(".approvals")
     assert "1000:1" in approval and "paga 5000" in approval
     for code in ("As", "Ac", "Ah", "Ad"):
         assert boss_page.locator(f".approvals [data-card='{code}']").count() == 1
     shot(boss_page, "pit-console-approval.png")
-    boss_page.click("button[data-action='approve']")
-    boss_page.wait_for_selector("button[data-action='approve']", state="detached", timeout=10000)
+    # Two steps (issue #16): the first tap asks "Approve paying 5000 ...?", the second records it.
+    boss_page.click("[data-action='approve']")
+    assert "5000" in boss_page.inner_text("[data-confirm='approve'] form")
+    boss_page.click("button[data-action='confirm-approve']")
+    boss_page.wait_for_selector("[data-action='approve']", state="detached", timeout=10000)
 
     # --- The phone sees the payout appear without reloading; the tablet can deal the next hand.
     wait_until(phone, "document.querySelector('#player-view').innerText.includes('Se le paga: 5035')", timeout=10000)

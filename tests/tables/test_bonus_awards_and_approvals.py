@@ -230,3 +230,31 @@ def test_the_casinos_approver_role_comes_from_the_setting_when_the_table_does_no
     with translation.override("en"), pytest.raises(services.NotAllowed, match="Only the Games director"):
         decide(table, pit_boss_pat, hand)
     decide(table, games_director_gloria, hand)
+
+
+def test_a_denial_without_a_reason_is_refused_and_nothing_is_recorded_THB_54(award_held, pit_boss_pat):
+    """Issue #16: a denial took no reason. The reason is the record's answer to the player."""
+    table, hand, _result = award_held
+    for reason in ("", "   "):
+        with pytest.raises(services.RuleViolation) as refused:
+            decide(table, pit_boss_pat, hand, approve=False, reason=reason)
+        assert refused.value.clause == "THB-54"
+    assert Hand.objects.get(pk=hand.pk).pending_approvals == 1
+    assert not AuditEvent.objects.filter(action="hand.award_denied").exists()
+    decide(table, pit_boss_pat, hand, approve=False, reason="the dealer's aces were not shown to the camera")
+    denied = AuditEvent.objects.get(action="hand.award_denied")
+    assert denied.details["reason"] == "the dealer's aces were not shown to the camera"
+
+
+def test_the_console_approves_only_with_the_confirmation_step(award_held, pit_boss_pat, client):
+    from .screens import console
+
+    table, hand, _result = award_held
+    boss = console(client, pit_boss_pat, table)
+    assert 'data-action="confirm-approve"' in boss.html and 'name="confirm" value="1"' in boss.html
+    boss.tap("award", hand=str(hand.pk), box="1", approve="1", expect=400)  # one tap alone: refused
+    assert Hand.objects.get(pk=hand.pk).pending_approvals == 1
+    boss.tap("award", hand=str(hand.pk), box="1", approve="0", expect=422)  # a denial without its reason
+    assert Hand.objects.get(pk=hand.pk).pending_approvals == 1
+    boss.tap("award", hand=str(hand.pk), box="1", approve="1", confirm="1")
+    assert Hand.objects.get(pk=hand.pk).pending_approvals == 0

@@ -141,7 +141,7 @@ def test_an_approval_shows_the_hands_cards_and_the_pit_boss_approves_it(client, 
     assert "A-A con A-A del crupier" in card and "1000:1" in card and "paga 5000" in card
     for code in ("As", "Ac", "Ah", "Ad", "2c", "Kc"):
         assert f'data-card="{code}"' in card
-    boss.tap("award", hand=str(hand.pk), box="2", approve="1")
+    boss.tap("award", hand=str(hand.pk), box="2", approve="1", confirm="1")
     assert f'id="approval-{hand.pk}-2"' not in boss.html
     _hand, state = reads.current_hand(started)
     assert state.settlement.box(2).bonus.approval.value == "approved"
@@ -160,7 +160,7 @@ def test_the_dealer_who_asked_never_sees_approve_buttons_and_cannot_approve(clie
     hand = Hand.objects.get(table=started)
     boss = console(client, dealer_dana, started)
     assert 'data-action="approve"' not in boss.html and "nunca puede aprobarlo" in boss.html
-    response = boss.tap("award", hand=str(hand.pk), box="2", approve="1", expect=403)
+    response = boss.tap("award", hand=str(hand.pk), box="2", approve="1", confirm="1", expect=403)
     assert response["X-Rule-Refusal"] == "1"
     assert "nunca puede aprobarlo" in boss.notice
     assert Hand.objects.get(pk=hand.pk).pending_approvals == 1
@@ -172,14 +172,14 @@ def test_a_stale_console_is_refreshed_not_overwritten(client, started, dealer_da
     shown = boss.version
     Table.objects.filter(pk=started.pk).update(version=started.version + 5)
     hand = Hand.objects.get(table=started)
-    boss.tap("award", hand=str(hand.pk), box="2", approve="1", version=shown, expect=409)
+    boss.tap("award", hand=str(hand.pk), box="2", approve="1", confirm="1", version=shown, expect=409)
     assert "La mesa cambió" in boss.notice
     assert Hand.objects.get(pk=hand.pk).pending_approvals == 1
 
 
 def test_bad_console_input_is_a_clear_400(client, started, dealer_dana, pit_boss_pat):
     boss = console(client, pit_boss_pat, started)
-    boss.tap("award", hand="tres", box="2", approve="1", expect=400)
+    boss.tap("award", hand="tres", box="2", approve="1", confirm="1", expect=400)
     assert "número entero" in boss.notice
     boss.tap("alert", alert="", expect=400)
 
@@ -274,6 +274,6 @@ def test_where_the_house_gives_approval_to_the_games_director_the_pit_boss_gets_
     assert "Solo el Director de juego puede aprobar este premio (C-30)." in boss.html
     director = console(Client(), games_director_gloria, started)
     hand = Hand.objects.get(table=started)
-    director.tap("award", hand=str(hand.pk), box="2", approve="0")
+    director.tap("award", hand=str(hand.pk), box="2", approve="0", reason="cards not checked")
     _hand, state = reads.current_hand(started)
     assert state.settlement.box(2).bonus.approval.value == "denied"
