@@ -14,12 +14,14 @@ the browser is sent back to the page. What can go wrong is said plainly:
 
 from __future__ import annotations
 
+import datetime
 import json
 import logging
 from collections.abc import Callable
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -43,7 +45,7 @@ from tables.refusals import refusal_text
 log = logging.getLogger(__name__)
 
 SUPERVISORS = (Role.PIT_BOSS, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
-RECALL_HANDS = 20  # at least the last 10 hands for game recall; a little more costs nothing
+RECALL_PAGE = 10  # hands a recall page shows (THB-71 asks for at least the last 10); older ones on the next pages
 
 
 class BadInput(Exception):
@@ -418,10 +420,78 @@ def _supervised_table(request, table_id) -> Table:
 @role_required(*SUPERVISORS)
 @require_GET
 def hand_recall(request, table_id: int):
-    """The table's last hands as they were played, action by action (game recall, THB-71)."""
+    """The table's hands as they were played, action by action (game recall, THB-71), a page at a time,
+    filtered by table, session, dates and hand number (issue #16: one 5,457 px page for four hands)."""
     table = _supervised_table(request, table_id)
-    hands = [rendering.recall_view(hand) for hand in reads.recent_hands(table, RECALL_HANDS)]
-    return render(request, "tables/recall.html", {"table": table, "hands": hands})
+    query = request.GET
+    chosen = query.get("table", "")
+    if chosen.isdigit() and int(chosen) != table.pk:
+        # The table chooser: the same filters at another table (which checks its own supervisor).
+        rest = query.copy()
+        rest.pop("table", None)
+        rest.pop("page", None)
+        return redirect(f"{reverse('tables:hand_recall', args=[int(chosen)])}?{rest.urlencode()}")
+    hands = Hand.objects.filter(table=table).select_related("table", "session").order_by("-number")
+    errors = []
+    session_id = query.get("session", "").strip()
+    if session_id:
+        if session_id.isdigit():
+            hands = hands.filter(session_id=int(session_id))
+        else:
+            errors.append(_("The session must be chosen from the list."))
+            session_id = ""
+    for name, lookup, label in (("from", "started_at__date__gte", _("The first day")),
+                                ("to", "started_at__date__lte", _("The last day"))):
+        raw = query.get(name, "").strip()
+        if raw:
+            try:
+                hands = hands.filter(**{lookup: datetime.date.fromisoformat(raw)})
+            except ValueError:
+                errors.append(_("%(what)s must be a date such as 2026-11-24, not “%(value)s”.")
+                              % {"what": label, "value": raw[:20]})
+    number = query.get("hand", "").strip()
+    if number:
+        if number.isdigit():
+            hands = hands.filter(number=int(number))
+        else:
+            errors.append(_("The hand must be a number, not “%(value)s”.") % {"value": number[:20]})
+    page = Paginator(hands, RECALL_PAGE).get_page(query.get("page"))
+    keep = query.copy()
+    keep.pop("page", None)
+    context = {
+        "table": table,
+        "hands": [rendering.recall_view(hand) for hand in page.object_list],
+        "page": page,
+        "filters": {"session": session_id, "from": query.get("from", ""), "to": query.get("to", ""), "hand": number},
+        "keep": keep.urlencode(),
+        "errors": errors,
+        "sessions": list(table.sessions.order_by("-requested_at")[:50]),
+        "tables": [t for t in Table.objects.select_related("pit").order_by("name") if supervises(request.user, t)],
+        "single": bool(number),
+    }
+    return render(request, "tables/recall.html", context)
+
+
+@role_required(*SUPERVISORS)
+@require_GET
+def session_download(request, table_id: int, session_id: int):
+    """Every recorded hand of one table session in one ``replay_hand`` file (JSON Lines, docs/hand-history.md).
+
+    A hand still in play has no record yet and is left out; the file's name says the session.
+    """
+    table = _supervised_table(request, table_id)
+    session = get_object_or_404(table.sessions, pk=session_id)
+    lines = []
+    for hand in session.hands.select_related("table").order_by("number"):
+        try:
+            record = reads.hand_history_record(hand)
+        except RuleViolation:
+            continue  # in play: not settled, nothing to replay yet
+        lines.append(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+    response = HttpResponse("".join(line + "\n" for line in lines), content_type="application/jsonl; charset=utf-8")
+    day = session.requested_at.date().isoformat()
+    response["Content-Disposition"] = f'attachment; filename="{table.name}-session-{session.pk}-{day}.jsonl"'
+    return response
 
 
 @role_required(*SUPERVISORS)

@@ -198,7 +198,10 @@ def test_the_last_hands_are_recalled_as_played_and_each_downloads_as_a_replay_ha
         play(started, dealer_dana, ante(4, 10), CLOSE_BETS, DEAL, {"action": "fold", "box": 4})
     client.force_login(pit_boss_pat)
     page = client.get(f"/tables/{started.pk}/hands/").content.decode()
-    assert page.count('class="card recall"') == 11
+    assert page.count('class="card recall"') == 10  # a page of the last ten (THB-71)
+    assert 'data-action="older"' in page
+    page = client.get(f"/tables/{started.pk}/hands/?page=2").content.decode()
+    assert page.count('class="card recall"') == 1
     first = Hand.objects.get(table=started, number=1)
     assert f'id="hand-{first.pk}"' in page and "8s" in page  # box 3's cards as they were recorded
     response = client.get(f"/tables/hands/{first.pk}.jsonl")
@@ -277,3 +280,72 @@ def test_where_the_house_gives_approval_to_the_games_director_the_pit_boss_gets_
     director.tap("award", hand=str(hand.pk), box="2", approve="0", reason="cards not checked")
     _hand, state = reads.current_hand(started)
     assert state.settlement.box(2).bonus.approval.value == "denied"
+
+
+def _eleven_hands(table, dealer):
+    from .helpers import act
+
+    play_to_settlement(table, dealer)
+    for _ in range(10):
+        act(services.start_hand, table, dealer)
+        play(table, dealer, ante(4, 10), CLOSE_BETS, DEAL, {"action": "fold", "box": 4})
+
+
+def test_the_recall_filters_by_hand_number_session_and_dates(client, started, dealer_dana, pit_boss_pat):
+    """Issue #16: the recall was one long page; now it filters and pages (THB-71)."""
+    _eleven_hands(started, dealer_dana)
+    client.force_login(pit_boss_pat)
+    page = client.get(f"/tables/{started.pk}/hands/?hand=3").content.decode()
+    third = Hand.objects.get(table=started, number=3)
+    assert page.count('class="card recall"') == 1 and f'id="hand-{third.pk}"' in page and "<details open" in page
+    session = third.session
+    page = client.get(f"/tables/{started.pk}/hands/?session={session.pk}").content.decode()
+    assert page.count('class="card recall"') == 10 and "download-session" in page
+    today = third.started_at.date()
+    assert client.get(f"/tables/{started.pk}/hands/?from={today}&to={today}").content.decode().count(
+        'class="card recall"') == 10
+    assert client.get(f"/tables/{started.pk}/hands/?to=2000-01-01").content.decode().count('class="card recall"') == 0
+
+
+@pytest.mark.parametrize("query", ["from=yesterday", "hand=tres", "session=x", "to=2026-13-45"])
+def test_a_bad_recall_filter_is_named_not_a_500(client, started, pit_boss_pat, query):
+    client.force_login(pit_boss_pat)
+    response = client.get(f"/tables/{started.pk}/hands/?{query}")
+    assert response.status_code == 200 and "data-recall-error" in response.content.decode()
+
+
+def test_the_table_chooser_goes_to_another_tables_recall_with_the_same_filters(client, started, table_two,
+                                                                                pit_boss_pat):
+    client.force_login(pit_boss_pat)
+    response = client.get(f"/tables/{started.pk}/hands/?table={table_two.pk}&hand=2")
+    assert response.status_code == 302 and response.url == f"/tables/{table_two.pk}/hands/?hand=2"
+
+
+def test_a_whole_table_session_downloads_in_one_replay_hand_file_that_replays_each_hand(
+    client, started, dealer_dana, pit_boss_pat, tmp_path
+):
+    from casino.rules.replay import replay_lines
+
+    _eleven_hands(started, dealer_dana)
+    from .helpers import act
+
+    act(services.start_hand, started, dealer_dana)  # a hand in play: not in the file yet
+    session = Hand.objects.get(table=started, number=1).session
+    client.force_login(pit_boss_pat)
+    response = client.get(f"/tables/{started.pk}/sessions/{session.pk}/hands.jsonl")
+    assert response.status_code == 200 and response["Content-Type"].startswith("application/jsonl")
+    assert f"session-{session.pk}" in response["Content-Disposition"]
+    lines = response.content.decode().splitlines()
+    assert len(lines) == 11
+    for number, answer in enumerate(replay_lines(lines), start=1):
+        state = reads.hand_state(Hand.objects.get(table=started, number=number))
+        assert {b["box"]: b["net"] for b in answer["boxes"]} == {b.box: b.net for b in state.settlement.boxes}
+    path = tmp_path / "session.jsonl"
+    path.write_text(response.content.decode())
+    call_command("replay_hand", str(path), stdout=__import__("io").StringIO())
+
+
+def test_a_pit_boss_of_another_pit_cannot_download_the_session(client, started, pit_boss_paula):
+    session = started.sessions.first()
+    client.force_login(pit_boss_paula)
+    assert client.get(f"/tables/{started.pk}/sessions/{session.pk}/hands.jsonl").status_code == 403
