@@ -66,6 +66,8 @@ def table_rules(table: Table) -> TableRules:
         options["approval_awards"] = frozenset(house["approval_awards"])
     if house.get("approval_above") is not None:
         options["approval_above"] = house["approval_above"]
+    if "release_every_bonus" in house:
+        options["release_every_bonus"] = house["release_every_bonus"]
     return TableRules(
         min_ante=table.min_ante,
         max_ante=table.max_ante,

@@ -63,6 +63,9 @@ NEW_KEYS = {
         "its keys are game, hand, limits, paytable, house, dealer, board, boxes, approvals, void",
     "its keys are box, ante, bonus, cards, flop, turn, river (THB-05)":
         "its keys are box, ante, bonus, cards, flop, turn, river, void (THB-05)",
+    # Issue #16: the house option of THB-67.
+    "its keys are ante_pays_from, approval_awards, approval_above (C-29)":
+        "its keys are ante_pays_from, approval_awards, approval_above, release_every_bonus (C-29)",
 }
 
 
@@ -77,7 +80,8 @@ def as_now(answer: dict) -> dict:
 @pytest.mark.parametrize("line", BEFORE, ids=[f"line-{n}" for n in range(1, len(BEFORE) + 1)])
 def test_every_line_written_before_gets_the_same_answer_as_before(line):
     # Compared as JSON text, so the order of the keys is the same too. The only change: a line with
-    # an unknown key is still refused for it, and the keys listed include approvals and void.
+    # an unknown key is still refused for it, and the keys listed include approvals and void (and the
+    # house's release_every_bonus).
     assert json.dumps(replay_record(line["record"])) == json.dumps(as_now(line["answer"]))
 
 

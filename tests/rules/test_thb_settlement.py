@@ -149,6 +149,39 @@ def test_a_house_may_require_approval_of_any_payout_above_an_amount_THB_54():
     assert large.settlement.pending_approvals == (1,)
 
 
+def test_by_default_only_the_awards_that_need_approval_are_held_THB_54():
+    hand = played_hand(dealer=["3h", "4s"], board=BOARD, boxes=[box(1, 10, "Qd Qh", bonus=10)])
+    assert settled_box(hand, 1).bonus.needs_approval is False and hand.is_finished
+
+
+def test_a_house_may_have_the_pit_boss_release_every_bonus_award_THB_67():
+    """THB-67: Bonus-winning hands stay face up until the pit boss orders them removed."""
+    rules = TableRules(min_ante=5, release_every_bonus=True)
+    hand = played_hand(rules, dealer=["3h", "4s"], board=BOARD, boxes=[box(1, 10, "Qd Qh", bonus=10),
+                                                                         box(2, 10, "7c 2d", bonus=5)])
+    assert settled_box(hand, 1).bonus.needs_approval is True and hand.settlement.pending_approvals == (1,)
+    assert not hand.is_finished
+    assert settled_box(hand, 2).bonus.needs_approval is False  # a losing Bonus has nothing to release
+    released = hand.approve_bonus(1, approver="pat")
+    assert released.is_finished and settled_box(released, 1).bonus.wager.net > 0
+
+
+def test_the_release_option_keeps_to_the_record_and_replays_THB_67():
+    from casino.rules.holdem_bonus.record import replay_thb_record
+
+    rules = TableRules(min_ante=5, release_every_bonus=True)
+    assert TableRules.from_dict(rules.to_dict()) == rules
+    assert "release_every_bonus" not in TableRules(min_ante=5).to_dict()  # older hands' JSON unchanged
+    with pytest.raises(RuleViolation) as refused:
+        TableRules(min_ante=5, release_every_bonus="yes")
+    assert refused.value.clause == "THB-67"
+    answer = replay_thb_record({"game": "texas-holdem-bonus", "limits": {"min_ante": 5},
+                                "house": {"release_every_bonus": True}, "dealer": ["3h", "4s"],
+                                "board": BOARD, "boxes": [{"box": 1, "ante": 10, "bonus": 10, "cards": ["Qd", "Qh"],
+                                                           "flop": "bet", "turn": "check", "river": "check"}]})
+    assert answer["boxes"][0]["needs_approval"] is True
+
+
 def test_a_folded_boxs_bonus_is_still_settled_on_its_cards_C_31():
     hand = played_hand(dealer=["3h", "4s"], board=BOARD,
                        boxes=[box(1, 10, "Kd Qh"), box(2, 10, "Ah Kh", flop="fold", bonus=5)])

@@ -52,7 +52,7 @@ UNSTATED_LIMIT = 10**15
 
 _RECORD_KEYS = ("game", "hand", "limits", "paytable", "house", "dealer", "board", "boxes", "approvals", "void")
 _LIMIT_KEYS = ("min_ante", "max_ante", "min_bonus", "max_bonus")
-_HOUSE_KEYS = ("ante_pays_from", "approval_awards", "approval_above")
+_HOUSE_KEYS = ("ante_pays_from", "approval_awards", "approval_above", "release_every_bonus")
 _BOX_KEYS = ("box", "ante", "bonus", "cards", "flop", "turn", "river", "void")
 _DECISION_WORDS = {"flop": ("bet", "fold"), "turn": ("bet", "check"), "river": ("bet", "check")}
 _DECISION_CLAUSE = {"flop": "THB-41", "turn": "THB-43", "river": "THB-44"}
@@ -135,6 +135,11 @@ def table_rules_from_record(record: Mapping[str, Any]) -> TableRules:
         values["approval_awards"] = frozenset(awards)
     if "approval_above" in house and house["approval_above"] is not None:
         values["approval_above"] = _whole(house["approval_above"], "house.approval_above", "THB-54")
+    if "release_every_bonus" in house:
+        if not isinstance(house["release_every_bonus"], bool):
+            raise RuleViolation(f"house.release_every_bonus is true or false, not {house['release_every_bonus']!r}",
+                                "THB-67")
+        values["release_every_bonus"] = house["release_every_bonus"]
     return TableRules(**values)
 
 
@@ -519,6 +524,8 @@ def record_from_state(state: HandState, hand: str | int | None = None) -> dict[s
                        "approval_awards": rules.to_dict()["approval_awards"]}
     if rules.approval_above is not None:
         record["house"]["approval_above"] = rules.approval_above
+    if rules.release_every_bonus:
+        record["house"]["release_every_bonus"] = True
     void = state.phase is Phase.VOID
     if void:
         record["void"] = {"clause": state.void_clause, "reason": state.void_reason}

@@ -75,6 +75,9 @@ class TableRules:
     ante_pays_from: Category = Category.STRAIGHT
     approval_awards: frozenset[str] = frozenset({AA_VS_DEALER_AA})
     approval_above: int | None = None
+    #: THB-67: Bonus-winning hands stay face up until the pit boss orders them removed. With this house
+    #: option every Bonus award waits for the pit boss's release (approval), not only THB-54's.
+    release_every_bonus: bool = False
     boxes: int = MAX_BOXES
 
     def __post_init__(self) -> None:
@@ -109,6 +112,9 @@ class TableRules:
         object.__setattr__(self, "approval_awards", awards)
         if self.approval_above is not None:
             _whole(Phrase(N_("The approval threshold")), self.approval_above, "THB-54")
+        if not isinstance(self.release_every_bonus, bool):
+            raise RuleViolation(N_("Whether the pit boss releases every Bonus award is yes or no, not %(value)r"),
+                                "THB-67", value=self.release_every_bonus)
         if self.boxes != MAX_BOXES and not (isinstance(self.boxes, int) and 1 <= self.boxes <= MAX_BOXES):
             raise RuleViolation(N_("A table has 1 to %(most)s boxes, not %(boxes)r"), "C-28", most=MAX_BOXES,
                                 boxes=self.boxes)
@@ -117,7 +123,7 @@ class TableRules:
         """True when a Bonus payout must wait for approval (THB-54; house option: above an amount)."""
         if award is None:
             return False
-        if award in self.approval_awards:
+        if award in self.approval_awards or self.release_every_bonus:
             return True
         return self.approval_above is not None and payout > self.approval_above
 
@@ -132,6 +138,8 @@ class TableRules:
             "ante_pays_from": self.ante_pays_from.value,
             "approval_awards": sorted(self.approval_awards, key=AWARD_KEYS.index),
             "approval_above": self.approval_above,
+            # Written only when chosen: the rules of hands played before the option keep their JSON.
+            **({"release_every_bonus": True} if self.release_every_bonus else {}),
             "boxes": self.boxes,
         }
 
