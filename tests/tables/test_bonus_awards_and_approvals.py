@@ -260,12 +260,13 @@ def test_the_console_approves_only_with_the_confirmation_step(award_held, pit_bo
     assert Hand.objects.get(pk=hand.pk).pending_approvals == 0
 
 
-def test_a_table_whose_house_has_the_pit_boss_release_every_bonus_holds_a_30_to_1_THB_67(hand_started, dealer_dana):
+def test_a_table_whose_house_has_the_pit_boss_release_every_bonus_holds_a_30_to_1_THB_67(open_table, dealer_dana):
     from .helpers import play_to_settlement
 
-    hand_started.house_options = {"release_every_bonus": True}
-    hand_started.save(update_fields=["house_options"])
-    result = play_to_settlement(hand_started, dealer_dana)  # box 1's A-A Bonus: 30 to 1
+    open_table.house_options = {"release_every_bonus": True}
+    open_table.save(update_fields=["house_options"])
+    act(services.start_hand, open_table, dealer_dana)  # the hand keeps the rules it starts under
+    result = play_to_settlement(open_table, dealer_dana)  # box 1's A-A Bonus: 30 to 1
     hand = Hand.objects.get(pk=result.hand_id)
     assert hand.pending_approvals == 1 and not hand.is_finished
     assert reads.hand_state(hand).settlement.pending_approvals == (1,)
