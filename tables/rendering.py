@@ -459,3 +459,25 @@ def recall_view(hand: Hand) -> dict[str, Any]:
         "downloadable": _has_history_record(hand),
         "void_reason": state.void_reason,
     }
+
+
+def reconstruction_view(hand: Hand) -> list[dict[str, Any]]:
+    """A finished hand rebuilt step by step from its stored actions, as the pit boss reconstructs a
+    disputed hand (THB-71): each counted action with the table as it stood after it."""
+    from casino.rules.holdem_bonus import replay
+
+    rows = reads.effective_rows(hand.actions.select_related("actor").order_by("seq"))
+    rules = reads.rules_of(hand)
+    steps = []
+    for n, row in enumerate(rows, start=1):
+        row.undone = False
+        state = replay(rules, [r.record for r in rows[:n]])
+        steps.append({
+            "line": _action_line(row),
+            "phase_label": phase_label(state),
+            "board": [card_view(c) for c in state.board],
+            "dealer_cards": [card_view(c) for c in state.dealer_cards or ()],
+            "boxes": [{"box": b.number, "cards": [card_view(c) for c in b.cards or ()], "staked": b.staked}
+                      for b in state.boxes],
+        })
+    return steps

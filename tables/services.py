@@ -18,6 +18,8 @@ from django.conf import settings
 from django.db.models import Max
 from django.utils.translation import gettext, gettext_noop
 
+from casino.audit import record_event
+from casino.models import object_label
 from casino.roles import APPROVE_PAYOUT, Role, can, has_role
 from casino.rules.errors import N_, Note, RuleViolation
 from casino.rules.holdem_bonus import (
@@ -557,3 +559,22 @@ def acknowledge_alert(*, table, by, key: str, expected_version: int, alert_id: i
     return write_at_table(table=table, by=by, key=key, expected_version=expected_version,
                           action="acknowledge_alert", work=work)
 
+
+
+def record_reconstruction(*, hand: Hand, by, reason: str, director) -> None:
+    """A disputed hand reconstructed from its record, with the pit boss present and the games director
+    informed (THB-71): who, which hand, why and which director, on the table's audit stream.
+
+    Only a finished hand is reconstructed (one in play is still the table's); the reconstruction
+    itself changes nothing: the hand replays from its stored actions.
+    """
+    if not isinstance(reason, str) or not reason.strip():
+        raise RuleViolation(N_("Say what dispute the reconstruction is for."), "THB-71")
+    if director is None or not has_role(director, Role.GAMES_DIRECTOR):
+        raise RuleViolation(N_("Name the games director who was informed before the reconstruction."), "THB-71")
+    if not hand.is_over:
+        raise RuleViolation(N_("Hand %(hand)s is still in play: only a finished hand is reconstructed."), "THB-71",
+                            hand=hand.number)
+    record_event(action="hand.reconstructed", actor=by, obj=hand, stream=object_label(hand.table),
+                 details={"hand": hand.number, "reason": reason.strip()[:200], "pit_boss_present": by.get_username(),
+                          "games_director_informed": director.get_username()})

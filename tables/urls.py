@@ -9,6 +9,7 @@ urlpatterns = [
     path("<int:table_id>/act/<slug:action>/", views.dealer_act, name="dealer_act"),
     path("<int:table_id>/pit/<slug:action>/", views.pit_act, name="pit_act"),
     path("<int:table_id>/hands/", views.hand_recall, name="hand_recall"),
+    path("hands/<int:hand_id>/reconstruct", views.hand_reconstruction, name="hand_reconstruction"),
     path("<int:table_id>/sessions/<int:session_id>/hands.jsonl", views.session_download, name="session_download"),
     path("hands/<int:hand_id>.jsonl", views.hand_download, name="hand_download"),
     path("pit/", views.pit_home, name="pit_home"),

@@ -20,6 +20,7 @@ import logging
 from collections.abc import Callable
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
@@ -33,7 +34,7 @@ from casino import player_links
 from casino.access import role_required
 from casino.bad_input import checks_its_own_nul_bytes, first_field_with_nul, nul_refusal
 from casino.models import PlayerLink, object_label
-from casino.roles import Role
+from casino.roles import Role, has_role
 from casino.rules.cards import parse_card
 from casino.rules.errors import RuleViolation
 from casino.writes import is_valid_key
@@ -470,6 +471,31 @@ def hand_recall(request, table_id: int):
         "single": bool(number),
     }
     return render(request, "tables/recall.html", context)
+
+
+@role_required(*SUPERVISORS)
+def hand_reconstruction(request, hand_id: int):
+    """Reconstruct a disputed hand (THB-71): the pit boss present says why and which games director was
+    informed; the reconstruction is audited and shows the hand rebuilt action by action."""
+    hand = get_object_or_404(Hand.objects.select_related("table", "table__pit"), pk=hand_id)
+    if not supervises(request.user, hand.table):
+        raise PermissionDenied
+    User = get_user_model()
+    directors = [u for u in User.objects.filter(is_active=True).order_by("username")
+                 if has_role(u, Role.GAMES_DIRECTOR)]
+    context = {"hand": hand, "table": hand.table, "directors": directors, "steps": None, "error": None}
+    if request.method == "POST":
+        chosen = request.POST.get("director", "")
+        director = next((d for d in directors if str(d.pk) == chosen), None)
+        try:
+            services.record_reconstruction(hand=hand, by=request.user, reason=_free_text(request.POST, "reason"),
+                                           director=director)
+        except RuleViolation as refused:
+            context["error"] = refusal_text(refused)
+        else:
+            context["steps"] = rendering.reconstruction_view(hand)
+            context["director"] = director
+    return render(request, "tables/reconstruction.html", context)
 
 
 @role_required(*SUPERVISORS)

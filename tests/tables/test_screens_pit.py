@@ -349,3 +349,36 @@ def test_a_pit_boss_of_another_pit_cannot_download_the_session(client, started, 
     session = started.sessions.first()
     client.force_login(pit_boss_paula)
     assert client.get(f"/tables/{started.pk}/sessions/{session.pk}/hands.jsonl").status_code == 403
+
+
+def test_a_disputed_hand_is_reconstructed_with_the_pit_boss_present_and_the_director_informed_THB_71(
+    client, started, dealer_dana, pit_boss_pat, games_director_gloria
+):
+    from casino.models import AuditEvent
+
+    play_to_settlement(started, dealer_dana)
+    hand = Hand.objects.get(table=started, number=1)
+    client.force_login(pit_boss_pat)
+    url = f"/tables/hands/{hand.pk}/reconstruct"
+    assert f'href="{url}"' in client.get(f"/tables/{started.pk}/hands/").content.decode()
+    form = client.get(url).content.decode()
+    assert "data-step" not in form and f'value="{games_director_gloria.pk}"' in form
+    # Without the director informed, or without the dispute: refused, nothing recorded.
+    refused = client.post(url, {"reason": "box 3 says it won"}).content.decode()
+    assert "data-reconstruction-error" in refused and "THB-71" in refused
+    assert client.post(url, {"director": games_director_gloria.pk}).status_code == 200
+    assert not AuditEvent.objects.filter(action="hand.reconstructed").exists()
+    page = client.post(url, {"reason": "box 3 says it won", "director": games_director_gloria.pk}).content.decode()
+    assert page.count("data-step=") == hand.actions.count() and "8s" in page
+    event = AuditEvent.objects.get(action="hand.reconstructed")
+    assert event.details == {"hand": 1, "reason": "box 3 says it won", "pit_boss_present": "pat",
+                             "games_director_informed": "gloria"}
+
+
+def test_a_dealer_cannot_reconstruct_a_hand_THB_71(client, started, dealer_dana, games_director_gloria):
+    play_to_settlement(started, dealer_dana)
+    hand = Hand.objects.get(table=started, number=1)
+    client.force_login(dealer_dana)
+    response = client.post(f"/tables/hands/{hand.pk}/reconstruct",
+                           {"reason": "x", "director": games_director_gloria.pk})
+    assert response.status_code in (302, 403)
