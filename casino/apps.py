@@ -1,10 +1,12 @@
 from django.apps import AppConfig
+from django.contrib.admin import apps as admin_apps
 from django.db.backends.signals import connection_created
 from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
 
 
 class CasinoConfig(AppConfig):
+    default = True
     name = "casino"
     verbose_name = _("Casino")
 
@@ -23,3 +25,10 @@ class CasinoConfig(AppConfig):
         user_locked_out.connect(lockouts.record_lockout, dispatch_uid="casino.lockouts.record_lockout")
         # After a PostgreSQL restart, the pool's dead connections go at once (casino.database_pool).
         connection_created.connect(database_pool.sweep_dead_connections_at_the_first, dispatch_uid="casino.pool")
+
+
+class CasinoAdminConfig(admin_apps.AdminConfig):
+    """The admin, entered by role rather than by Django's is_staff flag (casino/admin.py)."""
+
+    default = False
+    default_site = "casino.admin.CasinoAdminSite"

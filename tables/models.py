@@ -145,6 +145,17 @@ class Table(models.Model):
             raise ValidationError(_("The maximum ante cannot be below the minimum (THB-19)."))
         if self.pit_id:
             check_pit_coverage(pit=self.pit, table=self)
+        # The limits, the paytable's name and the house options as the engine reads them: a table the
+        # engine would refuse at its first hand is refused here, where it is configured (issue #16).
+        from tables.reads import table_rules
+
+        if self.min_ante and self.max_ante:
+            try:
+                table_rules(self)
+            except RuleViolation as violation:
+                raise ValidationError(explain(violation)) from None
+            except (TypeError, ValueError, AttributeError):
+                raise ValidationError(_("The house options are not valid: see the checklist's section 5.")) from None
 
     @property
     def group_name(self) -> str:

@@ -1,0 +1,75 @@
+"""The Django admin as the casino's configuration screen (issue #16, item 9; docs/roles.md).
+
+Who may enter is a role, not Django's ``is_staff`` flag: administrators, and the games director for
+the tables' configuration (pits, tables, limits, paytable names and house options). Every change
+made there goes into the audit log with who made it and what changed (``AuditedAdmin``).
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from casino.audit import record_event
+from casino.models import object_label
+from casino.roles import Role, has_role
+
+#: The roles that configure the tables in the admin; administrators also manage staff and their roles.
+CONFIGURERS = (Role.ADMINISTRATOR, Role.GAMES_DIRECTOR)
+
+
+def configures(user) -> bool:
+    return bool(user.is_active and (user.is_superuser or has_role(user, *CONFIGURERS)))
+
+
+class CasinoAdminSite(admin.AdminSite):
+    site_header = "Casino"
+
+    def has_permission(self, request) -> bool:
+        return configures(request.user)
+
+
+class AuditedAdmin(admin.ModelAdmin):
+    """A model the configurers edit; each save and delete is audited with the fields that changed."""
+
+    def has_module_permission(self, request) -> bool:
+        return configures(request.user)
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return configures(request.user)
+
+    def has_add_permission(self, request) -> bool:
+        return configures(request.user)
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return configures(request.user)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        # Rows with a history are protected by the database anyway; deleting is the administrator's.
+        return request.user.is_superuser or has_role(request.user, Role.ADMINISTRATOR)
+
+    def save_model(self, request, obj, form, change) -> None:
+        before = {}
+        if change and obj.pk:
+            old = type(obj).objects.filter(pk=obj.pk).values(*form.changed_data).first() or {}
+            before = {name: old.get(name) for name in form.changed_data}
+        super().save_model(request, obj, form, change)
+        after = {name: form.cleaned_data.get(name) for name in form.changed_data}
+        record_event(action=f"admin.{obj._meta.model_name}_{'changed' if change else 'added'}", actor=request.user,
+                     obj=obj, stream=object_label(obj),
+                     details={"changed": {name: {"from": _plain(before.get(name)), "to": _plain(after[name])}
+                                          for name in form.changed_data}})
+
+    def delete_model(self, request, obj) -> None:
+        label = object_label(obj)
+        record_event(action=f"admin.{obj._meta.model_name}_deleted", actor=request.user, obj=obj, stream=label,
+                     details={"name": str(obj)})
+        super().delete_model(request, obj)
+
+
+def _plain(value):
+    """A changed value as JSON the audit log keeps: a related row by its id, the rest as it is."""
+    if hasattr(value, "pk"):
+        return value.pk
+    if isinstance(value, (str, int, float, bool, list, dict)) or value is None:
+        return value
+    return str(value)
