@@ -19,6 +19,8 @@ def pit_group(pit_id: int) -> str:
     return f"tables.pit.{pit_id}"
 
 
+#: A table's house options (checklist section 5): the engine's (THB-50, THB-54, THB-67) and who approves (C-30).
+HOUSE_OPTIONS = ("ante_pays_from", "approval_awards", "approval_above", "release_every_bonus", "award_approver_role")
 BOX_NUMBERS = tuple(range(1, 8))  # C-28: seven boxes (THB-12), numbered 1 to 7; the one definition
 
 
@@ -149,6 +151,16 @@ class Table(models.Model):
         # engine would refuse at its first hand is refused here, where it is configured (issue #16).
         from tables.reads import table_rules
 
+        house = self.house_options if isinstance(self.house_options, dict) else None
+        if house is None:
+            raise ValidationError(_("The house options are an object of named options, such as "
+                                    "{\"ante_pays_from\": \"flush\"}."))
+        unknown = sorted(set(house) - set(HOUSE_OPTIONS))
+        if unknown:
+            raise ValidationError(_("Unknown house option %(unknown)s; the options are %(known)s.")
+                                  % {"unknown": ", ".join(unknown), "known": ", ".join(HOUSE_OPTIONS)})
+        if house.get("award_approver_role") not in (None, "pit_boss", "games_director"):
+            raise ValidationError(_("The award approver is pit_boss or games_director (C-30)."))
         if self.min_ante and self.max_ante:
             try:
                 table_rules(self)

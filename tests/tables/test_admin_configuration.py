@@ -61,6 +61,9 @@ def test_a_change_is_audited_with_who_and_what_changed(client, table_one, games_
     ({"house_options": '{"approval_awards": ["jackpot"]}'}, "THB-54"),
     ({"house_options": '{"release_every_bonus": "yes"}'}, "THB-67"),
     ({"max_ante": 4}, "THB-1"),
+    ({"house_options": '{"colour": 1}'}, "colour"),
+    ({"house_options": '{"award_approver_role": "dealer"}'}, "C-30"),
+    ({"house_options": '[1, 2]'}, "ante_pays_from"),
 ])
 def test_a_configuration_the_engine_refuses_is_not_saved_and_says_why(client, table_one, games_director_gloria,
                                                                       changes, says):
