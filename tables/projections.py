@@ -290,7 +290,9 @@ def next_step(state: HandState | None) -> dict[str, Any]:
     who, number = queue[0]
     if who == "dealer":
         return {"kind": "dealer-cards", "count": 2}
-    return {"kind": "box-cards", "box": number, "count": 2, "folded": state.box(number).folded}
+    return {"kind": "box-cards", "box": number, "count": 2, "folded": state.box(number).folded,
+            # THB-66: a player who says his hand loses need not turn his cards (the engine decides when).
+            "can_concede": state.can_concede_box(number)}
 
 
 def used_cards(state: HandState | None) -> set[str]:

@@ -81,6 +81,7 @@ BETS_AND_DECISIONS = frozenset({
 #: Steps of the procedure that move the hand on: "no va más", the deal, the streets, the showdown.
 PROCEDURE_STEPS = frozenset({
     "close-bets", "deal-initial", "deal-flop", "deal-turn", "deal-river", "reveal-dealer", "reveal-box",
+    "concede-box",
 })
 #: The dealer's own records through ``record_action``.
 DEALER_KINDS = BETS_AND_DECISIONS | PROCEDURE_STEPS

@@ -220,6 +220,7 @@ RECORDS: dict[str, Callable] = {
     "street": _street,
     "dealer-cards": _reveal_dealer,
     "box-cards": _reveal_box,
+    "concede": lambda post, state: {"action": "concede-box", "box": _box(post)},
 }
 
 

@@ -62,7 +62,7 @@ NEW_KEYS = {
     "its keys are game, hand, limits, paytable, house, dealer, board, boxes":
         "its keys are game, hand, limits, paytable, house, dealer, board, boxes, approvals, void",
     "its keys are box, ante, bonus, cards, flop, turn, river (THB-05)":
-        "its keys are box, ante, bonus, cards, flop, turn, river, void (THB-05)",
+        "its keys are box, ante, bonus, cards, flop, turn, river, void, concede (THB-05)",
     # Issue #16: the house option of THB-67.
     "its keys are ante_pays_from, approval_awards, approval_above (C-29)":
         "its keys are ante_pays_from, approval_awards, approval_above, release_every_bonus (C-29)",

@@ -83,3 +83,14 @@ def test_recorded_mode_needs_the_cards_entered(three_boxes_dealt):
     hand = three_boxes_dealt.bet_flop(1).bet_flop(3).bet_flop(5)
     with pytest.raises(RuleViolation, match="Enter the flop"):
         hand.verify_deal_flop()
+
+
+def test_the_next_card_of_the_shoe_is_the_card_used_a_card_drawn_by_mistake_is_not_skipped_THB_75(dealt_hand):
+    """THB-75: a card drawn by mistake and not seen is used as if it were the next card: the deal takes the
+    shoe's cards in order, and no record may skip one or put another in its place."""
+    after_flop = dealt_hand.bet_flop(2).bet_flop(6).deal_flop()
+    after_flop = after_flop.pass_turn(2).pass_turn(6) if after_flop.to_act else after_flop
+    the_turn = after_flop.deal_turn().board[3]
+    others = [c for c in ("Ah", "Kh", "Qh", "2c", "5d") if c != str(the_turn)]
+    assert all(not after_flop.can_deal_turn(c) for c in others)
+    assert after_flop.can_deal_turn(str(the_turn))

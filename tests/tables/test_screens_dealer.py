@@ -284,3 +284,37 @@ def test_cards_that_look_marked_reach_the_pit_console_and_not_the_players_phone_
     assert "Casilla 1" in page
     for word in ("marca", "THB-17", "sospecha", "discretamente"):
         assert word not in page
+
+
+def test_a_box_that_says_it_loses_is_settled_from_the_tablet_without_its_cards_THB_66(client, open_table, dealer_dana):
+    from tables import reads, services
+    from tables.models import Hand
+
+    from .helpers import (
+        CLOSE_BETS,
+        DEAL,
+        act,
+        ante,
+        bet_flop,
+        bet_river,
+        flop,
+        pass_river,
+        pass_turn,
+        play,
+        reveal_box,
+        reveal_dealer,
+        river,
+        turn,
+    )
+
+    act(services.start_hand, open_table, dealer_dana)
+    play(open_table, dealer_dana, ante(1, 10), ante(3, 20), CLOSE_BETS, DEAL, bet_flop(1, 20), bet_flop(3, 40),
+         flop("2c 7d 9h"), pass_turn(1), pass_turn(3), turn("Js"), pass_river(1), bet_river(3, 20), river("Kc"),
+         reveal_dealer("Qh Qd"), reveal_box(3, "8s Ts"))
+    screen = tablet(client, dealer_dana, open_table)
+    assert 'data-action="concede"' in screen.html
+    screen.tap("concede", box="1")
+    hand, state = reads.current_hand(open_table)
+    settled = state.settlement.box(1)
+    assert settled.outcome.value == "lose" and state.box(1).cards is None
+    assert Hand.objects.get(pk=hand.pk).is_finished

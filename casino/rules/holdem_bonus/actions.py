@@ -350,6 +350,15 @@ class RevealBox(Action):
 
 
 @dataclass(frozen=True)
+class ConcedeBox(Action):
+    """The player says his hand loses and his cards are not turned (THB-66): he loses his main bets."""
+
+    kind: ClassVar[str] = "concede-box"
+    method: ClassVar[str] = "concede_box"
+    box: int
+
+
+@dataclass(frozen=True)
 class ApproveBonus(Action):
     """The approver (pit boss or DJ, C-30) authorises a Bonus award that needs it (THB-54)."""
 

@@ -53,7 +53,7 @@ UNSTATED_LIMIT = 10**15
 _RECORD_KEYS = ("game", "hand", "limits", "paytable", "house", "dealer", "board", "boxes", "approvals", "void")
 _LIMIT_KEYS = ("min_ante", "max_ante", "min_bonus", "max_bonus")
 _HOUSE_KEYS = ("ante_pays_from", "approval_awards", "approval_above", "release_every_bonus")
-_BOX_KEYS = ("box", "ante", "bonus", "cards", "flop", "turn", "river", "void")
+_BOX_KEYS = ("box", "ante", "bonus", "cards", "flop", "turn", "river", "void", "concede")
 _DECISION_WORDS = {"flop": ("bet", "fold"), "turn": ("bet", "check"), "river": ("bet", "check")}
 _DECISION_CLAUSE = {"flop": "THB-41", "turn": "THB-43", "river": "THB-44"}
 _STREETS = ("flop", "turn", "river")
@@ -176,6 +176,9 @@ def _read_box(entry: object, index: int, hand_void: bool = False) -> dict[str, A
     bonus = entry.get("bonus", 0)
     bonus = 0 if bonus is None else _whole(bonus, f"Box {number}'s Bonus", "THB-20")
     void = _read_box_void(entry["void"], number) if "void" in entry else False
+    concede = entry.get("concede", False)
+    if not isinstance(concede, bool):
+        raise RuleViolation(f"Box {number}'s concede is true or false, not {concede!r}", "THB-66")
     decisions: dict[str, str] = {}
     for street in _STREETS:
         if street not in entry:
@@ -199,8 +202,13 @@ def _read_box(entry: object, index: int, hand_void: bool = False) -> dict[str, A
             if street not in decisions:
                 raise RuleViolation(f"Box {number} made its flop bet and needs a {street} decision: bet or check",
                                     _DECISION_CLAUSE[street])
+    if concede and (void or hand_void or decisions.get("flop") != "bet" or "cards" in entry or bonus):
+        raise RuleViolation(f"Box {number} concedes without turning its cards only when it played against the "
+                            f"dealer, has no cards recorded and no Bonus bet", "THB-66")
     cards = None
-    if "cards" in entry:
+    if concede:
+        pass  # THB-66: its cards were never turned
+    elif "cards" in entry:
         if void:
             raise RuleViolation(f"Box {number}'s hand is void and its cards are never shown: the record has none",
                                 "THB-76")
@@ -215,7 +223,8 @@ def _read_box(entry: object, index: int, hand_void: bool = False) -> dict[str, A
     elif bonus:
         raise RuleViolation(f"Box {number} has a Bonus and its cards are missing: the Bonus is settled on them "
                             f"even after a fold", "C-31")
-    return {"box": number, "ante": ante, "bonus": bonus, "cards": cards, "decisions": decisions, "void": void}
+    return {"box": number, "ante": ante, "bonus": bonus, "cards": cards, "decisions": decisions, "void": void,
+            "concede": concede}
 
 
 def _check_decisions_so_far(number: int, decisions: Mapping[str, str]) -> None:
@@ -358,7 +367,11 @@ def record_actions(record: Mapping[str, Any], rules: TableRules) -> list[act.Act
             void_box(b)  # every decision made: void before the showdown
     if dealer is not None:
         actions.append(act.RevealDealer(dealer))
-    actions += [act.RevealBox(b["box"], b["cards"]) for b in reversed(playing) if b["cards"] is not None]
+    for b in reversed(playing):
+        if b["cards"] is not None:
+            actions.append(act.RevealBox(b["box"], b["cards"]))
+        elif b["concede"]:
+            actions.append(act.ConcedeBox(b["box"]))
     if hand_void is not None:
         clause, reason = hand_void
         actions.append(act.VoidHand(reason, clause))
@@ -546,6 +559,8 @@ def record_from_state(state: HandState, hand: str | int | None = None) -> dict[s
                 entry[street] = decision.value
         if box.void:
             entry["void"] = True
+        if box.conceded:
+            entry["concede"] = True
         boxes.append(entry)
     record["boxes"] = boxes
     decided = {box: status.value for box, status, _approver in state.approvals if status is not Approval.PENDING}

@@ -266,7 +266,12 @@ def settle_hand(
             settled.append(void_box_settlement(box))
             continue
         bonus = settle_bonus_bet(rules, box.bonus, box.cards, dealer_cards, approvals.get(box.number))
-        if box.plays:
+        if box.plays and box.conceded:
+            # THB-66: the player conceded without turning his cards: every main bet is lost.
+            outcome, category = Outcome.LOSE, None
+            stakes = (box.ante, box.flop, box.turn, box.river)
+            ante, flop, turn, river = (Wager.lost(s) if s else NO_BET for s in stakes)
+        elif box.plays:
             player_rank = rank_cards(box.cards + board)
             outcome, ante, flop, turn, river = settle_against_dealer(rules, box, player_rank, dealer_rank)
             category = category_of_rank(player_rank)

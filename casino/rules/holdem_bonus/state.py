@@ -186,6 +186,8 @@ class Box:
     cards: tuple[Card, ...] | None = None
     revealed: bool = False
     void: bool = False
+    #: THB-66: the player said his hand loses and his cards were not turned.
+    conceded: bool = False
 
     def decision(self, street: str) -> Decision | None:
         return self.decisions[STREETS.index(street)]
@@ -355,7 +357,7 @@ class HandState:
         if playing and not self.dealer_revealed:
             order.append(("dealer", None))
         for b in sorted(self.boxes, key=lambda b: -b.number):
-            if b.live and not b.revealed and (b.plays or (b.bonus and b.cards is None)):
+            if b.live and not b.revealed and not b.conceded and (b.plays or (b.bonus and b.cards is None)):
                 order.append(("box", b.number))
         if not playing and self.dealer_cards is None and any(
             b.live and b.bonus and b.cards and self.rules.paytable.needs_dealer_cards(b.cards) for b in self.boxes
@@ -926,6 +928,32 @@ class HandState:
     def _do_reveal_box(self, box: int, cards: tuple[Card, ...] | None = None) -> HandState:
         found = self.box(box)
         return self._with_box(replace(found, cards=found.cards or cards, revealed=True))
+
+    def verify_concede_box(self, box: int) -> None:
+        """THB-66: a player who clearly says his hand loses need not turn his cards; not with a Bonus bet,
+        which is settled on the cards (THB-66, inferred; C-31). At the showdown, once the dealer's hand is
+        shown, in the boxes' turn or out of it: the box loses its ante, flop, turn and river."""
+        self._check_not_over()
+        found = self._live_box(box)
+        if not found.plays:
+            self._fail(N_("Box %(box)s did not play against the dealer: there is nothing to concede"), "THB-66",
+                       box=found.number)
+        if self.phase is not Phase.SHOWDOWN:
+            self._fail(N_("A player concedes at the showdown, once the dealer's hand is shown"), "THB-66")
+        if found.revealed or found.conceded:
+            self._fail(N_("Box %(box)s's hand is already settled at the showdown"), "THB-66", box=found.number)
+        if found.bonus:
+            self._fail(N_("Box %(box)s has a Bonus bet: its cards are turned so the Bonus can be settled"), "THB-66",
+                       box=found.number)
+
+    def can_concede_box(self, box: int) -> bool:
+        return self._can_do(act.ConcedeBox, box)
+
+    def concede_box(self, box: int) -> HandState:
+        return self.apply(act.ConcedeBox(box))
+
+    def _do_concede_box(self, box: int) -> HandState:
+        return self._with_box(replace(self.box(box), conceded=True))
 
     # ------------------------------------------------------------------ approval (THB-54, C-30)
 
