@@ -92,6 +92,12 @@
       picked.cards = picked.cards.filter(function (c) { return c !== evt.target.value; });
       if (evt.target.checked) { picked.cards.push(evt.target.value); }
       updatePicker(picker);
+      // The last card the step needs sends it: no confirming tap per card entry (issue #16). A mistyped
+      // card is taken back with "Undo" right after, as before.
+      var need = parseInt(picker.dataset.picker, 10);
+      if (evt.target.checked && pickedCodes(picker).length === need && window.htmx) {
+        if (picker.requestSubmit) { picker.requestSubmit(); } else { htmx.trigger(picker, "submit"); }
+      }
     }
   });
 

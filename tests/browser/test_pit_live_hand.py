@@ -59,10 +59,10 @@ class Tablet:
         self.wait_past(version)
 
     def pick(self, *cards: str):
+        """The cards tapped in order; the last one the step needs sends them (issue #16: no confirming tap)."""
         version = self.version()
         for card in cards:
             self.page.click(f"#dealer-table form[data-picker] label.pick:has(input[value='{card}'])")
-        self.page.click("#dealer-table [data-picker-submit]:not([disabled])")
         self.wait_past(version)
 
     def version(self) -> int:

@@ -72,7 +72,7 @@ def test_the_console_the_recall_and_the_tablet_fit_a_phone_and_a_tablet(
     boss = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="es-ES").new_page()
     _login(boss, server, pit_boss_pat)
     boss.goto(f"{server.url}/tables/pit/")
-    boss.wait_for_selector("button[data-action='approve']")
+    boss.wait_for_selector("[data-action='approve']")
     assert _fits(boss)
     assert boss.evaluate(SMALL_TARGETS) == 0
     boss.screenshot(path=os.path.join(screenshots, "pit-console-phone.png"), full_page=True)
@@ -83,8 +83,9 @@ def test_the_console_the_recall_and_the_tablet_fit_a_phone_and_a_tablet(
     assert "Resultado de la casa" not in boss.inner_text("main")
     boss.screenshot(path=os.path.join(screenshots, "pit-recall-tablet.png"), full_page=True)
     boss.goto(f"{server.url}/tables/pit/")
-    boss.click("button[data-action='approve']")
-    boss.wait_for_selector("button[data-action='approve']", state="detached")
+    boss.click("[data-action='approve']")
+    boss.click("button[data-action='confirm-approve']")  # the approval is confirmed (issue #16)
+    boss.wait_for_selector("[data-action='approve']", state="detached")
     boss.goto(f"{server.url}/tables/{table_one.pk}/hands/")
     assert boss.locator("a[data-action='download']").count() == 1
 
