@@ -12,9 +12,22 @@ def off_the_browser_thread(fn, *args, **kwargs):
 
     Playwright's sync API keeps an event loop in the test's thread, where Django
     refuses synchronous database access and async_to_sync cannot run.
+
+    The worker thread closes its database connections before it ends: with the connection pool
+    (casino.database_pool) a thread that ends holding one never gives it back, and after enough
+    browser tests the in-process socket tests that follow waited for a connection until they timed out
+    (session 9: eleven consumer tests failed in CI after four more browser tests).
     """
+    from django.db import connections
+
+    def run():
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            connections.close_all()
+
     with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(fn, *args, **kwargs).result()
+        return pool.submit(run).result()
 
 
 def wait_until(page, expression: str, timeout: float = 30000) -> None:
