@@ -8,24 +8,13 @@ made there goes into the audit log with who made it and what changed (``AuditedA
 from __future__ import annotations
 
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
 
+from casino.admin_site import configures
 from casino.audit import record_event
 from casino.models import object_label
 from casino.roles import Role, has_role
-
-#: The roles that configure the tables in the admin; administrators also manage staff and their roles.
-CONFIGURERS = (Role.ADMINISTRATOR, Role.GAMES_DIRECTOR)
-
-
-def configures(user) -> bool:
-    return bool(user.is_active and (user.is_superuser or has_role(user, *CONFIGURERS)))
-
-
-class CasinoAdminSite(admin.AdminSite):
-    site_header = "Casino"
-
-    def has_permission(self, request) -> bool:
-        return configures(request.user)
 
 
 class AuditedAdmin(admin.ModelAdmin):
@@ -73,3 +62,52 @@ def _plain(value):
     if isinstance(value, (str, int, float, bool, list, dict)) or value is None:
         return value
     return str(value)
+
+
+# --- Staff and their roles: the administrator's ----------------------------------------------------------
+# Roles are groups (docs/roles.md); an administrator gives and takes them here, each change audited. The
+# games director sees the staff list but changes nobody: a role is a key to the casino's screens.
+
+
+
+def administers(user) -> bool:
+    return bool(user.is_active and (user.is_superuser or has_role(user, Role.ADMINISTRATOR)))
+
+
+class StaffAdmin(UserAdmin):
+    list_display = ("username", "first_name", "last_name", "is_active", "roles")
+    list_filter = ("groups", "is_active")
+
+    @admin.display(description="roles")
+    def roles(self, user) -> str:
+        return ", ".join(sorted(user.groups.values_list("name", flat=True)))
+
+    def has_module_permission(self, request) -> bool:
+        return configures(request.user)
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return configures(request.user)
+
+    def has_add_permission(self, request) -> bool:
+        return administers(request.user)
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return administers(request.user)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False  # staff leave by being made inactive: their actions stay attributed in the audit log
+
+    def save_related(self, request, form, formsets, change) -> None:
+        before = sorted(form.instance.groups.values_list("name", flat=True)) if change else []
+        super().save_related(request, form, formsets, change)
+        after = sorted(form.instance.groups.values_list("name", flat=True))
+        record_event(action="admin.staff_roles_changed" if change else "admin.staff_added", actor=request.user,
+                     obj=form.instance, stream="casino",
+                     details={"username": form.instance.get_username(), "roles": {"from": before, "to": after},
+                              "active": form.instance.is_active})
+
+
+User = get_user_model()
+if admin.site.is_registered(User):
+    admin.site.unregister(User)
+admin.site.register(User, StaffAdmin)

@@ -28,7 +28,7 @@ class CasinoConfig(AppConfig):
 
 
 class CasinoAdminConfig(admin_apps.AdminConfig):
-    """The admin, entered by role rather than by Django's is_staff flag (casino/admin.py)."""
+    """The admin, entered by role rather than by Django's is_staff flag (casino/admin_site.py)."""
 
     default = False
-    default_site = "casino.admin.CasinoAdminSite"
+    default_site = "casino.admin_site.CasinoAdminSite"

@@ -84,3 +84,28 @@ def test_the_admin_refuses_a_fifth_table_for_a_pit_boss_THB_72(client, pit_a, ga
                                                          "paytable": "manual", "house_options": "{}"})
     assert response.status_code == 200 and "THB-72" in response.content.decode()
     assert not Table.objects.filter(name="T5").exists()
+
+
+def test_an_administrator_gives_a_role_in_the_admin_and_it_is_audited(client, admin_ada, dealer_dana):
+    from django.contrib.auth.models import Group
+
+    client.force_login(admin_ada)
+    page = client.get(f"/admin/auth/user/{dealer_dana.pk}/change/")
+    assert page.status_code == 200
+    data = {"username": "dana", "first_name": "Dana", "last_name": "", "email": "", "is_active": "on",
+            "groups": [Group.objects.get(name="dealer").pk, Group.objects.get(name="pit_boss").pk],
+            "last_login_0": "", "last_login_1": "", "date_joined_0": "2026-11-24", "date_joined_1": "10:00:00"}
+    response = client.post(f"/admin/auth/user/{dealer_dana.pk}/change/", data)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    assert set(dealer_dana.groups.values_list("name", flat=True)) == {"dealer", "pit_boss"}
+    event = AuditEvent.objects.get(action="admin.staff_roles_changed")
+    assert event.details["roles"] == {"from": ["dealer"], "to": ["dealer", "pit_boss"]}
+    assert event.actor_id == admin_ada.pk
+
+
+def test_the_games_director_sees_the_staff_but_gives_no_role(client, games_director_gloria, dealer_dana):
+    client.force_login(games_director_gloria)
+    assert client.get("/admin/auth/user/").status_code == 200
+    response = client.post(f"/admin/auth/user/{dealer_dana.pk}/change/", {"username": "dana", "groups": []})
+    assert response.status_code == 403
+    assert set(dealer_dana.groups.values_list("name", flat=True)) == {"dealer"}
