@@ -119,12 +119,17 @@ def player_sessions(tables, n_sockets: int) -> list[tuple[int, str]]:
     from tables import sessions
 
     sockets = []
+    # One link per box: a new link for a box ends the one before (issue #16), so with more phones than
+    # boxes the phones of one box share its link, as two phones of one player would.
+    links = {}
     for s in range(n_sockets):
         table, dealer, _boss = tables[s % len(tables)]
         session = SessionStore()
+        box = 1 + (s // len(tables)) % 7
         try:
-            link = sessions.issue_box_link(table=table, number=1 + (s // len(tables)) % 7, by=dealer)
-            session[player_links.SESSION_KEY] = str(link.pk)
+            if (table.pk, box) not in links:
+                links[table.pk, box] = sessions.issue_box_link(table=table, number=box, by=dealer)
+            session[player_links.SESSION_KEY] = str(links[table.pk, box].pk)
         except RuleViolation:
             pass
         session.create()

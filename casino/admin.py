@@ -39,7 +39,9 @@ class AuditedAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change) -> None:
         before = {}
         if change and obj.pk:
-            old = type(obj).objects.filter(pk=obj.pk).values(*form.changed_data).first() or {}
+            # A form may carry fields that are not columns (a paytable's pays): only columns have a "before".
+            columns = {f.name for f in obj._meta.concrete_fields} & set(form.changed_data)
+            old = type(obj).objects.filter(pk=obj.pk).values(*columns).first() or {}
             before = {name: old.get(name) for name in form.changed_data}
         super().save_model(request, obj, form, change)
         after = {name: form.cleaned_data.get(name) for name in form.changed_data}

@@ -84,6 +84,88 @@ def check_pit_coverage(*, pit: Pit, table: Table | None = None) -> None:
         raise ValidationError(explain(violation), code="THB-72") from None
 
 
+class Paytable(models.Model):
+    """A casino's own Bonus paytable kept as data (THB-53, issue #16): a name and its versions.
+
+    The paytables registered in code (the manual's, ``"manual"``) are not rows; a casino's own takes a
+    name none of them has. A name is never changed: tables name the paytable they play, and each hand
+    keeps the version it was played under in its rules (``Paytable.to_record`` writes the pays), so a
+    new version applies from a table's next hand and never changes how a past hand replays.
+    """
+
+    name = models.SlugField(_("name"), max_length=60, unique=True,
+                            help_text=_("Letters, digits and hyphens, e.g. house-special. It cannot be changed later."))
+    description = models.CharField(_("description"), max_length=200, blank=True)
+    created_at = models.DateTimeField(_("created"), default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("Bonus paytable")
+        verbose_name_plural = _("Bonus paytables")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        from casino.rules.holdem_bonus.paytable import is_registered
+
+        if self.name and is_registered(self.name):
+            raise ValidationError({"name": _("%(name)s is the name of a paytable the engine already has (THB-53); "
+                                             "choose another.") % {"name": self.name}})
+
+    def current_version(self) -> PaytableVersion | None:
+        return self.versions.order_by("-number").first()
+
+
+class PaytableVersionQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise TypeError("paytable versions are append-only: a change is a new version")
+
+    def delete(self):
+        raise TypeError("paytable versions are append-only: a change is a new version")
+
+
+class PaytableVersion(models.Model):
+    """One version of a casino's paytable: award key -> "N to 1". Append-only: a change is a new version."""
+
+    paytable = models.ForeignKey(Paytable, verbose_name=_("paytable"), on_delete=models.PROTECT,
+                                 related_name="versions")
+    number = models.PositiveIntegerField(_("version"))
+    pays = models.JSONField(_("pays"))
+    note = models.CharField(_("reason for the change"), max_length=200, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("made by"), null=True,
+                                   on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(_("made at"), default=timezone.now, editable=False)
+
+    objects = PaytableVersionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["paytable", "-number"]
+        verbose_name = _("paytable version")
+        constraints = [
+            models.UniqueConstraint(fields=["paytable", "number"], name="paytable_version_unique"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="paytable_version_from_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.paytable.name} v{self.number}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None and not self._state.adding:
+            raise TypeError("paytable versions are append-only: a change is a new version")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError("paytable versions are append-only: a change is a new version")
+
+    def engine_paytable(self):
+        """This version as the engine's ``Paytable`` (its name, version and pays)."""
+        from casino.rules.holdem_bonus.paytable import Paytable as RulesPaytable
+
+        return RulesPaytable(name=self.paytable.name, pays=dict(self.pays), description=self.paytable.description,
+                             version=self.number)
+
+
 class Table(models.Model):
     class Status(models.TextChoices):
         CLOSED = "closed", _("Closed")

@@ -28,8 +28,10 @@ from casino.i18n import explain_note
 from casino.models import PlayerLink
 from casino.rules.errors import N_, Note, RuleViolation
 from casino.rules.holdem_bonus import HandState, Phase, TableRules, replay
+from casino.rules.holdem_bonus.paytable import Paytable
 from casino.rules.holdem_bonus.record import record_from_state
 from tables.models import BOX_NUMBERS, Alert, Box, Hand, HandAction, Pit, Seating, Table, TableSession
+from tables.paytables import resolve_paytable
 
 __all__ = [
     "ENGINE_NOTE_ALERTS", "PendingAward", "RECENT_HANDS", "SNAPSHOTS", "STATES", "Snapshot", "alert_params",
@@ -56,8 +58,16 @@ class PendingAward:
     state: HandState
 
 
+def table_limits(table: Table) -> TableRules:
+    """The table's limits as the engine reads them (THB-18..20), reading nothing else: a phone's part
+    renders from them on the event loop, where a casino's own paytable (a row) may not be read."""
+    return TableRules(min_ante=table.min_ante, max_ante=table.max_ante, min_bonus=table.bonus_min,
+                      max_bonus=table.bonus_max)
+
+
 def table_rules(table: Table) -> TableRules:
-    """The engine's configuration from the table's limits, paytable and house options."""
+    """The engine's configuration from the table's limits, paytable and house options. A casino's own
+    paytable is read at its latest version (``tables.paytables``): the version a new hand keeps."""
     house = table.house_options or {}
     options = {}
     if "ante_pays_from" in house:
@@ -73,7 +83,7 @@ def table_rules(table: Table) -> TableRules:
         max_ante=table.max_ante,
         min_bonus=table.bonus_min,
         max_bonus=table.bonus_max,
-        paytable=table.paytable,
+        paytable=resolve_paytable(table.paytable),
         **options,
     )
 
@@ -137,6 +147,9 @@ class Snapshot:
     session: TableSession | None
     hand: Hand | None
     state: HandState | None
+    #: The Bonus paytable the phones show: the latest hand's, or before any hand the table's (None if
+    #: the table names none that exists). A field, so phones render it without reading a row.
+    paytable: Paytable | None = None
 
     @property
     def version(self) -> int:
@@ -146,7 +159,15 @@ class Snapshot:
 def _read_snapshot(table: Table) -> Snapshot:
     """The table at the version of ``table`` (a row just read): its live session, latest hand and state."""
     session, hand = _live_session_and_hand(table)
-    return Snapshot(table, session, hand, hand_state(hand) if hand else None)
+    state = hand_state(hand) if hand else None
+    return Snapshot(table, session, hand, state, state.rules.paytable if state else _table_paytable(table))
+
+
+def _table_paytable(table: Table) -> Paytable | None:
+    try:
+        return resolve_paytable(table.paytable)
+    except RuleViolation:
+        return None
 
 
 def _adopt(snapshot: Snapshot) -> None:

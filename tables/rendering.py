@@ -25,7 +25,7 @@ from casino.memo import BoundedCache
 from casino.rules.cards import RANKS, SUITS
 from casino.rules.errors import RuleViolation
 from casino.rules.holdem_bonus import Phase, paytable_odds
-from casino.rules.holdem_bonus.paytable import get_paytable
+from casino.rules.holdem_bonus.paytable import Paytable
 from tables import reads, services
 from tables.models import BOX_NUMBERS, Hand, Pit, Table, TableSession
 from tables.projections import (
@@ -65,7 +65,7 @@ def _picker(used: set[str]) -> list[list[dict[str, Any]]]:
 
 
 def _limits(table: Table) -> dict[str, Any]:
-    rules = reads.table_rules(table)
+    rules = reads.table_limits(table)
     return {"min_ante": rules.min_ante, "max_ante": rules.max_ante, "min_bonus": rules.min_bonus,
             "max_bonus": rules.max_bonus}
 
@@ -190,11 +190,11 @@ def pit_fragment(pit: Pit, user, notice: dict | None = None) -> str:
 
 
 @lru_cache(maxsize=16)
-def paytable_view(name: str) -> dict[str, Any]:
+def paytable_view(paytable: Paytable) -> dict[str, Any]:
     """The Bonus paytable with each award's exact chance and the bet's house edge (counted, not simulated)."""
-    odds = paytable_odds(get_paytable(name))
+    odds = paytable_odds(paytable)
     return {
-        "name": name,
+        "name": paytable.label,
         "awards": [{"key": a.award, "label": AWARD_LABELS.get(a.award, a.award), "pays": a.pays,
                     "one_in": round(1 / a.probability) if a.probability else None} for a in odds.awards],
         "house_edge": float(odds.house_edge) * 100,
@@ -359,9 +359,9 @@ def _phone_view(seating, snapshot: reads.Snapshot, history: dict[str, Any]) -> s
         "tables/player/_history.html", history_key,
         lambda: {"hands": _history_rows(history), "total": history["total"]},
     )
-    paytable_name = reads.table_rules(table).paytable.name
-    paytable = _phone_part(
-        "tables/player/_paytable.html", (paytable_name,), lambda: {"paytable": paytable_view(paytable_name)}
+    # The paytable the latest hand was played under (a new version shows from the hand it starts).
+    paytable = "" if snapshot.paytable is None else _phone_part(
+        "tables/player/_paytable.html", (snapshot.paytable,), lambda: {"paytable": paytable_view(snapshot.paytable)}
     )
     return format_html(
         '<div id="player-view" data-version="{}" class="player">{}{}{}{}</div>',

@@ -92,7 +92,7 @@ class TableWrite(Write):
             table = self.table
             # At commit, before the announcement (registered after this): the screens that follow it,
             # in this process or another, find the version's snapshot waiting.
-            SNAPSHOTS.leave(table, Snapshot(table, self.session, self.hand, self.state))
+            SNAPSHOTS.leave(table, Snapshot(table, self.session, self.hand, self.state, self.state.rules.paytable))
 
 
 def write_at_table(*, table, by, key: str, expected_version: int, action: str,

@@ -76,8 +76,9 @@ def test_paytable_report_prints_a_table_for_a_named_paytable():
     assert "House edge: 8.5406% of the Bonus stake (exactly 13873/162435)" in out
 
 
-def test_paytable_report_refuses_an_unknown_paytable():
-    with pytest.raises(CommandError, match="No paytable named 'vegas'"):
+@pytest.mark.django_db
+def test_paytable_report_refuses_an_unknown_paytable_naming_the_known_ones_thb_53():
+    with pytest.raises(CommandError, match="There is no paytable named 'vegas'; known paytables: manual"):
         call_command("paytable_report", "--paytable", "vegas", stdout=io.StringIO())
 
 

@@ -109,3 +109,57 @@ def test_the_json_report_has_the_awards_and_the_house_edge():
     assert [a["award"] for a in report["awards"]] == list(AWARD_KEYS)
     assert report["awards"][0]["probability_exact"] == "1/270725"
     assert isinstance(report["house_edge"], float)
+
+
+# --- A casino's own paytable kept as data: versions, and what a hand's record says (issue #16, item 9) ---
+
+def test_a_registered_paytable_is_recorded_by_name_so_the_manuals_hands_keep_their_short_form_THB_53():
+    assert MANUAL_PAYTABLE.to_record() == "manual"
+    assert TableRules().to_dict()["paytable"] == "manual"
+
+
+def test_a_versioned_paytable_is_recorded_with_its_pays_and_read_back_the_same_THB_53():
+    from casino.rules.holdem_bonus.paytable import paytable_from_record
+
+    special = Paytable("house-special", {"aa": 40, "pair-2-10": 2}, version=3)
+    record = special.to_record()
+    assert record == {"name": "house-special", "version": 3, "pays": {"aa": 40, "pair-2-10": 2}}
+    assert paytable_from_record(record) == special and special.label == "house-special v3"
+    rules = TableRules(paytable=special)
+    assert TableRules.from_dict(rules.to_dict()).paytable == special
+
+
+def test_a_paytable_named_like_a_registered_one_but_paying_otherwise_is_recorded_with_its_pays():
+    # What the hand paid is what replays: a name alone would replay it under the manual's odds.
+    assert Paytable("manual", {"aa": 40}).to_record() == {"name": "manual", "pays": {"aa": 40}}
+
+
+def test_a_hand_played_under_an_earlier_version_replays_under_it_not_under_a_later_one_THB_53():
+    from casino.rules.replay import replay_record
+
+    record = {"game": "texas-holdem-bonus", "limits": {"min_ante": 5, "max_ante": 100},
+              "paytable": {"name": "house-special", "version": 1, "pays": {"aa": 40}},
+              "dealer": ["Qh", "Qd"], "board": ["2c", "7d", "9h", "Js", "Kc"],
+              "boxes": [{"box": 1, "ante": 10, "bonus": 5, "cards": ["As", "Ac"], "flop": "bet", "turn": "check",
+                         "river": "check"}]}
+    answer = replay_record(record)
+    assert (answer["boxes"][0]["bonus_award"], answer["boxes"][0]["bonus"]) == ("aa", 5 * 40)
+    record["paytable"]["pays"] = {"aa": 50}
+    assert replay_record(record)["boxes"][0]["bonus"] == 5 * 50
+
+
+@pytest.mark.parametrize(("value", "says"), [
+    ({"name": "x", "pays": {"aa": 40}, "odds": 1}, "odds"),
+    ({"name": "x"}, "needs its pays"),
+    ({"name": "", "pays": {"aa": 40}}, "needs a name"),
+    ({"name": "x", "version": 0, "pays": {"aa": 40}}, "version is a whole number from 1"),
+    ({"name": "x", "pays": {"royal": 4}}, "royal is not an award"),
+    ({"name": "x", "pays": {"aa": -4}}, "must pay a whole number to 1"),
+    (7, "a paytable's name or an object"),
+])
+def test_a_paytable_record_the_engine_cannot_read_is_refused_citing_THB_53(value, says):
+    from casino.rules.holdem_bonus.paytable import paytable_from_record
+
+    with pytest.raises(RuleViolation, match=says) as refused:
+        paytable_from_record(value)
+    assert refused.value.clause == "THB-53"

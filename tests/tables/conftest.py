@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tables import services
+from tests.conftest import _staff
 
 from .helpers import act, open_for_play
 
@@ -14,6 +15,12 @@ def quick_passwords(settings):
     """The domain tests never log in: a cheap hasher keeps creating the named people fast.
     (Not autouse: tests that start daphne servers log in with the real hashers.)"""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def admin_ada(django_user_model):
+    """An administrator: configures the tables and gives and takes the staff's roles."""
+    return _staff(django_user_model, "ada", "administrator", "Ada")
 
 
 @pytest.fixture

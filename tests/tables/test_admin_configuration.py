@@ -10,14 +10,8 @@ import pytest
 
 from casino.models import AuditEvent
 from tables.models import Table
-from tests.conftest import _staff
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_passwords")]
-
-
-@pytest.fixture
-def admin_ada(django_user_model):
-    return _staff(django_user_model, "ada", "administrator", "Ada")
 
 
 def _form(table, **changes):

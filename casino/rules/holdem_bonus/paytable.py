@@ -15,9 +15,17 @@ An award is named by a key (the same keys the hand-history JSON uses):
 
 A ``Paytable`` is data: a name and "N to 1" odds for some of those keys.
 The manual's table (THB-53) is registered as ``"manual"`` and is the
-default; a casino registers its own with ``register_paytable``. Holding
-two awards at once (A-A with the dealer's A-A also qualifies as A-A) pays
-only the better paid one in the table.
+default; a casino registers its own with ``register_paytable``, or keeps
+it as versioned data (the pit's ``tables.PaytableVersion``: the engine
+sees a ``Paytable`` with its ``version``). Holding two awards at once (A-A
+with the dealer's A-A also qualifies as A-A) pays only the better paid one
+in the table.
+
+A hand's record names its paytable (``to_record``): by name when it is the
+registered one of that name, otherwise as the object ``{"name", "version",
+"pays"}``, so that a hand played under a casino's own paytable, or an
+earlier version of it, replays with what it was played under
+(``paytable_from_record``) and the manual's hands keep their short form.
 """
 
 from __future__ import annotations
@@ -93,8 +101,16 @@ class Paytable:
     name: str
     pays: Mapping[str, int] = field(default_factory=dict)
     description: str = ""
+    #: The version of a casino's own paytable kept as data (1, 2, ...); ``None`` for one registered in code.
+    version: int | None = None
 
     def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise RuleViolation(N_("A paytable needs a name, not %(name)r"), "THB-53", name=self.name)
+        if self.version is not None and (isinstance(self.version, bool) or not isinstance(self.version, int)
+                                         or self.version < 1):
+            raise RuleViolation(N_("Paytable %(name)r: a version is a whole number from 1, not %(version)r"),
+                                "THB-53", name=self.name, version=self.version)
         unknown = sorted(set(self.pays) - set(AWARD_KEYS))
         if unknown:
             raise RuleViolation(N_("Paytable %(name)r: %(unknown)s is not an award; awards are %(awards)s"), "THB-53",
@@ -108,11 +124,28 @@ class Paytable:
         object.__setattr__(self, "pays", MappingProxyType(ordered))
 
     def __hash__(self) -> int:
-        return hash((self.name, tuple(self.pays.items()), self.description))
+        return hash((self.name, tuple(self.pays.items()), self.description, self.version))
 
     def __reduce__(self):
         # A mapping proxy does not pickle; rebuild from a plain dict (hand states get cached and sent).
-        return (Paytable, (self.name, dict(self.pays), self.description))
+        return (Paytable, (self.name, dict(self.pays), self.description, self.version))
+
+    @property
+    def label(self) -> str:
+        """The name a screen shows: ``"house-special v2"`` for a versioned paytable, the name otherwise."""
+        return self.name if self.version is None else f"{self.name} v{self.version}"
+
+    def to_record(self) -> str | dict:
+        """How a hand's record names this paytable: the name when it is the one registered under it,
+        otherwise ``{"name", "version", "pays"}`` (what the hand was played under, whatever the registry
+        or the casino's paytables hold later)."""
+        if _REGISTRY.get(self.name) == self:
+            return self.name
+        record: dict = {"name": self.name}
+        if self.version is not None:
+            record["version"] = self.version
+        record["pays"] = dict(self.pays)
+        return record
 
     def award_for(self, hole: Iterable[Card], dealer: Iterable[Card] | None = None) -> str | None:
         """The award this table pays for these cards: the best paid one they qualify for, or ``None``."""
@@ -169,3 +202,31 @@ def get_paytable(name: str | Paytable = DEFAULT_PAYTABLE) -> Paytable:
 
 def paytable_names() -> tuple[str, ...]:
     return tuple(sorted(_REGISTRY))
+
+
+def is_registered(name: str) -> bool:
+    """True when ``name`` is a paytable registered in code (a casino's own may not take it)."""
+    return name in _REGISTRY
+
+
+_RECORD_KEYS = ("name", "version", "pays")
+
+
+def paytable_from_record(value: object) -> Paytable:
+    """The paytable a hand's record names: a registered name, or ``{"name", "version", "pays"}`` (THB-53)."""
+    if isinstance(value, Paytable):
+        return value
+    if isinstance(value, str):
+        return get_paytable(value)
+    if not isinstance(value, Mapping):
+        raise RuleViolation(N_("A paytable is a paytable's name or an object with its name, version and pays, "
+                               "not %(value)r"), "THB-53", value=value)
+    unknown = sorted(set(value) - set(_RECORD_KEYS))
+    if unknown:
+        raise RuleViolation(N_("A paytable's record has %(unknown)s; its keys are %(known)s"), "THB-53",
+                            unknown=", ".join(map(str, unknown)), known=", ".join(_RECORD_KEYS))
+    pays = value.get("pays")
+    if not isinstance(pays, Mapping) or not pays:
+        raise RuleViolation(N_("A paytable's record needs its pays, such as {\"aa\": 30}, not %(pays)r"), "THB-53",
+                            pays=pays)
+    return Paytable(name=value.get("name"), pays=dict(pays), version=value.get("version"))

@@ -41,7 +41,7 @@ from typing import Any
 from casino.rules.cards import Card, parse_cards
 from casino.rules.errors import RuleViolation
 from casino.rules.holdem_bonus import actions as act
-from casino.rules.holdem_bonus.paytable import get_paytable
+from casino.rules.holdem_bonus.paytable import paytable_from_record
 from casino.rules.holdem_bonus.settlement import Approval
 from casino.rules.holdem_bonus.state import HandState, Phase, new_hand
 from casino.rules.holdem_bonus.table_rules import TableRules
@@ -114,10 +114,11 @@ def table_rules_from_record(record: Mapping[str, Any]) -> TableRules:
     if "max_bonus" not in values and "max_ante" not in limits and "min_ante" not in limits:
         values["max_bonus"] = UNSTATED_LIMIT
     if "paytable" in record:
-        name = record["paytable"]
-        if not isinstance(name, str):
-            raise RuleViolation(f"paytable must be a paytable's name, not {name!r}", "THB-53")
-        values["paytable"] = get_paytable(name)
+        # A registered paytable's name, or the object a casino's own (versioned) paytable is written as.
+        paytable = record["paytable"]
+        if not isinstance(paytable, (str, Mapping)):
+            raise RuleViolation(f"paytable must be a paytable's name, not {paytable!r}", "THB-53")
+        values["paytable"] = paytable_from_record(paytable)
     house = record.get("house", {})
     if not isinstance(house, Mapping):
         raise RuleViolation(f"house must be an object of house options, not {house!r}", "C-29")
@@ -532,7 +533,7 @@ def record_from_state(state: HandState, hand: str | int | None = None) -> dict[s
         record["hand"] = hand
     record["limits"] = {"min_ante": rules.min_ante, "max_ante": rules.max_ante, "min_bonus": rules.min_bonus,
                         "max_bonus": rules.max_bonus}
-    record["paytable"] = rules.paytable.name
+    record["paytable"] = rules.paytable.to_record()
     record["house"] = {"ante_pays_from": rules.ante_pays_from.value,
                        "approval_awards": rules.to_dict()["approval_awards"]}
     if rules.approval_above is not None:

@@ -26,6 +26,7 @@ from casino.rules.holdem_bonus.paytable import (
     DEFAULT_PAYTABLE,
     Paytable,
     get_paytable,
+    paytable_from_record,
 )
 
 MAX_BOXES = 7
@@ -96,7 +97,7 @@ class TableRules:
             raise RuleViolation(N_("The Bonus maximum %(maximum)s is below the Bonus minimum %(minimum)s"), "THB-20",
                                 maximum=self.max_bonus, minimum=self.min_bonus)
         if not isinstance(self.paytable, Paytable):
-            object.__setattr__(self, "paytable", get_paytable(self.paytable))
+            object.__setattr__(self, "paytable", paytable_from_record(self.paytable))
         if isinstance(self.ante_pays_from, str):
             try:
                 object.__setattr__(self, "ante_pays_from", Category(self.ante_pays_from))
@@ -128,13 +129,13 @@ class TableRules:
         return self.approval_above is not None and payout > self.approval_above
 
     def to_dict(self) -> dict:
-        """The configuration as JSON-safe data (the paytable by name)."""
+        """The configuration as JSON-safe data (the paytable as a record names it: ``Paytable.to_record``)."""
         return {
             "min_ante": self.min_ante,
             "max_ante": self.max_ante,
             "min_bonus": self.min_bonus,
             "max_bonus": self.max_bonus,
-            "paytable": self.paytable.name,
+            "paytable": self.paytable.to_record(),
             "ante_pays_from": self.ante_pays_from.value,
             "approval_awards": sorted(self.approval_awards, key=AWARD_KEYS.index),
             "approval_above": self.approval_above,

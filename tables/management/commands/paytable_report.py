@@ -1,6 +1,9 @@
-"""``python manage.py paytable_report [--paytable NAME] [--json]``: a Bonus paytable's exact odds.
+"""``python manage.py paytable_report [--paytable NAME [--paytable-version N]] [--json]``: a Bonus paytable's
+exact odds.
 
-Probabilities and house edge are counted exactly (``casino.rules.holdem_bonus.house_edge``).
+Probabilities and house edge are counted exactly (``casino.rules.holdem_bonus.house_edge``). ``NAME`` is
+the engine's (``manual``) or a casino's own kept as data (the admin's paytables, ``tables.paytables``),
+at its latest version unless ``--paytable-version`` names an earlier one.
 
 ``paytable_report --base-game [--ante-pays straight|flush] [--strategy] [--json]``: the base game's
 house edge and element of risk under the optimal strategy, per ante option (THB-50, C-29b), from the
@@ -15,7 +18,8 @@ from django.core.management.base import BaseCommand, CommandError
 from casino.rules.errors import RuleViolation
 from casino.rules.holdem_bonus.base_game import ANTE_OPTIONS
 from casino.rules.holdem_bonus.house_edge import TOTAL_DEALS, paytable_odds
-from casino.rules.holdem_bonus.paytable import AWARD_DESCRIPTIONS, DEFAULT_PAYTABLE, paytable_names
+from casino.rules.holdem_bonus.paytable import AWARD_DESCRIPTIONS, DEFAULT_PAYTABLE
+from tables.paytables import resolve_paytable
 
 
 class Command(BaseCommand):
@@ -23,6 +27,8 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--paytable", default=DEFAULT_PAYTABLE, help=f"paytable name (default {DEFAULT_PAYTABLE})")
+        parser.add_argument("--paytable-version", type=int, metavar="N",
+                            help="with a casino's own paytable: that version instead of the latest")
         parser.add_argument("--json", action="store_true", help='print {"awards": [...], "house_edge": <float>}')
         parser.add_argument("--base-game", action="store_true",
                             help="the base game (ante, flop, turn, river) instead of the Bonus")
@@ -36,15 +42,14 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         if options["base_game"]:
             return self.report_base_game(options)
-        paytable = options["paytable"]
         try:
-            odds = paytable_odds(paytable)
-        except RuleViolation:
-            raise CommandError(f"No paytable named {paytable!r}; known: {', '.join(paytable_names())}") from None
+            odds = paytable_odds(resolve_paytable(options["paytable"], options["paytable_version"]))
+        except RuleViolation as violation:
+            raise CommandError(str(violation)) from None
         if options["json"]:
             self.stdout.write(json.dumps(odds.to_dict()))
             return
-        self.stdout.write(f"Bonus paytable {odds.paytable.name!r}: {odds.paytable.description}")
+        self.stdout.write(f"Bonus paytable {odds.paytable.label!r}: {odds.paytable.description}")
         self.stdout.write(f"{'award':<44} {'pays':>8} {'deals':>10} {'probability':>13}  exactly")
         for award in odds.awards:
             p = award.probability
