@@ -83,6 +83,41 @@ class TournamentConsoleConsumer(LiveConsumer):
         return console_fragment(self.tournament, self.user)
 
 
+class DealerTabletConsumer(LiveConsumer):
+    """The dealer's tablet at one tournament table (issue #15): its dealers, the floor and the director.
+    It follows the table (each tap) and the event (the level, the moves the floor's plan makes)."""
+
+    goodbye_template = "casino/fragments/staff_access_ended.html"
+
+    def screen_id(self) -> str:
+        return "deal-table"
+
+    def authorise(self):
+        from tournaments import tablet
+        from tournaments.models import DealtTable
+
+        self.user = _user(self.scope)
+        kwargs = self.scope["url_route"]["kwargs"]
+        self.table = (DealtTable.objects.select_related("tournament")
+                      .filter(tournament_id=kwargs["tournament_id"], number=kwargs["table"]).first())
+        if self.table is None or self.user is None or not has_role(self.user, *tablet.TABLET_ROLES):
+            return None
+        return [self.table.group_name, self.table.tournament.group_name]
+
+    def still_allowed(self) -> bool:
+        from tournaments import tablet
+
+        self.user.refresh_from_db(fields=["is_active"])
+        self.user._casino_roles = None
+        return self.user.is_active and has_role(self.user, *tablet.TABLET_ROLES)
+
+    def render_fragment(self, version: int | None = None) -> str:
+        from tournaments import tablet
+
+        self.table.refresh_from_db()
+        return tablet.tablet_fragment(self.table, self.user)
+
+
 class ClockDisplayConsumer(LiveConsumer):
     """The room's clock display: a public screen, no login (it shows nothing a player at the tables may
     not see: no name, no entry number, no seat; tournaments.display_views says why).

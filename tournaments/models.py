@@ -250,3 +250,114 @@ class IdCheck(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry_id} {self.checkpoint} {self.at:%Y-%m-%d %H:%M}"
+
+
+# --- The dealers' tables (issue #15): each tournament table's hands, dealt through the Hold'em engine ---
+
+
+class DealtTable(models.Model):
+    """A tournament table as its dealer's tablet drives it: the aggregate its hands are written to
+    (``tournaments.dealing``), one per table number of the event. Each table has its own lock and
+    version, so a hundred tables deal at once; only a hand's end writes into the tournament's record."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="dealt_tables")
+    number = models.PositiveSmallIntegerField(_("table"))
+    version = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("dealt tournament table")
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="dealt_table_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} — {self.number}"
+
+    @property
+    def group_name(self) -> str:
+        return object_label(self)
+
+
+class TableHand(models.Model):
+    """One hand at a tournament table. Its ``setup`` is the hand line's table part (the engine's
+    ``TableSetup.to_dict()`` and ``rules``): with its actions replayed it is the hand (``HoldemHand``)."""
+
+    table = models.ForeignKey(DealtTable, on_delete=models.PROTECT, related_name="hands")
+    number = models.PositiveIntegerField(_("hand number"))
+    setup = models.JSONField(_("setup"))
+    rules = models.JSONField(_("house rules"))
+    #: seat -> entry, the players dealt in (as text keys: JSON)
+    entries = models.JSONField(_("entries dealt in"))
+    #: the level the hand is played at (TDA-23): {"small_blind", "big_blind", "ante", "level_number"}
+    level = models.JSONField(_("level"))
+    phase = models.CharField(_("phase"), max_length=20)
+    started_at = models.DateTimeField(_("started at"))
+    ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
+    #: the tournament record's "hand" event this hand's end wrote (None: not reported, or a misdeal)
+    reported_seq = models.PositiveIntegerField(_("reported as event"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "-number"]
+        verbose_name = _("tournament hand")
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="table_hand_number_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.table} #{self.number}"
+
+
+class TableHandActionQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise TypeError("a hand's actions are append-only: they are never updated")
+
+    def delete(self):
+        raise TypeError("a hand's actions are append-only: they are never deleted")
+
+
+class TableHandAction(models.Model):
+    """One record of a tournament hand, in order (``casino.rules.holdem.actions``). Append-only: an undo
+    is a later row naming the one it undoes, with its reason (CC-43)."""
+
+    hand = models.ForeignKey(TableHand, on_delete=models.PROTECT, related_name="actions")
+    seq = models.PositiveIntegerField(_("number"))
+    record = models.JSONField(_("record"))
+    undoes = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(_("at"))
+
+    objects = TableHandActionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["hand", "seq"]
+        verbose_name = _("tournament hand action")
+        constraints = [models.UniqueConstraint(fields=["hand", "seq"], name="table_hand_action_seq_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.hand} {self.seq} {self.record.get('action')}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise TypeError("a hand's actions are append-only: they are never updated")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError("a hand's actions are append-only: they are never deleted")
+
+
+class TableRequest(models.Model):
+    """A write request at a dealt table, kept under its idempotency key (casino.writes.Aggregate)."""
+
+    table = models.ForeignKey(DealtTable, on_delete=models.PROTECT, related_name="requests")
+    key = models.CharField(_("request key"), max_length=100)
+    action = models.CharField(_("action"), max_length=40)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(_("at"))
+    table_version = models.PositiveBigIntegerField()
+    hand = models.ForeignKey(TableHand, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    alerts = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("tournament table request")
+        constraints = [models.UniqueConstraint(fields=["table", "key"], name="dealt_table_request_key_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}:{self.key} {self.action}"

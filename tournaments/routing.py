@@ -1,8 +1,9 @@
 from django.urls import path
 
-from tournaments.consumers import ClockDisplayConsumer, TournamentConsoleConsumer
+from tournaments.consumers import ClockDisplayConsumer, DealerTabletConsumer, TournamentConsoleConsumer
 
 websocket_urlpatterns = [
     path("ws/tournaments/<int:tournament_id>/console/", TournamentConsoleConsumer.as_asgi()),
     path("ws/tournaments/<int:tournament_id>/clock/", ClockDisplayConsumer.as_asgi()),
+    path("ws/tournaments/<int:tournament_id>/tables/<int:table>/deal/", DealerTabletConsumer.as_asgi()),
 ]

@@ -36,7 +36,7 @@ from django.utils import timezone
 from casino.audit import record_event
 from casino.memo import BoundedCache
 from casino.models import object_label
-from casino.roles import DIRECT_TOURNAMENTS, RUN_TOURNAMENT_FLOOR, can
+from casino.roles import DEAL, DIRECT_TOURNAMENTS, RUN_TOURNAMENT_FLOOR, can
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.shuffle import SYSTEM_RANDOM
 from casino.rules.tournament import chip_race, clock, eligibility, record, seating
@@ -214,8 +214,12 @@ def _replayer_for(row: Tournament) -> record.Replayer:
 def _require(w: _Write, who: str) -> None:
     if can(w.by, DIRECT_TOURNAMENTS):
         return
-    if who == "floor" and can(w.by, RUN_TOURNAMENT_FLOOR):
+    if who in ("floor", "table") and can(w.by, RUN_TOURNAMENT_FLOOR):
         return
+    if who == "table" and can(w.by, DEAL):
+        return  # a dealer's tablet reports the end of its table's hand (tournaments.dealing)
+    if who == "table":
+        raise NotAllowed(N_("Only the table's dealer, the floor or the tournament director can do this."))
     if who == "floor":
         raise NotAllowed(N_("Only the tournament floor or its director can do this."))
     raise NotAllowed(N_("Only the tournament director can do this."))
@@ -755,10 +759,12 @@ def record_bust(*, tournament, by, key: str, expected_version: int, table: int, 
 
 def report_hand(*, tournament, by, key: str, expected_version: int, table: int, hand: int, button: int,
                 small_blind_seat: int | None, big_blind_seat: int | None, stacks_at_start: dict[int, int],
-                stacks_at_end: dict[int, int], busts: list[int] = (), rng=SYSTEM_RANDOM) -> TournamentResult:
-    """The end of one hand at one table, as the simulator and part 2's tablets report it: its button and
-    blinds, each seat's stack at its start and end where known, and the seats that busted (CC-19: ranked
-    by their stacks at the start). Chips are conserved over the seats reported at both ends."""
+                stacks_at_end: dict[int, int], busts: list[int] = (), rng=SYSTEM_RANDOM,
+                who: str = "floor") -> TournamentResult:
+    """The end of one hand at one table, as the simulator and the dealers' tablets report it
+    (``tournaments.dealing``, ``who="table"``: the table's dealer may): its button and blinds, each seat's
+    stack at its start and end where known, and the seats that busted (CC-19: ranked by their stacks at
+    the start). Chips are conserved over the seats reported at both ends."""
 
     def work(w: _Write) -> None:
         state = w.state
@@ -788,7 +794,7 @@ def report_hand(*, tournament, by, key: str, expected_version: int, table: int, 
             _finish_or_plan(w)
 
     return _write(tournament=tournament, by=by, key=key, expected_version=expected_version, action="hand",
-                  work=work, who="floor", rng=rng)
+                  work=work, who=who, rng=rng)
 
 
 def _finish_or_plan(w: _Write) -> None:

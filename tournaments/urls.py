@@ -23,6 +23,14 @@ urlpatterns = [
     path("<int:tournament_id>/seating/", views.seating, name="seating"),
 ]
 
+# the dealers' tablets at the tournament's tables (issue #15)
+from tournaments import tablet  # noqa: E402
+
+urlpatterns += [
+    path("<int:tournament_id>/tables/<int:table>/deal/", tablet.tablet_page, name="tablet"),
+    path("<int:tournament_id>/tables/<int:table>/deal/<slug:action>/", tablet.tablet_act, name="tablet_act"),
+]
+
 # displays (t-displays)
 from tournaments import display_views  # noqa: E402
 

@@ -1,0 +1,78 @@
+"""The dealer's tablet at a tournament table in Debian's chromium (issue #15): a hand played tap by tap
+to the showdown, the engine's winner paid, and the bust gone into the event by itself."""
+
+import pytest
+
+from tests.browser.conftest import TABLET, off_the_browser_thread, wait_until
+from tests.tournaments.conftest import (  # noqa: F401 - fixtures
+    act,
+    director_dora,
+    floor_fede,
+    register,
+    registering,
+    sunday_event,
+)
+from tournaments import dealing, services
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def quick_passwords():
+    """The real hashers here: the daphne server checks the dealer's password when she logs in."""
+
+
+def tap(page, selector: str) -> None:
+    """One tap, then wait for the tablet to show the version it made (a second tap while the first is
+    in flight is dropped by htmx, as a dealer's double tap should be)."""
+    before = page.get_attribute("#deal-table", "data-version")
+    page.click(selector)
+    wait_until(page, f"document.getElementById('deal-table').dataset.version !== '{before}'", 10000)
+
+
+def _running(tournament, director, floor):
+    for i in range(2):
+        register(tournament, floor, i)
+    act(services.start_tournament, tournament, director)
+    act(services.clock_command, tournament, director, kind="start")
+    tournament.refresh_from_db()
+    (table,) = services.tournament_state(tournament).tables
+    return table.table
+
+
+def test_a_heads_up_hand_is_dealt_to_the_showdown_and_the_bust_reaches_the_event(
+    daphne_servers, registering, director_dora, floor_fede, dealer_dana, browser, settings  # noqa: F811
+):
+    (server,) = daphne_servers(1)
+    number = off_the_browser_thread(lambda: _running(registering, director_dora, floor_fede))
+    page = browser.new_context(viewport=TABLET, locale="en-GB").new_page()
+    page.goto(f"{server.url}/login/")
+    page.fill("input[name=username]", dealer_dana.username)
+    page.fill("input[name=password]", dealer_dana.raw_password)
+    page.click("button[type=submit].btn-primary")
+    page.goto(f"{server.url}/tournaments/{registering.pk}/tables/{number}/deal/")
+    wait_until(page, "window.htmx && document.querySelector('[ws-connect]')")
+    tap(page, "[data-action='new-hand']")
+    tap(page, "[data-action='all-in']")  # heads-up, the button (small blind) moves all in
+    tap(page, "[data-action='call']")
+    for cards in ("2c 7d 9h", "Js", "Kc"):
+        page.fill("[data-step='board'] input[name=cards]", cards)
+        tap(page, "[data-action='deal']")
+    shown = page.inner_text("[data-step='showdown']")
+    for cards in ("As Ad", "3h 4s"):  # in the order the tablet asks (TDA-16/17)
+        page.fill("[data-step='showdown'] input[name=cards]", cards)
+        tap(page, "[data-action='show']")
+    assert "Seat" in shown
+    # The engine's award, shown for the dealer to push and confirm: aces win the whole pot.
+    assert "collects 20,000" in page.inner_text("[data-awards]")
+    tap(page, "[data-action='award-pots']")
+    page.wait_for_selector("[data-step='between-hands']")
+    assert "collects" in page.inner_text("#deal-table")
+
+    def event():
+        registering.refresh_from_db()
+        state = services.tournament_state(registering)
+        return state.players_left, dealing.latest_hand(dealing.dealt_table(registering, number)).reported_seq
+
+    players_left, reported = off_the_browser_thread(event)
+    assert players_left == 1 and reported is not None

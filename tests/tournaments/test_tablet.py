@@ -1,0 +1,93 @@
+"""The dealer's tablet at a tournament table, over HTTP (issue #15): the page, each tap, refusals that
+name their clause and never a 500, and who may open it."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from tests.tournaments.conftest import act, register
+from tests.tournaments.test_dealing import hand_in_play, to_act
+from tournaments import dealing, services
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+
+
+@pytest.fixture
+def running(registering, director_dora, floor_fede):
+    for i in range(4):
+        register(registering, floor_fede, i)
+    act(services.start_tournament, registering, director_dora)
+    act(services.clock_command, registering, director_dora, kind="start")
+    registering.refresh_from_db()
+    return registering
+
+
+@pytest.fixture
+def number(running):
+    (table,) = services.tournament_state(running).tables
+    return table.table
+
+
+def tap(client, tournament, number, action, **fields):
+    table = dealing.dealt_table(tournament, number)
+    data = {"version": table.version, "key": uuid.uuid4().hex, **fields}
+    return client.post(f"/tournaments/{tournament.pk}/tables/{number}/deal/{action}/", data, HTTP_HX_REQUEST="true",
+                       HTTP_ACCEPT_LANGUAGE="en")
+
+
+def test_the_dealer_opens_the_tablet_and_sees_the_table_and_the_level(client, running, number, dealer_dana_here):
+    client.force_login(dealer_dana_here)
+    page = client.get(f"/tournaments/{running.pk}/tables/{number}/deal/", HTTP_ACCEPT_LANGUAGE="en")
+    body = page.content.decode()
+    assert page.status_code == 200 and "Pia Paz" in body and "25/50" in body and 'data-action="new-hand"' in body
+    assert f'ws-connect="/ws/tournaments/{running.pk}/tables/{number}/deal/"' in body
+
+
+def test_a_hand_is_played_from_the_tablet_tap_by_tap(client, running, number, dealer_dana_here):
+    client.force_login(dealer_dana_here)
+    response = tap(client, running, number, "new-hand")
+    assert response.status_code == 200 and 'data-step="betting"' in response.content.decode()
+    table = dealing.dealt_table(running, number)
+    seat = to_act(table)
+    response = tap(client, running, number, "call", seat=seat)
+    assert response.status_code == 200
+    assert [r.record["action"] for r in dealing.effective_rows(hand_in_play(table))][-1] == "call"
+
+
+def test_an_illegal_raise_is_refused_with_its_clause_and_nothing_recorded(client, running, number, dealer_dana_here):
+    client.force_login(dealer_dana_here)
+    tap(client, running, number, "new-hand")
+    table = dealing.dealt_table(running, number)
+    rows = hand_in_play(table).actions.count()
+    response = tap(client, running, number, "raise", seat=to_act(table), to=60)
+    assert response.status_code == 422 and "TDA-" in response.content.decode()
+    assert hand_in_play(table).actions.count() == rows
+
+
+@pytest.mark.parametrize(("action", "fields", "says"), [
+    ("raise", {"seat": "x", "to": 100}, "seat"),
+    ("raise", {"seat": 1, "to": "lots"}, "amount"),
+    ("flop", {"cards": "2c 7d"}, "Enter 3 cards"),
+])
+def test_bad_input_says_what_is_wrong_and_is_never_a_500(client, running, number, dealer_dana_here, action, fields,
+                                                         says):
+    client.force_login(dealer_dana_here)
+    tap(client, running, number, "new-hand")
+    response = tap(client, running, number, action, **fields)
+    assert response.status_code == 400 and says in response.content.decode()
+
+
+def test_a_player_cannot_open_a_tablet(client, running, number, django_user_model):
+    client.force_login(django_user_model.objects.create_user("walter", password="x"))
+    response = client.get(f"/tournaments/{running.pk}/tables/{number}/deal/")
+    assert response.status_code in (302, 403)
+    response = tap(client, running, number, "new-hand")
+    assert response.status_code in (302, 403)
+    assert hand_in_play(dealing.dealt_table(running, number)) is None
+
+
+def test_a_table_not_in_play_is_not_found(client, running, dealer_dana_here):
+    client.force_login(dealer_dana_here)
+    assert client.get(f"/tournaments/{running.pk}/tables/99/deal/").status_code == 404

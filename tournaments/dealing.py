@@ -1,0 +1,320 @@
+"""The dealer's tablet at a tournament table (issue #15): each hand dealt through the Hold'em engine.
+
+A tournament table (``DealtTable``) is an aggregate of its own, written through the one write path
+(``casino.writes.write``): its row is locked, the engine (``casino.rules.holdem``) decides, the hand's
+records are appended, the version is bumped and the table's screens hear of it after commit. A hundred
+tables deal at once, each on its own lock; only the end of a hand writes into the tournament's record
+(``services.report_hand``, in the same transaction): its button and blinds, each seat's stack at the
+start and the end, and the busts, which the event ranks (CC-19) and balances (the plan the floor
+confirms). The floor enters nothing by hand.
+
+* ``start_hand``: the next hand where the dead button puts it (C-25), at the level in play when it
+  starts (TDA-23), with the blinds and the ante the house's ante mode takes (C-02, CC-50..53, RP-11):
+  ``casino.rules.tournament.table_hand.next_hand_setup``. The engine posts them and deals.
+* ``act``: each action in turn with the TDA's verbs (TDA-03) or the dealer's own steps (the board's
+  cards, the hands shown or mucked at the showdown, the pots awarded, a misdeal); the engine refuses
+  what the rules refuse, naming the clause.
+* ``undo_last``: the last action, before the next one, with its reason (audited); the hand's start is
+  not undone (a misdeal is declared instead) and a hand already in the event's record is the
+  director's to correct (TDA-01).
+* ``hand_line``: the hand in the ``replay_hand`` format (docs/hand-history.md, "Hold'em hands").
+
+Every refusal is a ``RuleViolation`` (or ``NotAllowed``) a dealer can read; nothing is half-recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from casino.models import object_label
+from casino.roles import DEAL, DIRECT_TOURNAMENTS, RUN_TOURNAMENT_FLOOR, can
+from casino.rules.errors import N_, RuleViolation
+from casino.rules.holdem import HoldemHand, HouseRules, Phase, TableSetup, action_from_dict
+from casino.rules.holdem.actions import BETTING_KINDS
+from casino.rules.holdem.hand import ENDED
+from casino.rules.tournament import clock
+from casino.rules.tournament.structure import Structure
+from casino.rules.tournament.table_hand import next_hand_setup
+from casino.writes import Aggregate, NotAllowed, Write, write
+from tournaments import services
+from tournaments.models import DealtTable, TableHand, TableHandAction, TableRequest, Tournament, TournamentEvent
+
+#: What the dealer enters besides the players' acts: the board, the showdown, the pots, a misdeal.
+DEALER_KINDS = frozenset({"deal-flop", "deal-turn", "deal-river", "show", "muck", "award-pots", "misdeal",
+                          "defective-deck"})
+#: The steps the engine takes at a hand's start: never undone (a misdeal is declared instead).
+START_KINDS = frozenset({"post-antes", "post-blinds", "deal-hole-cards"})
+
+TABLES = Aggregate(
+    model=DealtTable, requests=TableRequest, owner="table", version_field="table_version",
+    stream=lambda pk: object_label(DealtTable(pk=pk)), groups=lambda t: [t.group_name], answer_ids=("hand",),
+)
+
+
+@dataclass
+class TableResult:
+    version: int
+    hand: int | None = None  # the TableHand's id
+    duplicate: bool = False
+    alerts: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _TableWrite(Write):
+    hand: TableHand | None = None
+
+    @property
+    def table(self) -> DealtTable:
+        return self.row
+
+    def answer_ids(self) -> dict[str, int | None]:
+        return {"hand": self.hand.pk if self.hand is not None else None}
+
+
+def _may_deal(user) -> bool:
+    return can(user, DEAL) or can(user, RUN_TOURNAMENT_FLOOR) or can(user, DIRECT_TOURNAMENTS)
+
+
+def _write_at(table: DealtTable, *, by, key: str, expected_version: int, action: str,
+              work: Callable[[_TableWrite], None]) -> TableResult:
+    def run(w: _TableWrite) -> None:
+        if not _may_deal(w.by):
+            raise NotAllowed(N_("Only the table's dealer, the floor or the tournament director can do this."))
+        work(w)
+
+    done = write(TABLES, pk=table.pk, by=by, key=key, expected_version=expected_version, action=action, work=run,
+                 write_class=_TableWrite)
+    return TableResult(done.version, hand=done.ids.get("hand"), duplicate=done.duplicate, alerts=done.alerts)
+
+
+# --- Reads -------------------------------------------------------------------------------------------
+
+
+def dealt_table(tournament: Tournament, number: int) -> DealtTable:
+    """The tablet's table: the event's table ``number`` (refused when it is not in play, TDA-07)."""
+    services.tournament_state(tournament).table(number)
+    table, _ = DealtTable.objects.get_or_create(tournament=tournament, number=number)
+    return table
+
+
+def latest_hand(table: DealtTable) -> TableHand | None:
+    return table.hands.order_by("-number").first()
+
+
+def effective_rows(hand: TableHand) -> list[TableHandAction]:
+    """The hand's records a replay uses: an undo row and the row it undid are left out."""
+    rows = list(hand.actions.order_by("seq"))
+    undone = {r.undoes_id for r in rows if r.undoes_id is not None}
+    return [r for r in rows if r.undoes_id is None and r.pk not in undone]
+
+
+def engine_rules(hand: TableHand) -> HouseRules:
+    return HouseRules.from_dict(hand.rules)
+
+
+def hand_state(hand: TableHand) -> HoldemHand:
+    """The hand as its records replay (``HoldemHand.replay``)."""
+    rules = engine_rules(hand)
+    return HoldemHand.replay(TableSetup.from_dict(hand.setup, rules), [r.record for r in effective_rows(hand)],
+                             rules)
+
+
+# --- Writes ------------------------------------------------------------------------------------------
+
+
+def _append(w: _TableWrite, hand: TableHand, records: list[dict], **fields: Any) -> None:
+    last = hand.actions.order_by("-seq").values_list("seq", flat=True).first() or 0
+    TableHandAction.objects.bulk_create([
+        TableHandAction(hand=hand, seq=last + i, record=record, by=w.by, at=w.now, **fields)
+        for i, record in enumerate(records, start=1)
+    ])
+
+
+def _sitting_out(table: DealtTable, last: TableHand | None) -> list[int]:
+    """Seats whose players were moved here onto the button's seat, or between the button and the small
+    blind, since this table's last hand was reported: they sit the next hand out (C-03, CC-53, CC-57)."""
+    events = TournamentEvent.objects.filter(tournament_id=table.tournament_id, type="seated")
+    if last is not None and last.reported_seq is not None:
+        events = events.filter(seq__gt=last.reported_seq)
+    return sorted({e.data["seat"] for e in events if e.data.get("table") == table.number and e.data.get("sits_out")})
+
+
+def start_hand(*, table: DealtTable, by, key: str, expected_version: int) -> TableResult:
+    """New hand (TDA-23, C-24: the hand's start, from which a level change applies): the engine posts the
+    blinds and antes of the level in play and deals, where the dead button says (C-25)."""
+
+    def work(w: _TableWrite) -> None:
+        last = latest_hand(w.table)
+        if last is not None and Phase(last.phase) not in ENDED:
+            raise RuleViolation(N_("The hand in play is not finished."), "CC-43")
+        tournament = Tournament.objects.get(pk=w.table.tournament_id)
+        state = services.tournament_state(tournament)
+        if state.finished or state.setup is None:
+            raise RuleViolation(N_("The tournament is not in play."), "CC-04")
+        seats = state.table(w.table.number)
+        if w.table.number in state.halted:
+            raise RuleViolation(N_("Table %(table)s is halted until the floor balances it."), "CC-59",
+                                table=w.table.number)
+        if state.pending_plan is not None and _plan_touches(state.pending_plan[1], w.table.number):
+            raise RuleViolation(N_("Players are to move at table %(table)s: the floor confirms the moves first."),
+                                "TDA-11", table=w.table.number)
+        setup = state.setup
+        structure = Structure.from_dict(setup.structure)
+        events = list(state.clock_events)
+        reading = clock.clock_at(structure, events, w.now, hand_for_hand_seconds=setup.options.hand_for_hand_seconds)
+        if not reading.started or reading.paused or reading.finished:
+            raise RuleViolation(N_("The clock is not running: no hand is dealt."), "TDA-23")
+        if reading.on_break:
+            raise RuleViolation(N_("The tournament is on a break: the next hand is dealt when it ends."), "TDA-23")
+        level = clock.level_for_hand(structure, events, w.now,
+                                     hand_for_hand_seconds=setup.options.hand_for_hand_seconds)
+        chips = {e.entry: e.stack for e in state.in_play}
+        unit = min(structure.denominations_at(reading.step), default=1)
+        plan = next_hand_setup(seats, chips, level, options=setup.options, chip_unit=unit,
+                               players_in_event=state.players_left, sitting_out=_sitting_out(w.table, last))
+        if plan is None:
+            raise RuleViolation(N_("A hand needs at least two players dealt in"), "CC-77")
+        hand = TableHand.objects.create(
+            table=w.table, number=(last.number + 1) if last else 1, setup=plan.setup.to_dict(),
+            rules=plan.rules.to_dict(), entries={str(s): e for s, e in plan.entries.items()},
+            level={"small_blind": level.small_blind, "big_blind": level.big_blind, "ante": level.ante,
+                   "level_number": reading.level_number,
+                   # where the dead button put the hand (C-25), as the event's record keeps it
+                   "where": {"button": plan.where.button, "small_blind": plan.where.small_blind,
+                             "small_blind_position": plan.where.small_blind_position,
+                             "big_blind": plan.where.big_blind},
+                   "sitting_out": list(plan.sitting_out)},
+            phase=Phase.ANTES.value, started_at=w.now)
+        # The engine posts and deals (cards unknown: the dealer records them only at the showdown).
+        dealt = HoldemHand(plan.setup, plan.rules)
+        if dealt.can_post_antes():
+            dealt = dealt.post_antes()
+        dealt = dealt.post_blinds().deal_hole_cards()
+        _append(w, hand, [a.to_dict() for a in dealt.actions])
+        hand.phase = dealt.phase.value
+        hand.save(update_fields=["phase"])
+        w.hand = hand
+        w.event = "hand-started"
+        w.audit("tournament.table_hand_started", obj=hand, table=w.table.number, hand=hand.number,
+                level=hand.level, stacks=plan.setup.to_dict()["stacks"])
+
+    return _write_at(table, by=by, key=key, expected_version=expected_version, action="start_hand", work=work)
+
+
+def _plan_touches(plan, number: int) -> bool:
+    return (number in plan.broken or number in plan.halted or bool(plan.redraw)
+            or any(number in (m.to_table, m.from_table) for m in plan.moves))
+
+
+def act(*, table: DealtTable, by, key: str, expected_version: int, record: dict) -> TableResult:
+    """One action of the hand in play, as the tablet sends it: a player's act in turn (``{"action":
+    "raise", "seat": 4, "to": 1000}``, TDA-03) or the dealer's step (``{"action": "deal-flop", "cards":
+    [...]}``). The engine verifies it (TDA-40..62 for amounts); the hand's end goes into the event."""
+    if not isinstance(record, dict) or record.get("action") not in BETTING_KINDS | DEALER_KINDS:
+        raise RuleViolation(N_("%(action)r is not something the tablet records"), "TDA-03",
+                            action=record.get("action") if isinstance(record, dict) else record)
+    action = action_from_dict(record)
+
+    def work(w: _TableWrite) -> None:
+        hand = latest_hand(w.table)
+        if hand is None or Phase(hand.phase) in ENDED:
+            raise RuleViolation(N_("No hand is in play: start the next hand."), "TDA-23")
+        before = hand_state(hand)
+        after = before.apply(action)
+        _append(w, hand, [a.to_dict() for a in after.actions[len(before.actions):]])
+        hand.phase = after.phase.value
+        fields = ["phase"]
+        if after.phase in ENDED:
+            hand.ended_at = w.now
+            fields.append("ended_at")
+            if after.phase is Phase.COMPLETE:
+                hand.reported_seq = _report(w, hand, after)
+                fields.append("reported_seq")
+        hand.save(update_fields=fields)
+        w.hand = hand
+        w.audit("tournament.table_action", obj=hand, table=w.table.number, hand=hand.number, record=action.to_dict())
+
+    return _write_at(table, by=by, key=key, expected_version=expected_version, action=str(record["action"]),
+                     work=work)
+
+
+def _report(w: _TableWrite, hand: TableHand, state: HoldemHand) -> int | None:
+    """The hand's end into the tournament's record, in this transaction: its button and blinds, the stacks
+    at its start and end, and the busts (CC-19 ranks them by the stacks at the start)."""
+    tournament = Tournament.objects.get(pk=w.table.tournament_id)
+    starts = dict(state.setup.stacks)
+    ends = dict(state.stacks)
+    where = hand.level["where"]
+    result = services.report_hand(
+        tournament=tournament, by=w.by, key=f"dealt-hand-{hand.pk}", expected_version=tournament.version,
+        table=w.table.number, hand=hand.number, button=where["button"],
+        small_blind_seat=where["small_blind_position"], big_blind_seat=where["big_blind"],
+        stacks_at_start=starts, stacks_at_end=ends, busts=[s for s, c in sorted(ends.items()) if c == 0],
+        who="table")
+    return result.seqs[0] if result.seqs else None
+
+
+def undo_last(*, table: DealtTable, by, key: str, expected_version: int, reason: str) -> TableResult:
+    """Undo the hand's last action before the next one (CC-43), with its reason, audited."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise RuleViolation(N_("Say why the action is undone."), "CC-43")
+
+    def work(w: _TableWrite) -> None:
+        hand = latest_hand(w.table)
+        if hand is None:
+            raise RuleViolation(N_("There is nothing to undo."), "CC-43")
+        if hand.reported_seq is not None or Phase(hand.phase) is Phase.COMPLETE:
+            raise RuleViolation(N_("The hand is over and in the tournament's record: the director corrects it."),
+                                "TDA-01")
+        rows = effective_rows(hand)
+        if not rows or rows[-1].record.get("action") in START_KINDS:
+            raise RuleViolation(N_("The hand's start is not undone: declare a misdeal instead."), "CC-43")
+        undone = rows[-1]
+        _append(w, hand, [{"action": "undo"}], undoes=undone, reason=reason[:200])
+        hand.phase = hand_state(hand).phase.value
+        hand.ended_at = None
+        hand.save(update_fields=["phase", "ended_at"])
+        w.hand = hand
+        w.audit("tournament.table_action_undone", obj=hand, table=w.table.number, hand=hand.number,
+                undone=undone.record, reason=reason[:200])
+
+    return _write_at(table, by=by, key=key, expected_version=expected_version, action="undo", work=work)
+
+
+# --- The hand as a hand line ---------------------------------------------------------------------------
+
+
+def hand_line(hand: TableHand) -> dict[str, Any]:
+    """The hand in the ``replay_hand`` format (docs/hand-history.md, "Hold'em hands"): its table, the
+    players' acts in order, the cards shown and the board; replayed, it gives the hand's stacks."""
+    line: dict[str, Any] = {"game": "holdem", "hand": f"t{hand.table.tournament_id}-{hand.table.number}-{hand.number}",
+                            **hand.setup, "rules": hand.rules, "mode": hand.rules.get("mode", "tournament")}
+    acts: list[dict[str, Any]] = []
+    cards: dict[str, list[str]] = {}
+    board: list[str] = []
+    for row in effective_rows(hand):
+        record = row.record
+        kind = record["action"]
+        if kind in BETTING_KINDS:
+            act_ = {"seat": record["seat"], "act": kind}
+            if "to" in record:
+                act_["to"] = record["to"]
+            if "chips" in record:
+                act_["chips"] = record["chips"]
+            acts.append(act_)
+        elif kind in ("misdeal", "defective-deck"):
+            acts.append({"act": kind})
+        elif kind in ("deal-flop", "deal-turn", "deal-river"):
+            dealt = record.get("cards") or ([record["card"]] if record.get("card") else [])
+            board.extend(dealt)
+        elif kind == "show" and record.get("cards"):
+            cards[str(record["seat"])] = list(record["cards"])
+    line["actions"] = acts
+    if cards:
+        line["cards"] = cards
+    if board:
+        line["board"] = board
+    return line
