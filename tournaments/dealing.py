@@ -34,6 +34,7 @@ from casino.rules.errors import N_, RuleViolation
 from casino.rules.holdem import HoldemHand, HouseRules, Phase, TableSetup, action_from_dict
 from casino.rules.holdem.actions import BETTING_KINDS
 from casino.rules.holdem.hand import ENDED
+from casino.rules.shuffle import SYSTEM_RANDOM
 from casino.rules.tournament import clock
 from casino.rules.tournament.structure import Structure
 from casino.rules.tournament.table_hand import next_hand_setup
@@ -208,10 +209,12 @@ def _plan_touches(plan, number: int) -> bool:
             or any(number in (m.to_table, m.from_table) for m in plan.moves))
 
 
-def act(*, table: DealtTable, by, key: str, expected_version: int, record: dict) -> TableResult:
+def act(*, table: DealtTable, by, key: str, expected_version: int, record: dict,
+        rng=SYSTEM_RANDOM) -> TableResult:
     """One action of the hand in play, as the tablet sends it: a player's act in turn (``{"action":
     "raise", "seat": 4, "to": 1000}``, TDA-03) or the dealer's step (``{"action": "deal-flop", "cards":
-    [...]}``). The engine verifies it (TDA-40..62 for amounts); the hand's end goes into the event."""
+    [...]}``). The engine verifies it (TDA-40..62 for amounts); the hand's end goes into the event, with
+    the plan that follows a bust drawn with ``rng`` (the simulator's seeded one; the system's otherwise)."""
     if not isinstance(record, dict) or record.get("action") not in BETTING_KINDS | DEALER_KINDS:
         raise RuleViolation(N_("%(action)r is not something the tablet records"), "TDA-03",
                             action=record.get("action") if isinstance(record, dict) else record)
@@ -230,7 +233,7 @@ def act(*, table: DealtTable, by, key: str, expected_version: int, record: dict)
             hand.ended_at = w.now
             fields.append("ended_at")
             if after.phase is Phase.COMPLETE:
-                hand.reported_seq = _report(w, hand, after)
+                hand.reported_seq = _report(w, hand, after, rng)
                 fields.append("reported_seq")
         hand.save(update_fields=fields)
         w.hand = hand
@@ -240,7 +243,7 @@ def act(*, table: DealtTable, by, key: str, expected_version: int, record: dict)
                      work=work)
 
 
-def _report(w: _TableWrite, hand: TableHand, state: HoldemHand) -> int | None:
+def _report(w: _TableWrite, hand: TableHand, state: HoldemHand, rng) -> int | None:
     """The hand's end into the tournament's record, in this transaction: its button and blinds, the stacks
     at its start and end, and the busts (CC-19 ranks them by the stacks at the start)."""
     tournament = Tournament.objects.get(pk=w.table.tournament_id)
@@ -252,7 +255,7 @@ def _report(w: _TableWrite, hand: TableHand, state: HoldemHand) -> int | None:
         table=w.table.number, hand=hand.number, button=where["button"],
         small_blind_seat=where["small_blind_position"], big_blind_seat=where["big_blind"],
         stacks_at_start=starts, stacks_at_end=ends, busts=[s for s, c in sorted(ends.items()) if c == 0],
-        who="table")
+        who="table", rng=rng)
     return result.seqs[0] if result.seqs else None
 
 

@@ -227,6 +227,7 @@ def event_setup(post, *, editing: bool = False) -> dict:
         "final_table_size": final_table_size,
         "ante_mode": a_choice(post.get("ante_mode", "button"), ANTE_MODES, _("the ante")),
         "reentry_allowed": post.get("reentry_allowed") == "1",
+        "mucked_hand_recoverable": post.get("mucked_hand_recoverable") == "1",
     }
     fields = {
         "buy_in": whole(post.get("buy_in"), _("The buy-in"), low=0),

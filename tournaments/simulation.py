@@ -28,7 +28,8 @@ from casino.roles import ensure_role_groups
 from casino.rules.tournament import clock, hand_simulator, prizes, record
 from casino.rules.tournament.structure import Break, Structure
 from casino.writes import simulated_time
-from tournaments import services
+from tournaments import dealing, services
+from tournaments.dealt_simulation import play_dealt_hand
 from tournaments.models import Tournament
 
 #: When a simulated event starts, and how long one round of hands (one hand at every table) takes.
@@ -46,6 +47,8 @@ class SimulationReport:
     ended_at: datetime = START
     #: (tables in play, seconds to propose the plan) of the slowest proposals seen (the bench reads them)
     plan_seconds: list[tuple[int, float]] = field(default_factory=list)
+    #: the TableHand ids played hand by hand, in order (``hand_by_hand``)
+    dealt_hands: list[int] = field(default_factory=list)
 
 
 def _staff(username: str, role: str):
@@ -60,19 +63,25 @@ def _staff(username: str, role: str):
 
 def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: str = "button",
                         final_table_size: int = 10,
-                        buy_in: int = 100, starting_stack: int = 10_000, all_in_chance: float = 0.15,
+                        buy_in: int = 100, starting_stack: int = 10_000, all_in_chance: float | None = None,
                         progress: Callable[[int], None] | None = None,
-                        on_phase: Callable[[str], None] | None = None) -> SimulationReport:
+                        on_phase: Callable[[str], None] | None = None,
+                        hand_by_hand: bool = False) -> SimulationReport:
     """Play a whole event of ``entries`` players with ``random.Random(seed)``; returns what it did.
 
     ``progress(n)`` is told of each ``n`` players out; ``on_phase(name)`` of each phase (registration,
-    start, play, results)."""
+    start, play, results). ``hand_by_hand``: every hand is dealt through the dealers' tablets' services
+    with random legal actions (``tournaments.dealt_simulation``) instead of a drawn result."""
+    if all_in_chance is None:
+        all_in_chance = 0.05 if hand_by_hand else 0.15
     if entries < 2:
         raise ValueError("a simulated tournament needs at least two entries")
     rng = random.Random(seed)
     director = _staff("sim-director", "tournament_director")
     floor = _staff("sim-floor", "tournament_floor")
+    dealer = _staff("sim-dealer", "dealer") if hand_by_hand else None
     keys = itertools.count(1)
+    deal_keys = itertools.count(1)
     now = START
     phase = on_phase or (lambda _name: None)
 
@@ -158,18 +167,30 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
                 continue
             stacks = {e: s.entry(e).stack for _, e in table.players}
             hands_at[number] = hands_at.get(number, 0) + 1
-            hand = hand_simulator.play_hand(table, stacks, level, ante_mode=options.ante_mode, rng=rng,
-                                            hand=hands_at[number], all_in_chance=all_in_chance,
-                                            ante_halve_at_or_below=options.ante_halve_at_or_below)
-            act(services.report_hand, floor, table=number, hand=hand.hand, button=hand.button,
-                small_blind_seat=hand.small_blind_position, big_blind_seat=hand.big_blind,
-                stacks_at_start=hand.stacks_at_start, stacks_at_end=hand.stacks_at_end, busts=list(hand.busted),
-                rng=rng)
+            if hand_by_hand:
+                # the tablet's writes, one per tap; the hand's end is reported into the event by them
+                with simulated_time(now):
+                    dealt = play_dealt_hand(dealing.dealt_table(tournament, number), dealer, rng, keys=deal_keys,
+                                            all_in_chance=all_in_chance)
+                tournament.refresh_from_db()
+                version = tournament.version
+                report.writes += dealt.actions.count() + 1
+                report.dealt_hands.append(dealt.pk)
+                busted = [seat for seat, chips in dealing.hand_state(dealt).stacks.items() if chips == 0]
+            else:
+                hand = hand_simulator.play_hand(table, stacks, level, ante_mode=options.ante_mode, rng=rng,
+                                                hand=hands_at[number], all_in_chance=all_in_chance,
+                                                ante_halve_at_or_below=options.ante_halve_at_or_below)
+                act(services.report_hand, floor, table=number, hand=hand.hand, button=hand.button,
+                    small_blind_seat=hand.small_blind_position, big_blind_seat=hand.big_blind,
+                    stacks_at_start=hand.stacks_at_start, stacks_at_end=hand.stacks_at_end,
+                    busts=list(hand.busted), rng=rng)
+                busted = list(hand.busted)
             report.hands += 1
-            if hand.busted:
-                out += len(hand.busted)
+            if busted:
+                out += len(busted)
                 if progress:
-                    progress(len(hand.busted))
+                    progress(len(busted))
                 settle_plans()
                 if state().players_left <= 1:
                     break

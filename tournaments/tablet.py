@@ -81,6 +81,8 @@ def tablet_context(table: DealtTable, user, notice: dict | None = None) -> dict[
             phase=engine.phase.value, street=engine.street.value, pot=engine.pot_total,
             board=[str(c) if c is not None else "?" for c in engine.board], legal=legal,
             opens=engine.current_bet == 0 if legal else False,
+            # all-in is offered only where the engine takes it (not when the betting is not reopened, TDA-47)
+            may_all_in=engine.can_all_in(legal.seat) if legal else False,
             to_act_name=names.get(hand.entries.get(str(legal.seat)), "") if legal else "",
             # the hands still to be shown or mucked, in the engine's order (TDA-16, TDA-17)
             showdown=[s for s in engine.showdown_order()

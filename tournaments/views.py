@@ -398,6 +398,7 @@ def _setup_initial(tournament: Tournament | None) -> dict:
         "final_table_size": options.final_table_size,
         "ante_mode": options.ante_mode,
         "reentry_allowed": options.reentry_allowed,
+        "mucked_hand_recoverable": options.mucked_hand_recoverable,
     }
 
 

@@ -137,12 +137,17 @@ class HouseRules:
     button_ante_halved_at_or_below: int | None = 6
     limit_raise_cap: int = 4
     limit_cap_lifted_when: CapLift | None = None
+    #: A hand mucked at the showdown: lost for good by default (CC-146, the house's reading, TDA-00); with
+    #: True, still live while it is identified and tabled (TDA-14, TDA-65-B), where the TD so rules.
+    mucked_hand_recoverable: bool = False
 
     def __post_init__(self) -> None:
         if isinstance(self.limit_raise_cap, bool) or not isinstance(self.limit_raise_cap, int) \
                 or self.limit_raise_cap < 1:
             raise RuleViolation(N_("The fixed-limit cap is a whole number of bets and raises, at least 1 (the bet)"),
                                 "TDA-48")
+        if not isinstance(self.mucked_hand_recoverable, bool):
+            raise RuleViolation(N_("mucked_hand_recoverable is true or false"), "CC-146")
         halve_at = self.button_ante_halved_at_or_below
         if halve_at is not None and (isinstance(halve_at, bool) or not isinstance(halve_at, int)):
             raise RuleViolation(N_("button_ante_halved_at_or_below is a number of players, or null to never halve"),
@@ -162,6 +167,8 @@ class HouseRules:
             "button_ante_halved_at_or_below": self.button_ante_halved_at_or_below,
             "limit_raise_cap": self.limit_raise_cap,
             "limit_cap_lifted_when": None if self.limit_cap_lifted_when is None else self.limit_cap_lifted_when.value,
+            # Written only when chosen: the rules of the hands recorded before the option keep their JSON.
+            **({"mucked_hand_recoverable": True} if self.mucked_hand_recoverable else {}),
         }
 
     @classmethod
@@ -177,6 +184,7 @@ class HouseRules:
             button_ante_halved_at_or_below=data.get("button_ante_halved_at_or_below", 6),
             limit_raise_cap=data.get("limit_raise_cap", 4),
             limit_cap_lifted_when=None if lifted is None else CapLift(lifted),
+            mucked_hand_recoverable=data.get("mucked_hand_recoverable", False),
         )
 
 

@@ -1110,14 +1110,24 @@ class HoldemHand:
     # -- showdown and award -----------------------------------------------------------------------------
 
     def verify_show_hand(self, seat: int, cards: Sequence[Card | str] | None = None) -> None:
-        self._step(Phase.SHOWDOWN, Phrase(N_("show a hand")))
+        mucked = self.phase in (Phase.SHOWDOWN, Phase.AWARD) and self.mucked[self._pos_of(seat)]
+        if mucked:
+            # A hand mucked at the showdown (house option, docs/holdem-engine.md): the house's reading,
+            # CC-146, by default (TDA-00): once mucked it is lost. TDA-14 / TDA-65-B: a mucked hand that
+            # is still 100% identifiable and retrievable stays live and may be tabled, the TD ruling.
+            if not self.rules.mucked_hand_recoverable:
+                raise RuleViolation(N_("Seat %(seat)s mucked: a mucked hand cannot be recovered to win the pot"),
+                                    "CC-146", seat=seat)
+            if cards is None and self.hole[self._pos[seat]] is None:
+                raise RuleViolation(N_("Seat %(seat)s's mucked hand is live only if it is identified: enter its "
+                                       "cards"), "TDA-14", seat=seat)
+        else:
+            self._step(Phase.SHOWDOWN, Phrase(N_("show a hand")))
         p = self._pos_of(seat)
         if self.folded[p]:
             raise RuleViolation(N_("Seat %(seat)s folded and has no hand to show"), "DEAL-10", seat=seat)
-        if self.mucked[p] or self.shown[p]:
-            if self.shown[p]:
-                raise RuleViolation(N_("Seat %(seat)s's hand is already shown"), "TDA-14", seat=seat)
-            raise RuleViolation(N_("Seat %(seat)s's hand is already mucked"), "TDA-14", seat=seat)
+        if self.shown[p]:
+            raise RuleViolation(N_("Seat %(seat)s's hand is already shown"), "TDA-13-A", seat=seat)
         if cards is None:
             if self.hole[p] is None:
                 raise RuleViolation(N_("Seat %(seat)s's cards were not recorded: enter them to show the hand"),
@@ -1141,6 +1151,7 @@ class HoldemHand:
         """Table a hand (TDA-13-A); the cards are needed when they were not recorded at the deal."""
         self.verify_show_hand(seat, cards)
         p = self._pos[seat]
+        self.mucked = _with(self.mucked, p, False)  # a mucked hand recovered (TDA-14), where the house allows it
         if self.hole[p] is None:
             self.hole = _with(self.hole, p, parse_cards(cards))
             self._cards_seen = self._cards_seen.union(self.hole[p])
@@ -1174,8 +1185,8 @@ class HoldemHand:
 
     def _after_showing(self) -> None:
         live = [i for i in range(len(self.seats)) if not self.folded[i] and not self.mucked[i]]
-        if len(live) == 1 or all(self.shown[i] for i in live):
-            self.phase = Phase.AWARD
+        # A recovered hand (TDA-14) may bring the showdown back from the award to a hand still to show.
+        self.phase = Phase.AWARD if len(live) == 1 or all(self.shown[i] for i in live) else Phase.SHOWDOWN
 
     def _contenders(self) -> list[int]:
         return [i for i in range(len(self.seats)) if not self.folded[i] and not self.mucked[i]]

@@ -35,6 +35,9 @@ class HouseOptions:
     prize_unit: int = 1
     #: CC-23: the minimum age to play.
     minimum_age: int = 18
+    #: A hand mucked at the showdown: lost for good (CC-146, the house's reading, TDA-00), or still live
+    #: while identified, to be tabled where the TD so rules (TDA-14, TDA-65-B). Dealt hands (issue #15).
+    mucked_hand_recoverable: bool = False
 
     def __post_init__(self) -> None:
         if self.ante_mode not in ANTE_MODES:

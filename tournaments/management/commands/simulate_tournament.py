@@ -1,8 +1,11 @@
 """Simulate a whole tournament through the real services, and export its record (issue #14).
 
     python manage.py simulate_tournament --entries 200 --seed 7 [--seats 9] [--out record.jsonl]
+                                         [--hand-by-hand]
 
 The same seed gives the same record, byte for byte (times come from the simulated clock).
+``--hand-by-hand`` deals every hand through the dealers' tablets' services with random legal actions
+(issue #15) and then replays every hand's exported line, checking its stacks.
 """
 
 from __future__ import annotations
@@ -55,21 +58,31 @@ class Command(BaseCommand):
                             help="players at the final table (CC-61's 10 by default; RP-09 says 9 or 7)")
         parser.add_argument("--out", help="write the record here (JSON Lines)")
         parser.add_argument("--quiet", action="store_true", help="no progress bar")
+        parser.add_argument("--hand-by-hand", action="store_true",
+                            help="deal every hand through the tablets' services with random legal actions")
 
-    def handle(self, *args, entries, seed, seats, ante_mode, final_table=10, out=None, quiet=False, **options):
+    def handle(self, *args, entries, seed, seats, ante_mode, final_table=10, out=None, quiet=False,
+               hand_by_hand=False, **options):
         if entries < 2:
             raise CommandError("A tournament needs at least two entries.")
         bar = _Bar(entries - 1, quiet)
         began = time.perf_counter()
         try:
             report = simulate_tournament(entries=entries, seed=seed, seats=seats, ante_mode=ante_mode,
-                                         final_table_size=final_table, progress=bar)
+                                         final_table_size=final_table, progress=bar, hand_by_hand=hand_by_hand)
         finally:
             bar.close()
         took = time.perf_counter() - began
         t = report.tournament
         self.stderr.write(f"Tournament {t.pk}: {entries} entries, {report.hands} hands, {report.plans} plans "
                           f"confirmed, {report.colour_ups} colour-ups, {report.writes} writes in {took:.1f} s.")
+        if hand_by_hand:
+            from tournaments.dealt_simulation import verify_dealt_hands
+
+            problems = verify_dealt_hands(report.dealt_hands)
+            if problems:
+                raise CommandError("Hands that do not replay to their recorded stacks:\n" + "\n".join(problems[:20]))
+            self.stderr.write(f"Every one of the {len(report.dealt_hands)} hands replays to its recorded stacks.")
         if out:
             call_command("export_tournament", str(t.pk), "--out", out)
         self.stdout.write(str(t.pk))
