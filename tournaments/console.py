@@ -239,11 +239,29 @@ def field_history(events: list[dict]) -> list[plot.FieldPoint]:
 # --- rendering ----------------------------------------------------------------------------------------
 
 
+def dealt_tables(tournament: Tournament, hand_for_hand: bool) -> list[dict]:
+    """Each dealt table's hand as it stands (issue #15): its number, stage, pot, who is all-in, the stacks,
+    and what it waits for in hand-for-hand (the next deal, CC-11; the board, RP-08-F)."""
+    from tournaments import dealing
+
+    rows = []
+    for table in tournament.dealt_tables.order_by("number"):
+        view = dealing.table_summary(table)
+        if view is None:
+            continue
+        if hand_for_hand:
+            view["waits_for_deal"] = view["phase"] == "complete"
+            view["waits_for_board"] = view["board_held"]
+        rows.append(view)
+    return rows
+
+
 def console_context(tournament: Tournament, user, notice: dict | None = None) -> dict:
     the_field = read_field(tournament)
     board = the_field.board
     clock = screens.clock_view(board)
     return {
+        "dealt": dealt_tables(tournament, bool(clock.reading and clock.reading.hand_for_hand)),
         "tournament": tournament,
         "screen_id": SCREEN_ID,
         "field": the_field,

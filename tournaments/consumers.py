@@ -68,9 +68,12 @@ class TournamentConsoleConsumer(LiveConsumer):
         self.tournament = Tournament.objects.filter(pk=tournament_id).first()
         if self.tournament is None or not runs_tournaments(self.user):
             return None
-        # The console shows the tournament's version: a backlog of pushes is rendered once.
+        # The console shows the tournament's version: a backlog of pushes is rendered once. It also hears
+        # of every tap at the event's dealt tables (their hands live, issue #15).
+        from tournaments.dealing import tables_group
+
         self.coalesce_groups = frozenset({self.tournament.group_name})
-        return [self.tournament.group_name]
+        return [self.tournament.group_name, tables_group(self.tournament.pk)]
 
     def still_allowed(self) -> bool:
         # A person whose role was removed (or who was deactivated) stops receiving the console at once.

@@ -26,8 +26,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
+from casino.memo import BoundedCache
 from casino.models import object_label
 from casino.roles import DEAL, DIRECT_TOURNAMENTS, RUN_TOURNAMENT_FLOOR, can
 from casino.rules.errors import N_, RuleViolation
@@ -37,7 +39,7 @@ from casino.rules.holdem.hand import ENDED
 from casino.rules.shuffle import SYSTEM_RANDOM
 from casino.rules.tournament import clock
 from casino.rules.tournament.structure import Structure
-from casino.rules.tournament.table_hand import next_hand_setup
+from casino.rules.tournament.table_hand import clock_expiry_record, next_hand_setup
 from casino.writes import Aggregate, NotAllowed, Write, write
 from tournaments import services
 from tournaments.models import DealtTable, TableHand, TableHandAction, TableRequest, Tournament, TournamentEvent
@@ -45,12 +47,20 @@ from tournaments.models import DealtTable, TableHand, TableHandAction, TableRequ
 #: What the dealer enters besides the players' acts: the board, the showdown, the pots, a misdeal.
 DEALER_KINDS = frozenset({"deal-flop", "deal-turn", "deal-river", "show", "muck", "award-pots", "misdeal",
                           "defective-deck"})
+#: The dealer's steps that deal the board.
+BOARD_KINDS = frozenset({"deal-flop", "deal-turn", "deal-river"})
 #: The steps the engine takes at a hand's start: never undone (a misdeal is declared instead).
 START_KINDS = frozenset({"post-antes", "post-blinds", "deal-hole-cards"})
 
+def tables_group(tournament_id: int) -> str:
+    """The group that hears of every tap at an event's dealt tables: the director's console follows it."""
+    return f"{object_label(Tournament(pk=tournament_id))}.tables"
+
+
 TABLES = Aggregate(
     model=DealtTable, requests=TableRequest, owner="table", version_field="table_version",
-    stream=lambda pk: object_label(DealtTable(pk=pk)), groups=lambda t: [t.group_name], answer_ids=("hand",),
+    stream=lambda pk: object_label(DealtTable(pk=pk)), groups=lambda t: [t.group_name, tables_group(t.tournament_id)],
+    answer_ids=("hand",),
 )
 
 
@@ -122,6 +132,31 @@ def hand_state(hand: TableHand) -> HoldemHand:
                              rules)
 
 
+_SUMMARIES: BoundedCache[dict[str, Any]] = BoundedCache(1024)
+
+
+def table_summary(table: DealtTable) -> dict[str, Any] | None:
+    """What the director's console shows of a dealt table's latest hand (None before its first): read once
+    per table version in this process, since a console re-renders at every tap at any table."""
+    def read() -> dict[str, Any] | None:
+        hand = latest_hand(table)
+        if hand is None:
+            return None
+        engine = hand_state(hand)
+        in_play = engine.phase not in ENDED
+        return {
+            "number": table.number, "hand": hand.number, "phase": engine.phase.value,
+            "street": engine.street.value, "pot": engine.pot_total, "in_play": in_play,
+            "all_in": [s for s, c in engine.stacks.items() if c == 0 and not engine.folded[engine.seats.index(s)]]
+            if in_play else [],
+            "stacks": dict(engine.stacks), "to_act": engine.to_act,
+            "board_held": in_play and engine.phase is Phase.BOARD and engine.cards_up
+            and not hand.level.get("board_released"),
+        }
+
+    return _SUMMARIES.get_or_make((table.pk, table.version), read)
+
+
 # --- Writes ------------------------------------------------------------------------------------------
 
 
@@ -161,6 +196,16 @@ def start_hand(*, table: DealtTable, by, key: str, expected_version: int) -> Tab
         if state.pending_plan is not None and _plan_touches(state.pending_plan[1], w.table.number):
             raise RuleViolation(N_("Players are to move at table %(table)s: the floor confirms the moves first."),
                                 "TDA-11", table=w.table.number)
+        release = None
+        if state.hand_for_hand:
+            # CC-11, RP-08: each hand-for-hand deal starts at every table together, when the director
+            # releases it (the clock's "hand_for_hand_hand", which also takes the hand's time off the level).
+            # A table that has played its hand of this deal waits; a misdeal is dealt again.
+            release = hand_for_hand_release(state)
+            played = w.table.hands.filter(phase=Phase.COMPLETE.value).order_by("-number").first()
+            if release is None or (played is not None and played.level.get("hand_for_hand_release") == release):
+                raise RuleViolation(N_("Hand-for-hand: every table finishes its hand and waits; the next deal starts "
+                                       "at every table together, when the director releases it."), "CC-11")
         setup = state.setup
         structure = Structure.from_dict(setup.structure)
         events = list(state.clock_events)
@@ -186,7 +231,7 @@ def start_hand(*, table: DealtTable, by, key: str, expected_version: int) -> Tab
                    "where": {"button": plan.where.button, "small_blind": plan.where.small_blind,
                              "small_blind_position": plan.where.small_blind_position,
                              "big_blind": plan.where.big_blind},
-                   "sitting_out": list(plan.sitting_out)},
+                   "sitting_out": list(plan.sitting_out), "hand_for_hand_release": release},
             phase=Phase.ANTES.value, started_at=w.now)
         # The engine posts and deals (cards unknown: the dealer records them only at the showdown).
         dealt = HoldemHand(plan.setup, plan.rules)
@@ -202,6 +247,23 @@ def start_hand(*, table: DealtTable, by, key: str, expected_version: int) -> Tab
                 level=hand.level, stacks=plan.setup.to_dict()["stacks"])
 
     return _write_at(table, by=by, key=key, expected_version=expected_version, action="start_hand", work=work)
+
+
+def hand_for_hand_release(state) -> int | None:
+    """The deal the hand-for-hand hands now wait for: the place in the clock's events of the director's
+    last release ("hand_for_hand_hand") since hand-for-hand was turned on; None before the first."""
+    events = state.clock_events
+    on = max((i for i, e in enumerate(events) if e.kind == "hand_for_hand_on"), default=-1)
+    return max((i for i, e in enumerate(events) if e.kind == "hand_for_hand_hand" and i > on), default=None)
+
+
+def _board_held(w: _TableWrite, hand: TableHand, before: HoldemHand, action) -> bool:
+    """RP-08-F: during hand-for-hand, after an all-in and a call (every hand tabled, no more betting) no
+    card is dealt until the director says so (``release_board``)."""
+    if action.kind not in BOARD_KINDS or not before.cards_up or hand.level.get("board_released"):
+        return False
+    tournament = Tournament.objects.get(pk=w.table.tournament_id)
+    return services.tournament_state(tournament).hand_for_hand
 
 
 def _plan_touches(plan, number: int) -> bool:
@@ -225,22 +287,35 @@ def act(*, table: DealtTable, by, key: str, expected_version: int, record: dict,
         if hand is None or Phase(hand.phase) in ENDED:
             raise RuleViolation(N_("No hand is in play: start the next hand."), "TDA-23")
         before = hand_state(hand)
-        after = before.apply(action)
-        _append(w, hand, [a.to_dict() for a in after.actions[len(before.actions):]])
-        hand.phase = after.phase.value
-        fields = ["phase"]
-        if after.phase in ENDED:
-            hand.ended_at = w.now
-            fields.append("ended_at")
-            if after.phase is Phase.COMPLETE:
-                hand.reported_seq = _report(w, hand, after, rng)
-                fields.append("reported_seq")
-        hand.save(update_fields=fields)
-        w.hand = hand
+        if _board_held(w, hand, before, action):
+            raise RuleViolation(N_("Hand-for-hand: after an all-in and a call no card is dealt until the director "
+                                   "releases the board."), "RP-08-F")
+        _apply(w, hand, before, action, rng)
         w.audit("tournament.table_action", obj=hand, table=w.table.number, hand=hand.number, record=action.to_dict())
 
     return _write_at(table, by=by, key=key, expected_version=expected_version, action=str(record["action"]),
                      work=work)
+
+
+def _apply(w: _TableWrite, hand: TableHand, before: HoldemHand, action, rng) -> HoldemHand:
+    """The engine applies ``action``; its records are appended, the hand saved, its end reported. A clock
+    called on the player in turn stops: he has acted (or his time ran out)."""
+    after = before.apply(action)
+    _append(w, hand, [a.to_dict() for a in after.actions[len(before.actions):]])
+    hand.phase = after.phase.value
+    fields = ["phase"]
+    if "clock" in hand.level:
+        hand.level = {k: v for k, v in hand.level.items() if k != "clock"}
+        fields.append("level")
+    if after.phase in ENDED:
+        hand.ended_at = w.now
+        fields.append("ended_at")
+        if after.phase is Phase.COMPLETE:
+            hand.reported_seq = _report(w, hand, after, rng)
+            fields.append("reported_seq")
+    hand.save(update_fields=fields)
+    w.hand = hand
+    return after
 
 
 def _report(w: _TableWrite, hand: TableHand, state: HoldemHand, rng) -> int | None:
@@ -285,6 +360,78 @@ def undo_last(*, table: DealtTable, by, key: str, expected_version: int, reason:
                 undone=undone.record, reason=reason[:200])
 
     return _write_at(table, by=by, key=key, expected_version=expected_version, action="undo", work=work)
+
+
+def release_board(*, table: DealtTable, by, key: str, expected_version: int) -> TableResult:
+    """The director (or the floor for him) lets the dealer deal the board of a hand-for-hand all-in that
+    was called (RP-08-F), audited."""
+    if not (can(by, DIRECT_TOURNAMENTS) or can(by, RUN_TOURNAMENT_FLOOR)):
+        raise NotAllowed(N_("Only the tournament director or the floor releases the board."))
+
+    def work(w: _TableWrite) -> None:
+        hand = latest_hand(w.table)
+        if hand is None or Phase(hand.phase) in ENDED:
+            raise RuleViolation(N_("No hand is in play: start the next hand."), "TDA-23")
+        hand.level = {**hand.level, "board_released": True}
+        hand.save(update_fields=["level"])
+        w.hand = hand
+        w.audit("tournament.table_board_released", obj=hand, table=w.table.number, hand=hand.number)
+
+    return _write_at(table, by=by, key=key, expected_version=expected_version, action="release_board", work=work)
+
+
+def _options(table: DealtTable):
+    tournament = Tournament.objects.get(pk=table.tournament_id)
+    return services.tournament_state(tournament).setup.options
+
+
+def call_clock(*, table: DealtTable, by, key: str, expected_version: int) -> TableResult:
+    """The clock called on the player in turn (C-04: by the director, the floor, or the dealer when a player
+    at the table asks, CC-115): the house's seconds (30, the last 10 counted aloud; or TDA-29's 25 + 5),
+    on the tablet; when they run out the dealer records it (``clock_ran_out``). Audited."""
+
+    def work(w: _TableWrite) -> None:
+        hand = latest_hand(w.table)
+        engine = hand_state(hand) if hand is not None else None
+        if engine is None or engine.to_act is None:
+            raise RuleViolation(N_("Nobody is to act: the clock runs on the player in turn"), "C-04")
+        if "clock" in hand.level:
+            raise RuleViolation(N_("The clock is already running on seat %(seat)s"), "C-04",
+                                seat=hand.level["clock"]["seat"])
+        options = _options(w.table)
+        ends_at = w.now + timedelta(seconds=options.clock_seconds)
+        hand.level = {**hand.level, "clock": {"seat": engine.to_act, "ends_at": ends_at.isoformat(),
+                                              "seconds": options.clock_seconds,
+                                              "countdown": options.clock_countdown_seconds}}
+        hand.save(update_fields=["level"])
+        w.hand = hand
+        w.audit("tournament.table_clock_called", obj=hand, table=w.table.number, hand=hand.number,
+                seat=engine.to_act, seconds=options.clock_seconds)
+
+    return _write_at(table, by=by, key=key, expected_version=expected_version, action="call_clock", work=work)
+
+
+def clock_ran_out(*, table: DealtTable, by, key: str, expected_version: int, rng=SYSTEM_RANDOM) -> TableResult:
+    """The clock called on the player in turn has run out (the server checks the time): the engine applies
+    the house's outcome (C-05): his hand is dead, or, not facing a bet where the house follows TDA-29, he
+    checks. Audited."""
+
+    def work(w: _TableWrite) -> None:
+        hand = latest_hand(w.table)
+        called = hand.level.get("clock") if hand is not None else None
+        if called is None:
+            raise RuleViolation(N_("No clock is running at this table."), "C-04")
+        left = (datetime.fromisoformat(called["ends_at"]) - w.now).total_seconds()
+        if left > 0:
+            raise RuleViolation(N_("The clock still has %(seconds)s seconds to run."), "C-04",
+                                seconds=int(left) + (left % 1 > 0))
+        before = hand_state(hand)
+        record = clock_expiry_record(before, _options(w.table))
+        _apply(w, hand, before, action_from_dict(record), rng)
+        w.audit("tournament.table_clock_ran_out", obj=hand, table=w.table.number, hand=hand.number,
+                seat=called["seat"], record=record)
+
+    return _write_at(table, by=by, key=key, expected_version=expected_version, action="clock_ran_out", work=work)
 
 
 # --- The hand as a hand line ---------------------------------------------------------------------------

@@ -93,6 +93,7 @@ def tablet_context(table: DealtTable, user, notice: dict | None = None) -> dict[
             payouts=engine.payouts, pots=[p.to_dict() for p in engine.pots()],
             # what the engine awards (TDA-15..21: side pots, odd chips), for the dealer to push and confirm
             awards=engine.award_pots().payouts if engine.phase is Phase.AWARD and engine.can_award_pots() else None,
+            clock=_clock_view(hand) if in_play else None,
             may_undo=in_play and any(r.record.get("action") not in dealing.START_KINDS
                                      for r in dealing.effective_rows(hand)[-1:]),
         )
@@ -104,6 +105,19 @@ def tablet_context(table: DealtTable, user, notice: dict | None = None) -> dict[
                          for m in plan.moves if table.number in (m.from_table, m.to_table)]
         view["breaks"] = table.number in plan.broken
     return view
+
+
+def _clock_view(hand) -> dict[str, Any] | None:
+    """The clock called on the player in turn (C-04): its seat, its end (for the tablet's countdown) and
+    how many seconds are counted aloud."""
+    called = hand.level.get("clock")
+    if called is None:
+        return None
+    from datetime import datetime
+
+    ends = datetime.fromisoformat(called["ends_at"])
+    return {**called, "ends_ms": round(ends.timestamp() * 1000),
+            "left": max(0, round((ends - timezone.now()).total_seconds()))}
 
 
 def tablet_fragment(table: DealtTable, user, notice: dict | None = None) -> str:
@@ -169,6 +183,10 @@ def tablet_act(request, tournament_id: int, table: int, action: str):
             return dealing.start_hand(**common)
         if action == "undo":
             return dealing.undo_last(**common, reason=post.get("reason", ""))
+        if action == "call-clock":
+            return dealing.call_clock(**common)
+        if action == "clock-ran-out":
+            return dealing.clock_ran_out(**common)
         return dealing.act(**common, record=_record(action, post))
 
     status, notice, _result = outcome(run)

@@ -248,6 +248,10 @@ ACTIONS: dict[str, Action] = {
     "clock-adjust": Action("clock_command", _clock("adjust")),
     "clock-skip": Action("clock_command", _clock("skip")),
     "hand-for-hand": Action("clock_command", _clock("hand-for-hand")),
+    # CC-11, RP-08: the director releases the next hand-for-hand deal at every table at once
+    "hand-for-hand-deal": Action("clock_command", _clock("hand_for_hand_hand")),
+    # RP-08-F: and the board of an all-in called at one table (a write on that table: see act)
+    "release-board": Action("release_board", lambda post, tournament: {"table": _table_number(post)}),
     "results": Action("record_results", _no_fields),
     "confirm-plan": Action("confirm_plan", _confirm_plan, FLOOR),
     "bust": Action("record_bust", _bust, FLOOR, "table"),
@@ -317,6 +321,19 @@ def record_busts(tournament: Tournament, user, post, *, table: int, seats: list[
     return result
 
 
+def _release_board(tournament: Tournament, user, post, number: int):
+    """RP-08-F from the console: a write on that table's own aggregate, at the version it has now (the
+    console shows the event's version, not each table's; the director's word is for this hand)."""
+    from tournaments import dealing
+
+    _version, key = _guard(post)
+    try:
+        table = dealing.dealt_table(tournament, number)
+    except RuleViolation:
+        raise BadInput(_("There is no such table in play.")) from None
+    return dealing.release_board(table=table, by=user, key=key, expected_version=table.version)
+
+
 def outcome(call: Callable) -> tuple[int, dict | None, object]:
     """Run ``call`` and say how it went: (status, notice, result)."""
     try:
@@ -348,6 +365,8 @@ def act(request, tournament_id: int, action: str):
 
     def run():
         kwargs = spec.parse(post, tournament)
+        if action == "release-board":
+            return _release_board(tournament, request.user, post, kwargs["table"])
         if action == "bust":
             return record_busts(tournament, request.user, post, **kwargs)
         service = spec.service
@@ -399,6 +418,9 @@ def _setup_initial(tournament: Tournament | None) -> dict:
         "ante_mode": options.ante_mode,
         "reentry_allowed": options.reentry_allowed,
         "mucked_hand_recoverable": options.mucked_hand_recoverable,
+        "clock_seconds": options.clock_seconds,
+        "clock_countdown_seconds": options.clock_countdown_seconds,
+        "clock_expiry_unfaced": options.clock_expiry_unfaced,
     }
 
 

@@ -53,7 +53,10 @@ def test_a_heads_up_hand_is_dealt_to_the_showdown_and_the_bust_reaches_the_event
     page.goto(f"{server.url}/tournaments/{registering.pk}/tables/{number}/deal/")
     wait_until(page, "window.htmx && document.querySelector('[ws-connect]')")
     tap(page, "[data-action='new-hand']")
-    tap(page, "[data-action='all-in']")  # heads-up, the button (small blind) moves all in
+    tap(page, "[data-action='call-clock']")  # C-04: 30 seconds, counted down on the tablet
+    page.wait_for_timeout(1300)
+    assert int(page.inner_text("[data-clock-left]")) <= 29
+    tap(page, "[data-action='all-in']")  # heads-up, the button (small blind) moves all in: the clock stops
     tap(page, "[data-action='call']")
     for cards in ("2c 7d 9h", "Js", "Kc"):
         page.fill("[data-step='board'] input[name=cards]", cards)

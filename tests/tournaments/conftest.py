@@ -81,3 +81,23 @@ def a_fresh_connection_pool():
     if close_pool is not None:
         close_pool()
     yield
+
+
+@pytest.fixture
+def event_in_play(registering, director_dora, floor_fede):
+    """Four players drawn at one table, the clock started at level 1 (25/50, no ante): dealt from a tablet."""
+    for i in range(4):
+        register(registering, floor_fede, i)
+    act(services.start_tournament, registering, director_dora)
+    act(services.clock_command, registering, director_dora, kind="start")
+    registering.refresh_from_db()
+    return registering
+
+
+@pytest.fixture
+def first_table(event_in_play):
+    """The event's one table, as its dealer's tablet drives it (tournaments.dealing)."""
+    from tournaments import dealing
+
+    (table,) = services.tournament_state(event_in_play).tables
+    return dealing.dealt_table(event_in_play, table.table)

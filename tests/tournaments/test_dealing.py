@@ -11,33 +11,16 @@ from casino.models import AuditEvent
 from casino.rules.errors import RuleViolation
 from casino.rules.holdem.replay import replay_holdem_hand
 from casino.writes import NotAllowed
-from tests.tournaments.conftest import act, register
+from tests.tournaments.conftest import act
 from tournaments import dealing, services
 from tournaments.models import TableHand
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 
-@pytest.fixture
-def running(registering, director_dora, floor_fede):
-    """Four players drawn at one table, the clock started at level 1 (25/50, no ante)."""
-    for i in range(4):
-        register(registering, floor_fede, i)
-    act(services.start_tournament, registering, director_dora)
-    act(services.clock_command, registering, director_dora, kind="start")
-    registering.refresh_from_db()
-    return registering
-
-
 def state(t):
     t.refresh_from_db()
     return services.tournament_state(t)
-
-
-@pytest.fixture
-def table_one(running):
-    (table,) = state(running).tables
-    return dealing.dealt_table(running, table.table)
 
 
 def at(table, fn, by, **kwargs):
@@ -54,10 +37,11 @@ def to_act(table) -> int:
     return dealing.hand_state(hand_in_play(table)).to_act
 
 
-def test_a_new_hand_posts_the_levels_blinds_where_the_button_says_TDA_23_C_25(table_one, dealer_dana_here, running):
-    seats = state(running).table(table_one.number)
-    at(table_one, dealing.start_hand, dealer_dana_here)
-    hand = hand_in_play(table_one)
+def test_a_new_hand_posts_the_levels_blinds_where_the_button_says_TDA_23_C_25(first_table, dealer_dana_here,
+                                                                              event_in_play):
+    seats = state(event_in_play).table(first_table.number)
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    hand = hand_in_play(first_table)
     engine = dealing.hand_state(hand)
     assert hand.number == 1 and hand.level["small_blind"] == 25 and hand.level["big_blind"] == 50
     assert set(engine.setup.stacks) == {s for s, _ in seats.players}
@@ -67,129 +51,129 @@ def test_a_new_hand_posts_the_levels_blinds_where_the_button_says_TDA_23_C_25(ta
 
 
 def test_a_hand_folded_to_the_big_blind_goes_into_the_event_with_its_stacks_and_button(
-    table_one, dealer_dana_here, running
+    first_table, dealer_dana_here, event_in_play
 ):
-    at(table_one, dealing.start_hand, dealer_dana_here)
-    hand = hand_in_play(table_one)
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    hand = hand_in_play(first_table)
     bb = dealing.hand_state(hand).setup.bb_seat
-    while dealing.hand_state(hand_in_play(table_one)).to_act is not None:
-        at(table_one, dealing.act, dealer_dana_here, record={"action": "fold", "seat": to_act(table_one)})
-    at(table_one, dealing.act, dealer_dana_here, record={"action": "award-pots"})
-    hand = hand_in_play(table_one)
+    while dealing.hand_state(hand_in_play(first_table)).to_act is not None:
+        at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": to_act(first_table)})
+    at(first_table, dealing.act, dealer_dana_here, record={"action": "award-pots"})
+    hand = hand_in_play(first_table)
     assert hand.phase == "complete" and hand.reported_seq is not None
-    reported = services.tournament_record(running)[hand.reported_seq - 1]
+    reported = services.tournament_record(event_in_play)[hand.reported_seq - 1]
     assert reported["type"] == "hand" and reported["hand"] == 1 and reported["button"] == hand.level["where"]["button"]
     by_seat = {p["seat"]: p for p in reported["players"]}
     assert by_seat[bb]["end"] == 10_025 and sum(p["end"] for p in reported["players"]) == 40_000
-    bb_entry = state(running).table(table_one.number).occupied()[bb]
-    assert state(running).entry(bb_entry).stack == 10_025
+    bb_entry = state(event_in_play).table(first_table.number).occupied()[bb]
+    assert state(event_in_play).entry(bb_entry).stack == 10_025
     # The next hand: the button moved on (C-25).
-    at(table_one, dealing.start_hand, dealer_dana_here)
-    second = hand_in_play(table_one)
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    second = hand_in_play(first_table)
     assert second.number == 2 and second.level["where"]["button"] != hand.level["where"]["button"]
 
 
-def test_an_illegal_amount_is_refused_with_its_clause_and_nothing_is_recorded_TDA_43(table_one, dealer_dana_here):
-    at(table_one, dealing.start_hand, dealer_dana_here)
-    rows = hand_in_play(table_one).actions.count()
-    seat = to_act(table_one)
+def test_an_illegal_amount_is_refused_with_its_clause_and_nothing_is_recorded_TDA_43(first_table, dealer_dana_here):
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    rows = hand_in_play(first_table).actions.count()
+    seat = to_act(first_table)
     with pytest.raises(RuleViolation) as refused:
-        at(table_one, dealing.act, dealer_dana_here, record={"action": "raise", "seat": seat, "to": 75})
+        at(first_table, dealing.act, dealer_dana_here, record={"action": "raise", "seat": seat, "to": 75})
     assert refused.value.clause.startswith("TDA-")  # a raise to 75 over a 50 big blind is short of the minimum
-    assert hand_in_play(table_one).actions.count() == rows
-    other = next(s for s in dealing.hand_state(hand_in_play(table_one)).setup.stacks if s != seat)
+    assert hand_in_play(first_table).actions.count() == rows
+    other = next(s for s in dealing.hand_state(hand_in_play(first_table)).setup.stacks if s != seat)
     with pytest.raises(RuleViolation):  # out of turn
-        at(table_one, dealing.act, dealer_dana_here, record={"action": "fold", "seat": other})
-    assert hand_in_play(table_one).actions.count() == rows
+        at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": other})
+    assert hand_in_play(first_table).actions.count() == rows
 
 
-def test_only_the_tablets_verbs_are_recorded_TDA_03(table_one, dealer_dana_here):
-    at(table_one, dealing.start_hand, dealer_dana_here)
+def test_only_the_tablets_verbs_are_recorded_TDA_03(first_table, dealer_dana_here):
+    at(first_table, dealing.start_hand, dealer_dana_here)
     with pytest.raises(RuleViolation) as refused:
-        at(table_one, dealing.act, dealer_dana_here, record={"action": "post-blinds"})
+        at(first_table, dealing.act, dealer_dana_here, record={"action": "post-blinds"})
     assert refused.value.clause == "TDA-03"
 
 
 def test_an_all_in_called_goes_to_showdown_the_engine_picks_the_winner_and_a_bust_ranks_in_the_event_CC_19(
-    table_one, dealer_dana_here, running
+    first_table, dealer_dana_here, event_in_play
 ):
-    at(table_one, dealing.start_hand, dealer_dana_here)
-    first = to_act(table_one)
-    at(table_one, dealing.act, dealer_dana_here, record={"action": "all-in", "seat": first})
-    second = to_act(table_one)
-    at(table_one, dealing.act, dealer_dana_here, record={"action": "call", "seat": second})
-    while to_act(table_one) is not None:
-        at(table_one, dealing.act, dealer_dana_here, record={"action": "fold", "seat": to_act(table_one)})
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    first = to_act(first_table)
+    at(first_table, dealing.act, dealer_dana_here, record={"action": "all-in", "seat": first})
+    second = to_act(first_table)
+    at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": second})
+    while to_act(first_table) is not None:
+        at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": to_act(first_table)})
     for street, cards in (("deal-flop", {"cards": ["2c", "7d", "9h"]}), ("deal-turn", {"card": "Js"}),
                           ("deal-river", {"card": "Kc"})):
-        at(table_one, dealing.act, dealer_dana_here, record={"action": street, **cards})
-    engine = dealing.hand_state(hand_in_play(table_one))
+        at(first_table, dealing.act, dealer_dana_here, record={"action": street, **cards})
+    engine = dealing.hand_state(hand_in_play(first_table))
     order = engine.showdown_order()
     shown = {first: ["As", "Ad"], second: ["3h", "4s"]}
     for seat in order:
-        at(table_one, dealing.act, dealer_dana_here, record={"action": "show", "seat": seat, "cards": shown[seat]})
-    at(table_one, dealing.act, dealer_dana_here, record={"action": "award-pots"})
-    hand = hand_in_play(table_one)
+        at(first_table, dealing.act, dealer_dana_here, record={"action": "show", "seat": seat, "cards": shown[seat]})
+    at(first_table, dealing.act, dealer_dana_here, record={"action": "award-pots"})
+    hand = hand_in_play(first_table)
     assert dealing.hand_state(hand).stacks[second] == 0
     busted_entry = hand.entries[str(second)]
-    assert state(running).entry(busted_entry).status == "busted"
-    assert state(running).players_left == 3
+    assert state(event_in_play).entry(busted_entry).status == "busted"
+    assert state(event_in_play).players_left == 3
     # The exported hand replays to the stacks the tablet recorded.
     answer = replay_holdem_hand(dealing.hand_line(hand))
     assert answer["stacks"] == {str(s): c for s, c in sorted(dealing.hand_state(hand).stacks.items())}
 
 
-def test_the_last_action_is_undone_with_a_reason_audited_and_the_start_is_not_CC_43(table_one, dealer_dana_here):
-    at(table_one, dealing.start_hand, dealer_dana_here)
-    seat = to_act(table_one)
-    at(table_one, dealing.act, dealer_dana_here, record={"action": "fold", "seat": seat})
+def test_the_last_action_is_undone_with_a_reason_audited_and_the_start_is_not_CC_43(first_table, dealer_dana_here):
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    seat = to_act(first_table)
+    at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": seat})
     with pytest.raises(RuleViolation, match="Say why"):
-        at(table_one, dealing.undo_last, dealer_dana_here, reason=" ")
-    at(table_one, dealing.undo_last, dealer_dana_here, reason="wrong seat tapped")
-    assert to_act(table_one) == seat
+        at(first_table, dealing.undo_last, dealer_dana_here, reason=" ")
+    at(first_table, dealing.undo_last, dealer_dana_here, reason="wrong seat tapped")
+    assert to_act(first_table) == seat
     event = AuditEvent.objects.get(action="tournament.table_action_undone")
     assert event.details["reason"] == "wrong seat tapped" and event.details["undone"]["action"] == "fold"
     with pytest.raises(RuleViolation, match="misdeal"):
-        at(table_one, dealing.undo_last, dealer_dana_here, reason="again")
+        at(first_table, dealing.undo_last, dealer_dana_here, reason="again")
 
 
-def test_a_hand_in_the_events_record_is_the_directors_to_correct_TDA_01(table_one, dealer_dana_here):
-    at(table_one, dealing.start_hand, dealer_dana_here)
-    while to_act(table_one) is not None:
-        at(table_one, dealing.act, dealer_dana_here, record={"action": "fold", "seat": to_act(table_one)})
-    at(table_one, dealing.act, dealer_dana_here, record={"action": "award-pots"})
+def test_a_hand_in_the_events_record_is_the_directors_to_correct_TDA_01(first_table, dealer_dana_here):
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    while to_act(first_table) is not None:
+        at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": to_act(first_table)})
+    at(first_table, dealing.act, dealer_dana_here, record={"action": "award-pots"})
     with pytest.raises(RuleViolation) as refused:
-        at(table_one, dealing.undo_last, dealer_dana_here, reason="too late")
+        at(first_table, dealing.undo_last, dealer_dana_here, reason="too late")
     assert refused.value.clause == "TDA-01"
 
 
-def test_the_next_hand_waits_for_the_hand_in_play_and_for_a_running_clock_CC_43_TDA_23(
-    table_one, dealer_dana_here, running, director_dora
+def test_the_next_hand_waits_for_the_hand_in_play_and_for_a_event_in_play_clock_CC_43_TDA_23(
+    first_table, dealer_dana_here, event_in_play, director_dora
 ):
-    at(table_one, dealing.start_hand, dealer_dana_here)
+    at(first_table, dealing.start_hand, dealer_dana_here)
     with pytest.raises(RuleViolation, match="not finished"):
-        at(table_one, dealing.start_hand, dealer_dana_here)
-    at(table_one, dealing.act, dealer_dana_here, record={"action": "misdeal"})
-    act(services.clock_command, running, director_dora, kind="pause")
+        at(first_table, dealing.start_hand, dealer_dana_here)
+    at(first_table, dealing.act, dealer_dana_here, record={"action": "misdeal"})
+    act(services.clock_command, event_in_play, director_dora, kind="pause")
     with pytest.raises(RuleViolation) as refused:
-        at(table_one, dealing.start_hand, dealer_dana_here)
+        at(first_table, dealing.start_hand, dealer_dana_here)
     assert refused.value.clause == "TDA-23"
 
 
 def test_a_misdeal_is_dealt_again_with_the_same_button_and_nothing_goes_into_the_event(
-    table_one, dealer_dana_here, running
+    first_table, dealer_dana_here, event_in_play
 ):
-    at(table_one, dealing.start_hand, dealer_dana_here)
-    first = hand_in_play(table_one)
-    events = len(services.tournament_record(running))
-    at(table_one, dealing.act, dealer_dana_here, record={"action": "misdeal"})
-    assert hand_in_play(table_one).phase == "misdeal" and len(services.tournament_record(running)) == events
-    at(table_one, dealing.start_hand, dealer_dana_here)
-    again = hand_in_play(table_one)
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    first = hand_in_play(first_table)
+    events = len(services.tournament_record(event_in_play))
+    at(first_table, dealing.act, dealer_dana_here, record={"action": "misdeal"})
+    assert hand_in_play(first_table).phase == "misdeal" and len(services.tournament_record(event_in_play)) == events
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    again = hand_in_play(first_table)
     assert again.number == 2 and again.level["where"]["button"] == first.level["where"]["button"]
 
 
-def test_a_player_at_the_desk_cannot_drive_a_table(table_one, django_user_model):
+def test_a_player_at_the_desk_cannot_drive_a_table(first_table, django_user_model):
     nobody = django_user_model.objects.create_user("walter", password="x")
     with pytest.raises(NotAllowed):
-        at(table_one, dealing.start_hand, nobody)
+        at(first_table, dealing.start_hand, nobody)

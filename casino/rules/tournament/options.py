@@ -12,6 +12,8 @@ from typing import Any
 from casino.rules.errors import N_, RuleViolation
 
 ANTE_MODES = ("none", "button", "big_blind")
+#: C-05: what happens when the clock runs out on a player not facing a bet.
+CLOCK_EXPIRY = ("dead", "check")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +40,13 @@ class HouseOptions:
     #: A hand mucked at the showdown: lost for good (CC-146, the house's reading, TDA-00), or still live
     #: while identified, to be tabled where the TD so rules (TDA-14, TDA-65-B). Dealt hands (issue #15).
     mucked_hand_recoverable: bool = False
+    #: C-04: the clock called on a player: CC-115's 30 seconds with the last 10 counted aloud (the
+    #: house's default), or TDA-29's 25 + 5 (``clock_seconds=30, clock_countdown_seconds=5``).
+    clock_seconds: int = 30
+    clock_countdown_seconds: int = 10
+    #: C-05: the clock runs out on a player not facing a bet: his hand is dead (CC-115, the default) or he
+    #: checks (TDA-29). Facing a bet, his hand is dead in both.
+    clock_expiry_unfaced: str = "dead"
 
     def __post_init__(self) -> None:
         if self.ante_mode not in ANTE_MODES:
@@ -47,6 +56,11 @@ class HouseOptions:
                                 size=self.final_table_size)
         if self.prize_unit < 1 or self.hand_for_hand_seconds < 0 or self.minimum_age < 0:
             raise RuleViolation(N_("A house option is out of range"), "C-19")
+        if not 5 <= self.clock_seconds <= 600 or not 0 <= self.clock_countdown_seconds <= self.clock_seconds:
+            raise RuleViolation(N_("The clock on a player is 5 to 600 seconds, its countdown within it"), "C-04")
+        if self.clock_expiry_unfaced not in CLOCK_EXPIRY:
+            raise RuleViolation(N_("When the clock runs out on a player not facing a bet, his hand is dead or he "
+                                   "checks"), "C-05")
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

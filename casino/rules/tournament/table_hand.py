@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.holdem.config import Ante, AnteKind, Betting, HouseRules, Mode, TableSetup
+from casino.rules.holdem.hand import HoldemHand
 from casino.rules.tournament import seating
 from casino.rules.tournament.options import HouseOptions
 from casino.rules.tournament.structure import Level
@@ -94,3 +95,14 @@ def next_hand_setup(table: seating.TableSeats, chips: Mapping[int, int], level: 
     entries = {seat: seated[seat] for seat in stacks}
     return TournamentHand(where=where, setup=setup, rules=house_rules_for(options), entries=entries,
                           sitting_out=out)
+
+
+def clock_expiry_record(engine: HoldemHand, options: HouseOptions = DEFAULT_OPTIONS) -> dict:
+    """What is recorded when the clock called on the player in turn runs out (C-05): facing a bet his hand
+    is dead (a fold); not facing one it is dead too by the house's default (CC-115), or he checks (TDA-29)."""
+    legal = engine.legal()
+    if legal is None:
+        raise RuleViolation(N_("Nobody is to act: the clock runs on the player in turn"), "C-04")
+    if legal.check and options.clock_expiry_unfaced == "check":
+        return {"action": "check", "seat": legal.seat}
+    return {"action": "fold", "seat": legal.seat}
