@@ -104,6 +104,7 @@ def tablet_context(table: DealtTable, user, notice: dict | None = None) -> dict[
                           "sits_out": m.sits_out}
                          for m in plan.moves if table.number in (m.from_table, m.to_table)]
         view["breaks"] = table.number in plan.broken
+        view["redraw"] = plan.redraw  # "redraw" (the last two tables, CC-48) or "final_table" (C-01)
     return view
 
 
