@@ -55,7 +55,12 @@ def tablet_context(table: DealtTable, user, notice: dict | None = None) -> dict[
     tournament = Tournament.objects.get(pk=table.tournament_id)  # its version now, not when the table was read
     state = services.tournament_state(tournament)
     seats = next((t for t in state.tables if t.table == table.number), None)
-    names = dict(Entry.objects.filter(tournament=tournament).values_list("number", "player_name"))
+    # The names of this table's players only (an event has a thousand entries; a tablet shows nine).
+    at_table = [entry for _seat, entry in (seats.players if seats else ())]
+    if state.pending_plan is not None:
+        at_table += [m.entry for m in state.pending_plan[1].moves]
+    names = dict(Entry.objects.filter(tournament=tournament, number__in=at_table).values_list("number",
+                                                                                             "player_name"))
     hand = dealing.latest_hand(table)
     engine = dealing.hand_state(hand) if hand is not None else None
     in_play = engine is not None and engine.phase not in ENDED

@@ -1,0 +1,248 @@
+"""Load on a tournament's dealt tables (issue #15): N dealers' tablets at a live dealer's pace, the
+players' phones and the room's clock displays open, two daphne processes, PostgreSQL and Redis.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/casino_bench REDIS_URL=redis://127.0.0.1:6379/2 \\
+        .venv/bin/python bench/bench_tournament_tables.py --tables 100 --phones 1000 --displays 10 \\
+        --rate 0.2 --seconds 60
+
+An event of 9 players a table is registered and drawn through the services, the clock started. Each
+simulated dealer logs in and taps its table's hand through the tablet's views (``bench/tournament_script``:
+a new hand, checks, calls and folds, the board, the showdown, the award; about 20 taps a hand), one tap
+every 1/rate seconds (0.2: a tap every 5 s, a hand of about two minutes). Each tablet's own socket is
+open; the latency is from a dealer's request until that version reaches its tablet's socket (the screen
+the dealer looks at). The phones (one per entry, then a second for some) and the clock displays receive
+every change of the event (a hand's end, the clock): their pushes are counted, not timed. It prints
+p50/p95/p99, the daphne processes' CPU per tap and the machine's. Compare with the stack's floor at the
+same rate and sockets: ``bench_pit_load.py --app floor --tables 100 --sockets 1010 --rate 0.2``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.bench_pit_load import (  # noqa: E402
+    Dealer,
+    cpu_seconds,
+    machine_cpu,
+    percentile,
+    production_on_loopback,
+    start_servers,
+)
+from bench.tournament_script import FRAGMENT_VERSION, TabletScript  # noqa: E402
+
+PHONE_VERSION = re.compile(r'data-version="(\d+)"')
+
+
+def prepare(n_tables: int, n_phones: int, prefix: str):
+    """The event (9 a table, drawn, the clock running), a dealer per table, the phones' sessions."""
+    from datetime import date
+
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.utils import timezone
+
+    from casino import player_links
+    from casino.roles import ensure_role_groups
+    from tournaments import dealing, screens, services
+    from tournaments.models import Entry
+
+    ensure_role_groups()
+    User = get_user_model()
+    director = User.objects.create_user(f"{prefix}director")
+    director.groups.add(Group.objects.get(name="tournament_director"))
+    tournament, _ = services.create_tournament(
+        by=director, key=uuid.uuid4().hex, name=f"{prefix} bench", starts_at=timezone.now(), buy_in=100,
+        starting_stack=10_000, seats_per_table=9)
+
+    def act(fn, **kwargs):
+        tournament.refresh_from_db()
+        return fn(tournament=tournament, by=director, key=uuid.uuid4().hex, expected_version=tournament.version,
+                  **kwargs)
+
+    act(services.open_registration)
+    for n in range(1, n_tables * 9 + 1):
+        act(services.register, name=f"Player {n}", id_type="passport", id_number=f"{prefix}{n}",
+            birth_date=date(1980, 1, 1 + n % 28))
+    act(services.start_tournament)
+    act(services.clock_command, kind="start")
+    tournament.refresh_from_db()
+    state = services.tournament_state(tournament)
+    dealer_group = Group.objects.get(name="dealer")
+    tables = []
+    for seats in state.tables:
+        dealing.dealt_table(tournament, seats.table)
+        dealer = User.objects.create_user(f"{prefix}dealer{seats.table}", password="bench-pass-2026")
+        dealer.groups.add(dealer_group)
+        tables.append((seats.table, dealer.username))
+    entries = list(Entry.objects.filter(tournament=tournament).order_by("number"))
+    phones = []
+    for i in range(n_phones):
+        link = screens.issue_entry_link(entries[i % len(entries)], by=director)
+        session = SessionStore()
+        session[player_links.SESSION_KEY] = str(link.pk)
+        session.create()
+        phones.append(session.session_key)
+    return tournament.pk, tables, phones
+
+
+async def listen(url: str, origin: str, cookie: str | None, pattern: re.Pattern, arrivals: list,
+                 stop: asyncio.Event, connected: asyncio.Event) -> None:
+    from websockets.asyncio.client import connect
+
+    headers = {"Cookie": cookie} if cookie else {}
+    async with connect(url, origin=origin, additional_headers=headers, max_size=2**22, open_timeout=60) as socket:
+        connected.set()
+
+        async def receive() -> None:
+            async for message in socket:
+                match = pattern.search(message, 0, 800)
+                if match:
+                    arrivals.append((int(match.group(1)), time.time()))
+
+        task = asyncio.create_task(receive())
+        await stop.wait()
+        task.cancel()
+
+
+async def run(args, event: int, tables, phones, servers, bases) -> dict:
+    stop = asyncio.Event()
+    script = TabletScript(event, random.Random(7))  # noqa: S311 - a bench's choices, not a game
+    dealers = [Dealer(number, username, bases, args.rate, script) for number, username in tables]
+    for dealer in dealers:
+        dealer.start()
+    while not all(d.logged_in.is_set() for d in dealers):
+        await asyncio.sleep(0.2)
+    print(f"{len(dealers)} dealers logged in")
+
+    async def open_all(specs):
+        tasks = []
+        for url, origin, cookie, pattern, arrivals in specs:
+            connected = asyncio.Event()
+            tasks.append(asyncio.create_task(listen(url, origin, cookie, pattern, arrivals, stop, connected)))
+            await asyncio.wait_for(connected.wait(), 60)
+        return tasks
+
+    def where(i):
+        port = servers[i % len(servers)][1]
+        return f"ws://127.0.0.1:{port}", f"http://127.0.0.1:{port}"
+
+    tablet_arrivals = {d.table_id: [] for d in dealers}
+    phone_arrivals = [[] for _ in phones]
+    display_arrivals = [[] for _ in range(args.displays)]
+    specs = []
+    for i, dealer in enumerate(dealers):
+        ws, origin = where(i)
+        specs.append((ws + script.socket_path(dealer.table_id), origin, dealer.cookie_header(), FRAGMENT_VERSION,
+                      tablet_arrivals[dealer.table_id]))
+    for i, key in enumerate(phones):
+        ws, origin = where(i)
+        specs.append((ws + "/ws/player/", origin, f"sessionid={key}", PHONE_VERSION, phone_arrivals[i]))
+    for i in range(args.displays):
+        ws, origin = where(i)
+        specs.append((ws + f"/ws/tournaments/{event}/clock/", origin, None, PHONE_VERSION, display_arrivals[i]))
+    tasks = await open_all(specs)
+    print(f"{len(dealers)} tablets, {len(phones)} phones and {args.displays} clock displays connected")
+    await asyncio.sleep(2)
+    cpu_before = {proc.pid: cpu_seconds(proc.pid) for proc, _port in servers}
+    own_before = cpu_seconds(os.getpid())
+    machine_before, wall_before = machine_cpu(), time.time()
+    for dealer in dealers:
+        dealer.stop_at = wall_before + args.seconds
+        dealer.go.set()
+    while any(d.is_alive() for d in dealers):
+        await asyncio.sleep(0.5)
+    wall = time.time() - wall_before
+    cpu_after = {proc.pid: cpu_seconds(proc.pid) for proc, _port in servers}
+    own_cpu = cpu_seconds(os.getpid()) - own_before
+    machine_after = machine_cpu()
+    await asyncio.sleep(3)  # the last pushes
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+    latencies, missed = [], 0
+    for dealer in dealers:
+        seen: dict[int, float] = {}
+        for version, arrived in tablet_arrivals[dealer.table_id]:
+            seen.setdefault(version, arrived)
+        for version, sent in dealer.sent.items():
+            if version in seen:
+                latencies.append(seen[version] - sent)
+            else:
+                missed += 1
+    taps = sum(len(d.sent) for d in dealers)
+    errors = [e for d in dealers for e in d.errors]
+    busy = (machine_after[0] - machine_before[0]) / max(1, machine_after[1] - machine_before[1])
+    daphne = sum(cpu_after[p] - cpu_before[p] for p in cpu_after)
+    return {
+        "app": "tournament tablets",
+        "tables": len(dealers),
+        "phones": len(phones),
+        "clock_displays": args.displays,
+        "daphne_processes": len(servers),
+        "seconds": round(wall, 1),
+        "taps": taps,
+        "taps_per_second": round(taps / wall, 2),
+        "tap_to_tablet_ms": {p: round(percentile(latencies, q) * 1000, 1)
+                             for p, q in (("p50", 50), ("p95", 95), ("p99", 99))},
+        "mean_ms": round(statistics.fmean(latencies) * 1000, 1) if latencies else None,
+        "taps_whose_version_the_tablet_did_not_show": missed,
+        "tap_request_ms": {p: round(percentile([t for d in dealers for t in d.request_seconds], q) * 1000, 1)
+                           for p, q in (("p50", 50), ("p95", 95))},
+        "phone_pushes": sum(len(a) for a in phone_arrivals),
+        "display_pushes": sum(len(a) for a in display_arrivals),
+        "daphne_cpu_ms_per_tap": round(1000 * daphne / max(1, taps), 1),
+        "machine_cpu_ms_per_tap": round(1000 * busy * os.cpu_count() * wall / max(1, taps), 1),
+        "machine_cpu_percent": round(100 * busy, 1),
+        "load_generator_cpu_percent": round(100 * own_cpu / wall, 1),
+        "errors": errors[:5],
+        "error_count": len(errors),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--phones", type=int, default=1000)
+    parser.add_argument("--displays", type=int, default=10)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--rate", type=float, default=0.2, help="taps per second per table (0.2: one every 5 s)")
+    parser.add_argument("--servers", type=int, default=2)
+    args = parser.parse_args()
+
+    env = production_on_loopback("bench_tournament_tables measures PostgreSQL + Redis: set DATABASE_URL and REDIS_URL")
+    prefix = f"t{int(time.time())}_"
+    began = time.time()
+    event, tables, phones = prepare(args.tables, args.phones, prefix)
+    print(f"event {event}: {len(tables)} tables drawn, {len(phones)} phone links, in {time.time() - began:.0f} s")
+    servers = start_servers(args.servers, env)
+    bases = [f"http://127.0.0.1:{port}" for _proc, port in servers]
+    try:
+        report = asyncio.run(run(args, event, tables, phones, servers, bases))
+        print(json.dumps(report, indent=2))
+    finally:
+        for proc, _port in servers:
+            proc.terminate()
+        for proc, _port in servers:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+if __name__ == "__main__":
+    main()
