@@ -57,10 +57,14 @@ def tables_group(tournament_id: int) -> str:
     return f"{object_label(Tournament(pk=tournament_id))}.tables"
 
 
+#: What the director (or the floor for him) does at a table whatever its state: pausing, resuming, releasing.
+DIRECTOR_ACTIONS = frozenset({"pause", "resume", "release_board"})
+
+
 TABLES = Aggregate(
     model=DealtTable, requests=TableRequest, owner="table", version_field="table_version",
     stream=lambda pk: object_label(DealtTable(pk=pk)), groups=lambda t: [t.group_name, tables_group(t.tournament_id)],
-    answer_ids=("hand",),
+    answer_ids=("hand",), saved_fields=("paused_reason",),
 )
 
 
@@ -93,6 +97,9 @@ def _write_at(table: DealtTable, *, by, key: str, expected_version: int, action:
     def run(w: _TableWrite) -> None:
         if not _may_deal(w.by):
             raise NotAllowed(N_("Only the table's dealer, the floor or the tournament director can do this."))
+        if w.table.paused_reason and action not in DIRECTOR_ACTIONS:
+            raise RuleViolation(N_("The director has paused play at this table: %(reason)s"), "TDA-01",
+                                reason=w.table.paused_reason)
         work(w)
 
     done = write(TABLES, pk=table.pk, by=by, key=key, expected_version=expected_version, action=action, work=run,
@@ -146,6 +153,7 @@ def table_summary(table: DealtTable) -> dict[str, Any] | None:
         in_play = engine.phase not in ENDED
         return {
             "number": table.number, "hand": hand.number, "phase": engine.phase.value,
+            "paused": table.paused_reason,
             "street": engine.street.value, "pot": engine.pot_total, "in_play": in_play,
             "all_in": [s for s, c in engine.stacks.items() if c == 0 and not engine.folded[engine.seats.index(s)]]
             if in_play else [],
@@ -432,6 +440,36 @@ def clock_ran_out(*, table: DealtTable, by, key: str, expected_version: int, rng
                 seat=called["seat"], record=record)
 
     return _write_at(table, by=by, key=key, expected_version=expected_version, action="clock_ran_out", work=work)
+
+
+def pause_table(*, table: DealtTable, by, key: str, expected_version: int, reason: str) -> TableResult:
+    """The director (or the floor for him) stops play at a table, with the reason, until he resumes it
+    (TDA-01): the tablet records nothing meanwhile. Audited."""
+    reason = (reason or "").strip()[:200]
+    if not (can(by, DIRECT_TOURNAMENTS) or can(by, RUN_TOURNAMENT_FLOOR)):
+        raise NotAllowed(N_("Only the tournament director or the floor pauses a table."))
+    if not reason:
+        raise RuleViolation(N_("Say why play stops at this table."), "TDA-01")
+
+    def work(w: _TableWrite) -> None:
+        w.table.paused_reason = reason
+        w.audit("tournament.table_paused", table=w.table.number, reason=reason)
+
+    return _write_at(table, by=by, key=key, expected_version=expected_version, action="pause", work=work)
+
+
+def resume_table(*, table: DealtTable, by, key: str, expected_version: int) -> TableResult:
+    """Play goes on at a paused table (TDA-01). Audited."""
+    if not (can(by, DIRECT_TOURNAMENTS) or can(by, RUN_TOURNAMENT_FLOOR)):
+        raise NotAllowed(N_("Only the tournament director or the floor resumes a table."))
+
+    def work(w: _TableWrite) -> None:
+        if not w.table.paused_reason:
+            raise RuleViolation(N_("Play is not paused at this table."), "TDA-01")
+        w.table.paused_reason = ""
+        w.audit("tournament.table_resumed", table=w.table.number)
+
+    return _write_at(table, by=by, key=key, expected_version=expected_version, action="resume", work=work)
 
 
 # --- The hand as a hand line ---------------------------------------------------------------------------

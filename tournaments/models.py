@@ -263,6 +263,8 @@ class DealtTable(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="dealt_tables")
     number = models.PositiveSmallIntegerField(_("table"))
     version = models.PositiveBigIntegerField(default=0)
+    #: The director paused play at this table (TDA-01: a ruling on the floor), with the reason he gave.
+    paused_reason = models.CharField(_("paused because"), max_length=200, blank=True)
 
     class Meta:
         ordering = ["tournament", "number"]

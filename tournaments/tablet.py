@@ -96,6 +96,10 @@ def tablet_context(table: DealtTable, user, notice: dict | None = None) -> dict[
             board_step=("flop", "turn", "river")[min(len(engine.board) - 2, 2) if engine.board else 0]
             if engine.phase is Phase.BOARD else None,
             payouts=engine.payouts, pots=[p.to_dict() for p in engine.pots()],
+            # mucked hands the director may rule live where the house follows TDA-14 / TDA-65-B
+            recoverable=[s for s in engine.seats if engine.mucked[engine.seats.index(s)]]
+            if in_play and engine.rules.mucked_hand_recoverable and engine.phase in (Phase.SHOWDOWN, Phase.AWARD)
+            else [],
             # what the engine awards (TDA-15..21: side pots, odd chips), for the dealer to push and confirm
             awards=engine.award_pots().payouts if engine.phase is Phase.AWARD and engine.can_award_pots() else None,
             clock=_clock_view(hand) if in_play else None,

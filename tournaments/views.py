@@ -252,6 +252,9 @@ ACTIONS: dict[str, Action] = {
     "hand-for-hand-deal": Action("clock_command", _clock("hand_for_hand_hand")),
     # RP-08-F: and the board of an all-in called at one table (a write on that table: see act)
     "release-board": Action("release_board", lambda post, tournament: {"table": _table_number(post)}),
+    # TDA-01: the director stops play at one table, with his reason, and lets it go on
+    "pause-table": Action("pause_table", lambda post, tournament: {"table": _table_number(post)}),
+    "resume-table": Action("resume_table", lambda post, tournament: {"table": _table_number(post)}),
     "results": Action("record_results", _no_fields),
     "confirm-plan": Action("confirm_plan", _confirm_plan, FLOOR),
     "bust": Action("record_bust", _bust, FLOOR, "table"),
@@ -321,9 +324,10 @@ def record_busts(tournament: Tournament, user, post, *, table: int, seats: list[
     return result
 
 
-def _release_board(tournament: Tournament, user, post, number: int):
-    """RP-08-F from the console: a write on that table's own aggregate, at the version it has now (the
-    console shows the event's version, not each table's; the director's word is for this hand)."""
+def _at_dealt_table(action: str, tournament: Tournament, user, post, number: int):
+    """The director's word at one dealt table from the console (RP-08-F's board, TDA-01's pause): a write
+    on that table's own aggregate, at the version it has now (the console shows the event's version, not
+    each table's; the director's word is for the table as it stands)."""
     from tournaments import dealing
 
     _version, key = _guard(post)
@@ -331,7 +335,12 @@ def _release_board(tournament: Tournament, user, post, number: int):
         table = dealing.dealt_table(tournament, number)
     except RuleViolation:
         raise BadInput(_("There is no such table in play.")) from None
-    return dealing.release_board(table=table, by=user, key=key, expected_version=table.version)
+    common = {"table": table, "by": user, "key": key, "expected_version": table.version}
+    if action == "pause-table":
+        return dealing.pause_table(**common, reason=post.get("reason", ""))
+    if action == "resume-table":
+        return dealing.resume_table(**common)
+    return dealing.release_board(**common)
 
 
 def outcome(call: Callable) -> tuple[int, dict | None, object]:
@@ -365,8 +374,8 @@ def act(request, tournament_id: int, action: str):
 
     def run():
         kwargs = spec.parse(post, tournament)
-        if action == "release-board":
-            return _release_board(tournament, request.user, post, kwargs["table"])
+        if action in ("release-board", "pause-table", "resume-table"):
+            return _at_dealt_table(action, tournament, request.user, post, kwargs["table"])
         if action == "bust":
             return record_busts(tournament, request.user, post, **kwargs)
         service = spec.service

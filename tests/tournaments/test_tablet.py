@@ -91,3 +91,26 @@ def test_a_player_cannot_open_a_tablet(client, running, number, django_user_mode
 def test_a_table_not_in_play_is_not_found(client, running, dealer_dana_here):
     client.force_login(dealer_dana_here)
     assert client.get(f"/tournaments/{running.pk}/tables/99/deal/").status_code == 404
+
+
+def test_where_the_house_follows_the_tda_the_tablet_offers_to_table_a_mucked_hand_TDA_14(
+    client, running, number, dealer_dana_here, director_dora
+):
+    act(services.change_setup, running, director_dora, reason="TDA-14", options={"mucked_hand_recoverable": True})
+    client.force_login(dealer_dana_here)
+    tap(client, running, number, "new-hand")
+    table = dealing.dealt_table(running, number)
+    while (legal := dealing.hand_state(hand_in_play(table)).legal()) is not None:  # everyone calls, the BB checks
+        tap(client, running, number, "check" if legal.check else "call", seat=legal.seat)
+    for street, cards in (("flop", "2c 7d 9h"), ("turn", "Js"), ("river", "Kc")):
+        while (legal := dealing.hand_state(hand_in_play(table)).legal()) is not None:
+            tap(client, running, number, "check", seat=legal.seat)
+        tap(client, running, number, street, cards=cards)
+    while (legal := dealing.hand_state(hand_in_play(table)).legal()) is not None:
+        tap(client, running, number, "check", seat=legal.seat)
+    order = dealing.hand_state(hand_in_play(table)).showdown_order()
+    tap(client, running, number, "show", seat=order[0], cards="As Ad")
+    answer = tap(client, running, number, "muck", seat=order[1]).content.decode()
+    assert 'data-step="recover"' in answer and f'name="seat" value="{order[1]}"' in answer
+    tap(client, running, number, "show", seat=order[1], cards="Kh Kd")  # three kings, ruled live
+    assert dealing.hand_state(hand_in_play(table)).shown[dealing.hand_state(hand_in_play(table)).seats.index(order[1])]
