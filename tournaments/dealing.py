@@ -17,6 +17,11 @@ confirms). The floor enters nothing by hand.
 * ``undo_last``: the last action, before the next one, with its reason (audited); the hand's start is
   not undone (a misdeal is declared instead) and a hand already in the event's record is the
   director's to correct (TDA-01).
+* ``call_clock`` / ``clock_ran_out``: the clock on the player in turn (C-04) and the house's outcome
+  when it runs out (C-05).
+* ``release_board``: the director lets a hand-for-hand all-in's board be dealt (RP-08-F); each
+  hand-for-hand deal waits for his release (CC-11, in ``start_hand``).
+* ``pause_table`` / ``resume_table``: the director stops play at a table with his reason (TDA-01).
 * ``hand_line``: the hand in the ``replay_hand`` format (docs/hand-history.md, "Hold'em hands").
 
 Every refusal is a ``RuleViolation`` (or ``NotAllowed``) a dealer can read; nothing is half-recorded.
@@ -51,6 +56,7 @@ DEALER_KINDS = frozenset({"deal-flop", "deal-turn", "deal-river", "show", "muck"
 BOARD_KINDS = frozenset({"deal-flop", "deal-turn", "deal-river"})
 #: The steps the engine takes at a hand's start: never undone (a misdeal is declared instead).
 START_KINDS = frozenset({"post-antes", "post-blinds", "deal-hole-cards"})
+
 
 def tables_group(tournament_id: int) -> str:
     """The group that hears of every tap at an event's dealt tables: the director's console follows it."""
