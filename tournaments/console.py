@@ -246,13 +246,13 @@ def dealt_tables(tournament: Tournament, hand_for_hand: bool) -> list[dict]:
 
     rows = []
     for table in tournament.dealt_tables.order_by("number"):
-        view = dealing.table_summary(table)
-        if view is None:
+        summary = dealing.table_summary(table)
+        if summary is None:
             continue
-        if hand_for_hand:
-            view["waits_for_deal"] = view["phase"] == "complete"
-            view["waits_for_board"] = view["board_held"]
-        rows.append(view)
+        # The summary is shared by every render of this table version (dealing.table_summary): what
+        # depends on the event (hand-for-hand on or off) goes on a copy, never into the shared one.
+        waits = {"waits_for_deal": summary["phase"] == "complete", "waits_for_board": summary["board_held"]}
+        rows.append({**summary, **(waits if hand_for_hand else {})})
     return rows
 
 

@@ -54,3 +54,17 @@ def test_in_hand_for_hand_the_console_releases_the_next_deal_and_a_held_board_RP
                            HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and 'id="tournament-console"' in response.content.decode()
     assert dealing.latest_hand(first_table).level["board_released"] is True
+
+
+def test_once_hand_for_hand_ends_no_table_is_shown_waiting_for_a_deal(client, event_in_play, first_table,
+                                                                     dealer_dana_here, director_dora):
+    client.force_login(director_dora)
+    act(services.clock_command, event_in_play, director_dora, kind="hand_for_hand_on")
+    act(services.clock_command, event_in_play, director_dora, kind="hand_for_hand_hand")
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    while to_act(first_table) is not None:
+        at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": to_act(first_table)})
+    at(first_table, dealing.act, dealer_dana_here, record={"action": "award-pots"})
+    assert "Waits for the next deal" in console(client, event_in_play)
+    act(services.clock_command, event_in_play, director_dora, kind="hand_for_hand_off")  # the table unchanged
+    assert "Waits for the next deal" not in console(client, event_in_play)
