@@ -37,7 +37,7 @@ between tests (``casino.memo.clear_all``).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any, Generic, Protocol, TypeVar
 
 from django.conf import settings
@@ -62,6 +62,15 @@ class Snapshot(Protocol):
 
 S = TypeVar("S", bound=Snapshot)
 V = TypeVar("V")
+R = TypeVar("R")
+
+
+def effective_rows(rows: Iterable[R]) -> list[R]:
+    """The rows of a hand's append-only record that its replay uses. Every game undoes the same way, by
+    a later row naming the one it undoes (``undoes_id``): both are left out."""
+    rows = list(rows)
+    undone = {r.undoes_id for r in rows if r.undoes_id is not None}
+    return [r for r in rows if r.undoes_id is None and r.pk not in undone]
 
 
 def identity(row) -> tuple:

@@ -26,6 +26,7 @@ from django.utils.translation import gettext
 from casino import reads
 from casino.i18n import explain_note
 from casino.models import PlayerLink
+from casino.reads import effective_rows
 from casino.rules.errors import N_, Note, RuleViolation
 from casino.rules.holdem_bonus import HandState, Phase, TableRules, replay
 from casino.rules.holdem_bonus.paytable import Paytable
@@ -86,13 +87,6 @@ def table_rules(table: Table) -> TableRules:
         paytable=resolve_paytable(table.paytable),
         **options,
     )
-
-
-def effective_rows(rows: Iterable[HandAction]) -> list[HandAction]:
-    """The rows a replay uses: undo rows and the rows they undid are left out."""
-    rows = list(rows)
-    undone = {r.undoes_id for r in rows if r.undoes_id is not None}
-    return [r for r in rows if r.undoes_id is None and r.pk not in undone]
 
 
 def rules_of(hand: Hand) -> TableRules:

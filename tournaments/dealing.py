@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from casino import reads
 from casino.memo import BoundedCache
 from casino.models import object_label
 from casino.roles import DEAL, DIRECT_TOURNAMENTS, RUN_TOURNAMENT_FLOOR, can
@@ -128,21 +129,19 @@ def latest_hand(table: DealtTable) -> TableHand | None:
 
 
 def effective_rows(hand: TableHand) -> list[TableHandAction]:
-    """The hand's records a replay uses: an undo row and the row it undid are left out."""
-    rows = list(hand.actions.order_by("seq"))
-    undone = {r.undoes_id for r in rows if r.undoes_id is not None}
-    return [r for r in rows if r.undoes_id is None and r.pk not in undone]
+    """The hand's records a replay uses (an undo row and the row it undid left out: ``casino.reads``)."""
+    return reads.effective_rows(hand.actions.order_by("seq"))
 
 
 def engine_rules(hand: TableHand) -> HouseRules:
     return HouseRules.from_dict(hand.rules)
 
 
-def hand_state(hand: TableHand) -> HoldemHand:
-    """The hand as its records replay (``HoldemHand.replay``)."""
+def hand_state(hand: TableHand, rows: list[TableHandAction] | None = None) -> HoldemHand:
+    """The hand as its records replay (``HoldemHand.replay``); ``rows``: its effective rows, if read already."""
     rules = engine_rules(hand)
-    return HoldemHand.replay(TableSetup.from_dict(hand.setup, rules), [r.record for r in effective_rows(hand)],
-                             rules)
+    rows = effective_rows(hand) if rows is None else rows
+    return HoldemHand.replay(TableSetup.from_dict(hand.setup, rules), [r.record for r in rows], rules)
 
 
 _SUMMARIES: BoundedCache[dict[str, Any]] = BoundedCache(1024)
@@ -501,7 +500,7 @@ def hand_line(hand: TableHand) -> dict[str, Any]:
             acts.append(act_)
         elif kind in ("misdeal", "defective-deck"):
             acts.append({"act": kind})
-        elif kind in ("deal-flop", "deal-turn", "deal-river"):
+        elif kind in BOARD_KINDS:
             dealt = record.get("cards") or ([record["card"]] if record.get("card") else [])
             board.extend(dealt)
         elif kind == "show" and record.get("cards"):

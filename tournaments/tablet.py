@@ -12,6 +12,7 @@ hand, the players the floor's plan moves to or from this table.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Any
 
 from django.contrib import messages
@@ -62,7 +63,8 @@ def tablet_context(table: DealtTable, user, notice: dict | None = None) -> dict[
     names = dict(Entry.objects.filter(tournament=tournament, number__in=at_table).values_list("number",
                                                                                              "player_name"))
     hand = dealing.latest_hand(table)
-    engine = dealing.hand_state(hand) if hand is not None else None
+    records = dealing.effective_rows(hand) if hand is not None else []
+    engine = dealing.hand_state(hand, records) if hand is not None else None
     in_play = engine is not None and engine.phase not in ENDED
     where = hand.level["where"] if hand is not None else {}
     rows = []
@@ -103,8 +105,7 @@ def tablet_context(table: DealtTable, user, notice: dict | None = None) -> dict[
             # what the engine awards (TDA-15..21: side pots, odd chips), for the dealer to push and confirm
             awards=engine.award_pots().payouts if engine.phase is Phase.AWARD and engine.can_award_pots() else None,
             clock=_clock_view(hand) if in_play else None,
-            may_undo=in_play and any(r.record.get("action") not in dealing.START_KINDS
-                                     for r in dealing.effective_rows(hand)[-1:]),
+            may_undo=in_play and any(r.record.get("action") not in dealing.START_KINDS for r in records[-1:]),
         )
     if state.pending_plan is not None:
         plan = state.pending_plan[1]
@@ -123,8 +124,6 @@ def _clock_view(hand) -> dict[str, Any] | None:
     called = hand.level.get("clock")
     if called is None:
         return None
-    from datetime import datetime
-
     ends = datetime.fromisoformat(called["ends_at"])
     return {**called, "ends_ms": round(ends.timestamp() * 1000),
             "left": max(0, round((ends - timezone.now()).total_seconds()))}
