@@ -257,6 +257,18 @@ async def player_socket(
         listening.cancel()
 
 
+def stop_servers(servers: list[tuple[subprocess.Popen, int]]) -> None:
+    """Stop the daphne processes a bench started (killed if still draining after 10 s: the figures are in).
+    A bench stopped by a signal skips this and leaves them on ports 8900..: stop them before the next run."""
+    for proc, _port in servers:
+        proc.terminate()
+    for proc, _port in servers:
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
 def start_servers(count: int, env: dict, app: str = "casino.asgi:application") -> list[tuple[subprocess.Popen, int]]:
     servers = []
     for i in range(count):
@@ -352,13 +364,7 @@ def main() -> None:
     try:
         asyncio.run(run_load(args, tables, sockets, servers, bases, script))
     finally:
-        for proc, _port in servers:
-            proc.terminate()
-        for proc, _port in servers:
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:  # still draining sockets: the figures are printed already
-                proc.kill()
+        stop_servers(servers)
 
 
 async def run_load(args, tables, sockets, servers, bases, script) -> None:

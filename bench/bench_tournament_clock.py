@@ -35,6 +35,7 @@ from bench.bench_pit_load import (  # noqa: E402 - the path above first
     percentile,
     production_on_loopback,
     start_servers,
+    stop_servers,
 )
 
 VERSION = re.compile(r'id="clock-display"[^>]*data-version="(\d+)"')
@@ -172,13 +173,7 @@ def main() -> None:
     try:
         report = asyncio.run(run(args, tournament, director, servers))
     finally:
-        for proc, _port in servers:
-            proc.terminate()
-        for proc, _port in servers:
-            try:
-                proc.wait(timeout=10)
-            except Exception:  # noqa: BLE001 - still draining: the figures are in
-                proc.kill()
+        stop_servers(servers)
     print(json.dumps(report, indent=2))
 
 

@@ -25,7 +25,6 @@ import os
 import random
 import re
 import statistics
-import subprocess
 import sys
 import time
 import uuid
@@ -41,6 +40,7 @@ from bench.bench_pit_load import (  # noqa: E402
     percentile,
     production_on_loopback,
     start_servers,
+    stop_servers,
 )
 from bench.tournament_script import FRAGMENT_VERSION, TabletScript  # noqa: E402
 
@@ -235,13 +235,7 @@ def main() -> None:
         report = asyncio.run(run(args, event, tables, phones, servers, bases))
         print(json.dumps(report, indent=2))
     finally:
-        for proc, _port in servers:
-            proc.terminate()
-        for proc, _port in servers:
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        stop_servers(servers)
 
 
 if __name__ == "__main__":

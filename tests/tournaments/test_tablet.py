@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from tests.tournaments.conftest import act, register
+from tests.tournaments.conftest import act
 from tests.tournaments.test_dealing import hand_in_play, to_act
 from tournaments import dealing, services
 
@@ -15,19 +15,14 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 
 @pytest.fixture
-def running(registering, director_dora, floor_fede):
-    for i in range(4):
-        register(registering, floor_fede, i)
-    act(services.start_tournament, registering, director_dora)
-    act(services.clock_command, registering, director_dora, kind="start")
-    registering.refresh_from_db()
-    return registering
+def running(event_in_play):
+    """The event of the dealing tests (tests/tournaments/conftest.py): four players at one table."""
+    return event_in_play
 
 
 @pytest.fixture
-def number(running):
-    (table,) = services.tournament_state(running).tables
-    return table.table
+def number(first_table):
+    return first_table.number
 
 
 def tap(client, tournament, number, action, **fields):
