@@ -202,6 +202,16 @@ class AwardPots(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class KillHand(Action):
+    """A dead hand killed by the dealer at the end of the deal: a player absent from the seat (TDA-30, CC-29)
+    or under a penalty (TDA-71-D), dealt in and posted for the blinds and antes."""
+
+    kind: ClassVar[str] = "kill-hand"
+    method: ClassVar[str] = "kill_hand"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class DeclareMisdeal(Action):
     kind: ClassVar[str] = "misdeal"
     method: ClassVar[str] = "declare_misdeal"
@@ -214,7 +224,7 @@ class DeclareDefectiveDeck(Action):
 
 
 for _cls in (Fold, Check, Call, Bet, Raise, AllIn, PushChips, PostAntes, PostBlinds, DealHoleCards, DealFlop,
-             DealTurn, DealRiver, ShowHand, MuckHand, AwardPots, DeclareMisdeal, DeclareDefectiveDeck):
+             DealTurn, DealRiver, ShowHand, MuckHand, AwardPots, KillHand, DeclareMisdeal, DeclareDefectiveDeck):
     _REGISTRY[_cls.kind] = _cls
 
 BETTING_KINDS = frozenset({"fold", "check", "call", "bet", "raise", "all-in", "chips"})

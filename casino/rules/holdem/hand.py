@@ -755,10 +755,11 @@ class HoldemHand:
         n = len(self.seats)
         self.pending = frozenset()
         self.to_act_pos = None
-        # An uncalled bet, or the part of it nobody matched, goes back to its owner.
+        # An uncalled bet, or the part of it nobody matched, goes back to its owner; not to a dead hand's
+        # (TDA-30, CC-29: an absent player's blinds and antes stay in the pot).
         top = max(range(n), key=self.bets.__getitem__)
         second = max((self.bets[i] for i in range(n) if i != top), default=0)
-        if self.bets[top] > second:
+        if self.bets[top] > second and not self.folded[top]:
             back = self.bets[top] - second
             self.bets = _add(self.bets, top, -back)
             self.total = _add(self.total, top, -back)
@@ -809,6 +810,36 @@ class HoldemHand:
         self.acted |= {p}
         self._record_act(p, A.Fold(seat), 0)
         self._after_act(p)
+
+    # kill a dead hand
+
+    def verify_kill_hand(self, seat: int) -> None:
+        """TDA-30, CC-29, TDA-71-D: a player not at the seat when the deal ends (or serving a penalty) is dealt
+        in and posted, and the dealer kills the hand at the end of the deal, before anyone acts."""
+        if self.phase is not Phase.BETTING or self.street is not Street.PREFLOP or self.voluntary_actions:
+            raise RuleViolation(N_("A dead hand is killed at the end of the deal, before the first action"),
+                                "TDA-30")
+        p = self._pos_of(seat)
+        if self.folded[p]:
+            raise RuleViolation(N_("Seat %(seat)s's hand is already dead"), "TDA-30", seat=seat)
+
+    def can_kill_hand(self, seat: int) -> bool:
+        return self._can(self.verify_kill_hand, seat)
+
+    @_next_state
+    def kill_hand(self, seat: int) -> HoldemHand:
+        """The hand is dead: its blinds and antes stay in the pot (CC-29), and it can win nothing: an absent
+        big blind does not take the blinds when the others fold, the last live hand does."""
+        self.verify_kill_hand(seat)
+        p = self._pos_of(seat)
+        self.folded = _with(self.folded, p, True)
+        self.pending -= {p}
+        self.actions += (A.KillHand(seat),)
+        if self._round_over():
+            self.to_act_pos = None
+            self._close_round()
+        elif self.to_act_pos == p:
+            self.to_act_pos = self._next_pending(p)
 
     # check
 

@@ -36,7 +36,7 @@ KNOWN_KEYS = frozenset({
     # Extensions: the house options and the tournament's heads-up flag (docs/holdem-engine.md).
     "mode", "rules", "heads_up_in_tournament",
 })
-SEAT_ACTS = ("fold", "check", "call", "bet", "raise", "all-in", "chips")
+SEAT_ACTS = ("fold", "check", "call", "bet", "raise", "all-in", "chips", "kill-hand")
 TABLE_ACTS = ("misdeal", "defective-deck")
 
 
@@ -169,6 +169,8 @@ def _apply(hand: HoldemHand, action: Any) -> HoldemHand:
                                 act=act)
     if act == "fold":
         return hand.fold(seat)
+    if act == "kill-hand":  # the dealer kills a dead hand at the end of the deal (TDA-30, CC-29, TDA-71-D)
+        return hand.kill_hand(seat)
     if act == "check":
         return hand.check(seat)
     if act == "call":
