@@ -287,13 +287,13 @@ class PlayerConsumer(LiveConsumer):
         self.link = player_links.current_link(session) if session is not None else None
         if self.link is None:
             return None
-        from casino.player_views import seat_groups
+        from casino.player_views import seat_groups, versioned_groups
 
         self.seat = self.link.seat  # kept: a seat (a box, an entry) never moves to another table
         seat = seat_groups(self.link)
         # The seat's group carries the version the player's fragment shows; the link's group
-        # (revocation) is never coalesced.
-        self.coalesce_groups = frozenset(seat)
+        # (revocation) is never coalesced, nor a seat's group that announces another aggregate's version.
+        self.coalesce_groups = frozenset(versioned_groups(self.link))
         return [self.link.group_name, *seat]
 
     def still_allowed(self) -> bool:

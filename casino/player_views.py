@@ -21,6 +21,8 @@ class SeatScreen:
 
     ``groups(seat)``: the channel-layer groups whose announcements re-render it (the seat's fields and
     the objects it names are loaded by this call, in a worker thread: the event loop never reads).
+    ``versioned(seat)``: those of them whose announcements carry the version its fragment shows (a
+    backlog of them is rendered once); the others' are rendered at each announcement. Default: all.
     ``render(seat, link, version)``: its fragment (``version``: what a push announced, else now).
     ``from_memory(seat, link, version)``: the fragment from what this process holds, link checked, or
     None. ``shared_read(seat, version)``: ``(key, read)`` that fills what ``from_memory`` uses.
@@ -30,6 +32,7 @@ class SeatScreen:
     render: Callable[..., str]
     from_memory: Callable[[object, PlayerLink, int], str | None] | None = None
     shared_read: Callable[[object, int], tuple[Hashable, Callable[[], object]]] | None = None
+    versioned: Callable[[object], list[str]] | None = None
 
 
 _screens: dict[type, SeatScreen] = {}
@@ -56,6 +59,13 @@ def _seat(link: PlayerLink):
 def seat_groups(link: PlayerLink) -> list[str]:
     seat = _seat(link)
     return list(_screen(seat).groups(seat))
+
+
+def versioned_groups(link: PlayerLink) -> list[str]:
+    """The seat's groups whose announcements carry the version its fragment shows (``SeatScreen``)."""
+    seat = _seat(link)
+    screen = _screen(seat)
+    return list((screen.versioned or screen.groups)(seat))
 
 
 def render_player_fragment(link: PlayerLink, *, seat=None, version: int | None = None) -> str:

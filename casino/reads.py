@@ -129,7 +129,7 @@ class VersionedReads(Generic[S]):
     def snapshot_from_redis(self, row, version: int) -> S | None:
         """The snapshot of exactly ``version`` that another process left in Redis, now held in this
         process too; None if absent, if sharing is off or Redis does not answer (the log says so)."""
-        cache = _shared_cache()
+        cache = shared_cache()
         if cache is None:
             return None
         key = version_key(row, version)
@@ -172,7 +172,7 @@ class VersionedReads(Generic[S]):
 
         def leave_now() -> None:
             self._snapshots.put(key, snapshot)
-            cache = _shared_cache()
+            cache = shared_cache()
             if cache is None:
                 return
             try:
@@ -198,7 +198,9 @@ class VersionedReads(Generic[S]):
         return self._per_version.get((what, *version_key(row, version)))
 
 
-def _shared_cache():
+def shared_cache():
+    """Redis, where a version's snapshot waits for the other processes' screens; None when sharing is off
+    (one process) or there is no Redis."""
     return caches["default"] if settings.SHARE_SNAPSHOTS else None
 
 

@@ -15,7 +15,9 @@ action=..., work=...)``, in one transaction, in this order:
    ``w.audit``); a refusal raises and the transaction rolls back: nothing is half-recorded;
 5. bump the version, keep the request under its key with its answer;
 6. ``w.before_announce()`` (e.g. leave the version's snapshot for the screens), then announce the new
-   version to ``w.groups`` after commit: ids and a version, never state (casino.realtime).
+   version to ``w.groups`` after commit: ids and a version, never state (casino.realtime). A screen's
+   own request may ask for its answer to be made at the commit, before the announcement goes out
+   (``before_announcing``), so that the pushes which follow find it made.
 
 What differs between kinds of aggregate is passed in (``Aggregate``), never imported: the core knows
 no game.
@@ -40,6 +42,9 @@ from casino.models import AuditEvent
 from casino.realtime import announce_change
 from casino.roles import primary_role
 from casino.rules.errors import N_
+
+#: What a request asked to run at its write's commit, before the announcement (``before_announcing``).
+_BEFORE_ANNOUNCE: ContextVar[list[Callable[[], None]] | None] = ContextVar("before_announce", default=None)
 
 #: The time writes take as ``now`` while a simulation runs (``simulated_time``); None: the real clock.
 _SIMULATED_NOW: ContextVar[datetime | None] = ContextVar("simulated_now", default=None)
@@ -150,6 +155,24 @@ class Write:
         before the announcement (``transaction.on_commit`` keeps the order)."""
 
 
+@contextmanager
+def before_announcing(do: Callable[[], None]) -> Iterator[None]:
+    """Run ``do()`` once the write inside has committed, before its announcement goes out.
+
+    For a screen whose request also answers with the new version (a dealer's tablet): ``do`` renders it
+    once and leaves it where the pushes that follow the announcement look first, so that the tap's
+    answer and every push of that version share one render instead of each making its own. The first
+    write inside to reach its announcement registers it (a write nested in another, such as a hand's end
+    written into its tournament, runs at the same commit); a write that rolls back never runs it; if it
+    fails, the log says so and the announcements still go.
+    """
+    token = _BEFORE_ANNOUNCE.set([do])
+    try:
+        yield
+    finally:
+        _BEFORE_ANNOUNCE.reset(token)
+
+
 def is_valid_key(key: object) -> bool:
     """An idempotency key: a non-empty text of at most 100 characters, with no NUL (PostgreSQL refuses it)."""
     return isinstance(key, str) and bool(key.strip()) and len(key) <= 100 and not has_nul(key)
@@ -197,6 +220,10 @@ def write(kind: Aggregate, *, pk: int, by, key: str, expected_version: int, acti
                         **{f"{name}_id": ids.get(name) for name in kind.answer_ids},
                         key=key, action=action, by=by, at=w.now, alerts=w.alerts)
         w.before_announce()
+        asked = _BEFORE_ANNOUNCE.get()
+        if asked:
+            # robust: a failed render costs the screens a render of their own, never the announcement
+            transaction.on_commit(asked.pop(), robust=True)
         announced = {kind.owner: locked.pk, **{name: value for name, value in ids.items() if value is not None}}
         announce_change(*w.groups, version=locked.version, event=w.event, **announced)
     return Written(locked.version, ids, alerts=list(w.alerts))

@@ -27,7 +27,12 @@
       // The tablet already shows this version (the tap's own answer came first): redrawing it again
       // would only drop what the dealer started on it since (issue #16: cards tapped in between).
       if (got === had && had > 0 && current.hasAttribute("data-skip-same-version")) { evt.preventDefault(); return; }
-      if (got > had + 1 && had > 0) { evt.detail.socketWrapper.send(JSON.stringify({ refresh: true })); }
+      // A gap means a push was lost: ask for the current state. Not on a screen whose versions skip by
+      // design (data-version-gaps: a tournament table's tablet sums its table's and its event's versions
+      // and is not redrawn for the event's changes elsewhere); each of its pushes is the whole state.
+      if (got > had + 1 && had > 0 && !incoming[i].hasAttribute("data-version-gaps")) {
+        evt.detail.socketWrapper.send(JSON.stringify({ refresh: true }));
+      }
     }
   });
 
