@@ -51,7 +51,8 @@ class TabletScript:
         """What the tablet asks for now, read off its buttons."""
         if 'data-action="new-hand"' in page:
             return "new-hand", {}
-        seat = SEAT.search(page)
+        # the seat the step asks for (the seats' table above it has a seat field per row: dead hands, TDA-30)
+        seat = SEAT.search(page, max(0, page.find('data-step="')))
         if 'data-step="betting"' in page:
             if 'data-action="check"' in page:
                 return "check", {"seat": seat.group(1)}

@@ -256,11 +256,29 @@ def dealt_tables(tournament: Tournament, hand_for_hand: bool) -> list[dict]:
     return rows
 
 
+def dealers_on_staff():
+    """The casino's active dealers, whom the floor puts on duty at the event's tables."""
+    from django.contrib.auth import get_user_model
+
+    return (get_user_model().objects.filter(is_active=True, groups__name=Role.DEALER)
+            .order_by("first_name", "username").distinct())
+
+
+def dealers_on_duty(tournament: Tournament) -> dict[int, dict]:
+    """Table number -> its dealer on duty (id and name), for the event's tables that have one."""
+    return {table.number: {"id": table.dealer_id, "name": table.dealer.get_full_name() or table.dealer.username}
+            for table in tournament.dealt_tables.filter(dealer__isnull=False).select_related("dealer")}
+
+
 def console_context(tournament: Tournament, user, notice: dict | None = None) -> dict:
     the_field = read_field(tournament)
     board = the_field.board
     clock = screens.clock_view(board)
+    floor = may_work_floor(user)
     return {
+        "on_duty": dealers_on_duty(tournament) if the_field.tables else {},
+        "dealers": list(dealers_on_staff().values("pk", "first_name", "username")) if floor and the_field.tables
+        else [],
         "dealt": dealt_tables(tournament, bool(clock.reading and clock.reading.hand_for_hand)),
         "tournament": tournament,
         "screen_id": SCREEN_ID,
@@ -271,7 +289,7 @@ def console_context(tournament: Tournament, user, notice: dict | None = None) ->
         "step_ends_ms": _ms(clock.step_ends_at),
         "plot": plot.field_plot(list(the_field.points)),
         "may_direct": may_direct(user),
-        "may_work_floor": may_work_floor(user),
+        "may_work_floor": floor,
         "notice": notice,
     }
 

@@ -87,8 +87,15 @@ class TournamentConsoleConsumer(LiveConsumer):
 
 
 class DealerTabletConsumer(LiveConsumer):
-    """The dealer's tablet at one tournament table (issue #15): its dealers, the floor and the director.
-    It follows the table (each tap) and the event (the level, the moves the floor's plan makes)."""
+    """The dealer's tablet at one tournament table (issue #15): its dealer on duty, the floor and the
+    director. It follows the table (each tap) and the event (the level, the moves the floor's plan makes).
+
+    A tap's push finds the version already rendered at the tap's commit (``tablet.made_fragment``, in this
+    process or in Redis): the push then costs the viewer's check and no render. A change of the event is
+    drawn only when it changes what this tablet shows of the event (``tablet.event_facts``): at a hundred
+    tables a hand ends somewhere about every second, and every tablet redrawn for each was most of the
+    load (docs/benchmarks.md).
+    """
 
     goodbye_template = "casino/fragments/staff_access_ended.html"
 
@@ -103,22 +110,44 @@ class DealerTabletConsumer(LiveConsumer):
         kwargs = self.scope["url_route"]["kwargs"]
         self.table = (DealtTable.objects.select_related("tournament")
                       .filter(tournament_id=kwargs["tournament_id"], number=kwargs["table"]).first())
-        if self.table is None or self.user is None or not has_role(self.user, *tablet.TABLET_ROLES):
+        if self.table is None or self.user is None or not tablet.may_open(self.user, self.table):
             return None
-        return [self.table.group_name, self.table.tournament.group_name]
+        self.event_group = self.table.tournament.group_name
+        self.shown_facts: tuple | None = None
+        return [self.table.group_name, self.event_group]
 
     def still_allowed(self) -> bool:
         from tournaments import tablet
 
         self.user.refresh_from_db(fields=["is_active"])
         self.user._casino_roles = None
-        return self.user.is_active and has_role(self.user, *tablet.TABLET_ROLES)
+        self.table.refresh_from_db(fields=["dealer", "version", "paused_reason"])
+        return self.user.is_active and tablet.may_open(self.user, self.table)
+
+    async def state_changed(self, event) -> None:
+        if event.get("group") == self.event_group:
+            concerned = await database_sync_to_async(self._event_concerns_this_table, thread_sensitive=False)()
+            if concerned:
+                await self.push_fragment()
+            return
+        # The table's own announcement names the version its tap rendered at its commit.
+        await self.push_fragment(version=event.get("version") if event.get("group") == self.table.group_name
+                                 else None)
+
+    def _event_concerns_this_table(self) -> bool:
+        from tournaments import services, tablet
+
+        tournament = Tournament.objects.get(pk=self.table.tournament_id)
+        return tablet.event_facts(services.tournament_state(tournament), self.table.number) != self.shown_facts
 
     def render_fragment(self, version: int | None = None) -> str:
         from tournaments import tablet
 
-        self.table.refresh_from_db()
-        return tablet.tablet_fragment(self.table, self.user)
+        made = tablet.made_fragment(self.table, version) if version is not None else None
+        if made is None:
+            made = tablet.make_fragment(self.table)
+        self.shown_facts = made.event_facts
+        return made.with_notice(None)
 
 
 class ClockDisplayConsumer(LiveConsumer):

@@ -22,6 +22,8 @@ confirms). The floor enters nothing by hand.
 * ``release_board``: the director lets a hand-for-hand all-in's board be dealt (RP-08-F); each
   hand-for-hand deal waits for his release (CC-11, in ``start_hand``).
 * ``pause_table`` / ``resume_table``: the director stops play at a table with his reason (TDA-01).
+* ``assign_dealer``: the floor puts a dealer on duty at a table; only that dealer deals there
+  (``may_deal_at``), besides the floor and the director.
 * ``hand_line``: the hand in the ``replay_hand`` format (docs/hand-history.md, "Hold'em hands").
 
 Every refusal is a ``RuleViolation`` (or ``NotAllowed``) a dealer can read; nothing is half-recorded.
@@ -37,7 +39,7 @@ from typing import Any
 from casino import reads
 from casino.memo import BoundedCache
 from casino.models import object_label
-from casino.roles import DEAL, DIRECT_TOURNAMENTS, RUN_TOURNAMENT_FLOOR, can
+from casino.roles import DEAL, DIRECT_TOURNAMENTS, RUN_TOURNAMENT_FLOOR, Role, can, has_role
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.holdem import HoldemHand, HouseRules, Phase, TableSetup, action_from_dict
 from casino.rules.holdem.actions import BETTING_KINDS
@@ -48,11 +50,19 @@ from casino.rules.tournament.structure import Structure
 from casino.rules.tournament.table_hand import clock_expiry_record, next_hand_setup
 from casino.writes import Aggregate, NotAllowed, Write, write
 from tournaments import services
-from tournaments.models import DealtTable, TableHand, TableHandAction, TableRequest, Tournament, TournamentEvent
+from tournaments.models import (
+    DealtTable,
+    TableHand,
+    TableHandAction,
+    TableRequest,
+    Tournament,
+    TournamentEvent,
+    entry_group,
+)
 
 #: What the dealer enters besides the players' acts: the board, the showdown, the pots, a misdeal.
 DEALER_KINDS = frozenset({"deal-flop", "deal-turn", "deal-river", "show", "muck", "award-pots", "misdeal",
-                          "defective-deck"})
+                          "defective-deck", "kill-hand"})
 #: The dealer's steps that deal the board.
 BOARD_KINDS = frozenset({"deal-flop", "deal-turn", "deal-river"})
 #: The steps the engine takes at a hand's start: never undone (a misdeal is declared instead).
@@ -64,14 +74,15 @@ def tables_group(tournament_id: int) -> str:
     return f"{object_label(Tournament(pk=tournament_id))}.tables"
 
 
-#: What the director (or the floor for him) does at a table whatever its state: pausing, resuming, releasing.
-DIRECTOR_ACTIONS = frozenset({"pause", "resume", "release_board"})
+#: What the director (or the floor for him) does at a table whatever its state: pausing, resuming, releasing,
+#: putting a dealer on duty.
+DIRECTOR_ACTIONS = frozenset({"pause", "resume", "release_board", "assign_dealer"})
 
 
 TABLES = Aggregate(
     model=DealtTable, requests=TableRequest, owner="table", version_field="table_version",
     stream=lambda pk: object_label(DealtTable(pk=pk)), groups=lambda t: [t.group_name, tables_group(t.tournament_id)],
-    answer_ids=("hand",), saved_fields=("paused_reason",),
+    answer_ids=("hand",), saved_fields=("paused_reason", "dealer"),
 )
 
 
@@ -95,19 +106,27 @@ class _TableWrite(Write):
         return {"hand": self.hand.pk if self.hand is not None else None}
 
 
-def _may_deal(user) -> bool:
-    return can(user, DEAL) or can(user, RUN_TOURNAMENT_FLOOR) or can(user, DIRECT_TOURNAMENTS)
+def may_deal_at(user, table: DealtTable) -> bool:
+    """Who records a tournament table's hands: its dealer on duty (whom the floor assigns,
+    ``assign_dealer``), the floor and the director (at any table of their events)."""
+    if can(user, RUN_TOURNAMENT_FLOOR) or can(user, DIRECT_TOURNAMENTS):
+        return True
+    return table.dealer_id is not None and table.dealer_id == getattr(user, "pk", None) and can(user, DEAL)
 
 
 def _write_at(table: DealtTable, *, by, key: str, expected_version: int, action: str,
               work: Callable[[_TableWrite], None]) -> TableResult:
     def run(w: _TableWrite) -> None:
-        if not _may_deal(w.by):
-            raise NotAllowed(N_("Only the table's dealer, the floor or the tournament director can do this."))
+        if not may_deal_at(w.by, w.table):
+            raise NotAllowed(N_("Only the table's dealer on duty, the floor or the tournament director can do "
+                                "this."))
         if w.table.paused_reason and action not in DIRECTOR_ACTIONS:
             raise RuleViolation(N_("The director has paused play at this table: %(reason)s"), "TDA-01",
                                 reason=w.table.paused_reason)
         work(w)
+        if w.hand is not None:
+            # The phones of the players dealt in follow the hand: whose turn, their stack, their clock.
+            w.groups = [*w.groups, *(entry_group(w.table.tournament_id, e) for e in w.hand.entries.values())]
 
     done = write(TABLES, pk=table.pk, by=by, key=key, expected_version=expected_version, action=action, work=run,
                  write_class=_TableWrite)
@@ -131,6 +150,12 @@ def latest_hand(table: DealtTable) -> TableHand | None:
 def effective_rows(hand: TableHand) -> list[TableHandAction]:
     """The hand's records a replay uses (an undo row and the row it undid left out: ``casino.reads``)."""
     return reads.effective_rows(hand.actions.order_by("seq"))
+
+
+def _read_hand(hand: TableHand) -> tuple[HoldemHand, int]:
+    """Inside a write: the hand as its records replay, and its last row's number (one read of its rows)."""
+    rows = list(hand.actions.order_by("seq"))
+    return hand_state(hand, reads.effective_rows(rows)), (rows[-1].seq if rows else 0)
 
 
 def engine_rules(hand: TableHand) -> HouseRules:
@@ -165,6 +190,9 @@ def table_summary(table: DealtTable) -> dict[str, Any] | None:
             "stacks": dict(engine.stacks), "to_act": engine.to_act,
             "board_held": in_play and engine.phase is Phase.BOARD and engine.cards_up
             and not hand.level.get("board_released"),
+            # for the players' phones: who sits where in this hand, and the clock called on a player (C-04)
+            "entries": {int(seat): entry for seat, entry in hand.entries.items()},
+            "clock": hand.level.get("clock") if in_play else None,
         }
 
     return _SUMMARIES.get_or_make((table.pk, table.version), read)
@@ -173,8 +201,10 @@ def table_summary(table: DealtTable) -> dict[str, Any] | None:
 # --- Writes ------------------------------------------------------------------------------------------
 
 
-def _append(w: _TableWrite, hand: TableHand, records: list[dict], **fields: Any) -> None:
-    last = hand.actions.order_by("-seq").values_list("seq", flat=True).first() or 0
+def _append(w: _TableWrite, hand: TableHand, records: list[dict], *, last: int | None = None, **fields: Any) -> None:
+    """Append ``records`` to the hand's record after its row ``last`` (read here when not known already)."""
+    if last is None:
+        last = hand.actions.order_by("-seq").values_list("seq", flat=True).first() or 0
     TableHandAction.objects.bulk_create([
         TableHandAction(hand=hand, seq=last + i, record=record, by=w.by, at=w.now, **fields)
         for i, record in enumerate(records, start=1)
@@ -184,10 +214,11 @@ def _append(w: _TableWrite, hand: TableHand, records: list[dict], **fields: Any)
 def _sitting_out(table: DealtTable, last: TableHand | None) -> list[int]:
     """Seats whose players were moved here onto the button's seat, or between the button and the small
     blind, since this table's last hand was reported: they sit the next hand out (C-03, CC-53, CC-57)."""
-    events = TournamentEvent.objects.filter(tournament_id=table.tournament_id, type="seated")
+    events = TournamentEvent.objects.filter(tournament_id=table.tournament_id, type="seated",
+                                            data__table=table.number, data__sits_out=True)
     if last is not None and last.reported_seq is not None:
         events = events.filter(seq__gt=last.reported_seq)
-    return sorted({e.data["seat"] for e in events if e.data.get("table") == table.number and e.data.get("sits_out")})
+    return sorted({seat for seat in events.values_list("data__seat", flat=True)})
 
 
 def start_hand(*, table: DealtTable, by, key: str, expected_version: int) -> TableResult:
@@ -299,22 +330,22 @@ def act(*, table: DealtTable, by, key: str, expected_version: int, record: dict,
         hand = latest_hand(w.table)
         if hand is None or Phase(hand.phase) in ENDED:
             raise RuleViolation(N_("No hand is in play: start the next hand."), "TDA-23")
-        before = hand_state(hand)
+        before, last = _read_hand(hand)
         if _board_held(w, hand, before, action):
             raise RuleViolation(N_("Hand-for-hand: after an all-in and a call no card is dealt until the director "
                                    "releases the board."), "RP-08-F")
-        _apply(w, hand, before, action, rng)
+        _apply(w, hand, before, action, rng, last=last)
         w.audit("tournament.table_action", obj=hand, table=w.table.number, hand=hand.number, record=action.to_dict())
 
     return _write_at(table, by=by, key=key, expected_version=expected_version, action=str(record["action"]),
                      work=work)
 
 
-def _apply(w: _TableWrite, hand: TableHand, before: HoldemHand, action, rng) -> HoldemHand:
-    """The engine applies ``action``; its records are appended, the hand saved, its end reported. A clock
-    called on the player in turn stops: he has acted (or his time ran out)."""
+def _apply(w: _TableWrite, hand: TableHand, before: HoldemHand, action, rng, *, last: int | None = None) -> HoldemHand:
+    """The engine applies ``action``; its records are appended (after row ``last``), the hand saved, its end
+    reported. A clock called on the player in turn stops: he has acted (or his time ran out)."""
     after = before.apply(action)
-    _append(w, hand, [a.to_dict() for a in after.actions[len(before.actions):]])
+    _append(w, hand, [a.to_dict() for a in after.actions[len(before.actions):]], last=last)
     hand.phase = after.phase.value
     fields = ["phase"]
     if "clock" in hand.level:
@@ -438,9 +469,9 @@ def clock_ran_out(*, table: DealtTable, by, key: str, expected_version: int, rng
         if left > 0:
             raise RuleViolation(N_("The clock still has %(seconds)s seconds to run."), "C-04",
                                 seconds=int(left) + (left % 1 > 0))
-        before = hand_state(hand)
+        before, last = _read_hand(hand)
         record = clock_expiry_record(before, _options(w.table))
-        _apply(w, hand, before, action_from_dict(record), rng)
+        _apply(w, hand, before, action_from_dict(record), rng, last=last)
         w.audit("tournament.table_clock_ran_out", obj=hand, table=w.table.number, hand=hand.number,
                 seat=called["seat"], record=record)
 
@@ -461,6 +492,25 @@ def pause_table(*, table: DealtTable, by, key: str, expected_version: int, reaso
         w.audit("tournament.table_paused", table=w.table.number, reason=reason)
 
     return _write_at(table, by=by, key=key, expected_version=expected_version, action="pause", work=work)
+
+
+def assign_dealer(*, table: DealtTable, by, key: str, expected_version: int, dealer) -> TableResult:
+    """The floor (or the director) puts a dealer on duty at a table, or takes the one there off (``dealer``
+    None): from then on only that dealer, the floor and the director deal there. A dealer rotating to the
+    next table is put on duty there before the next dealer takes this one, so a dealer may be on duty at
+    two tables for that moment. Audited."""
+    if not (can(by, DIRECT_TOURNAMENTS) or can(by, RUN_TOURNAMENT_FLOOR)):
+        raise NotAllowed(N_("Only the tournament director or the floor assigns the dealers."))
+    if dealer is not None and not (dealer.is_active and has_role(dealer, Role.DEALER)):
+        raise RuleViolation(N_("%(name)s is not one of the casino's active dealers."), None,
+                            name=dealer.get_full_name() or dealer.get_username())
+
+    def work(w: _TableWrite) -> None:
+        w.table.dealer = dealer
+        w.audit("tournament.table_dealer_assigned", table=w.table.number,
+                dealer=dealer.get_username() if dealer is not None else None)
+
+    return _write_at(table, by=by, key=key, expected_version=expected_version, action="assign_dealer", work=work)
 
 
 def resume_table(*, table: DealtTable, by, key: str, expected_version: int) -> TableResult:
@@ -500,6 +550,8 @@ def hand_line(hand: TableHand) -> dict[str, Any]:
             acts.append(act_)
         elif kind in ("misdeal", "defective-deck"):
             acts.append({"act": kind})
+        elif kind == "kill-hand":
+            acts.append({"seat": record["seat"], "act": kind})
         elif kind in BOARD_KINDS:
             dealt = record.get("cards") or ([record["card"]] if record.get("card") else [])
             board.extend(dealt)

@@ -66,8 +66,9 @@ def random_legal_record(engine: HoldemHand, rng: Random, *, holes: dict[int, lis
 
 
 def play_dealt_hand(table: DealtTable, dealer, rng: Random, *, keys: itertools.count,
-                    all_in_chance: float = 0.05) -> TableHand:
-    """One whole hand at ``table`` through ``tournaments.dealing``, each entry one write as a tablet's."""
+                    all_in_chance: float = 0.05, absent_chance: float = 0.02) -> TableHand:
+    """One whole hand at ``table`` through ``tournaments.dealing``, each entry one write as a tablet's; now
+    and then a player is away from the seat when the deal ends, and the dealer kills the hand (TDA-30)."""
 
     def tap(fn, **kwargs):
         table.refresh_from_db(fields=["version"])
@@ -78,6 +79,9 @@ def play_dealt_hand(table: DealtTable, dealer, rng: Random, *, keys: itertools.c
     deck = [str(c) for c in full_deck()]
     rng.shuffle(deck)
     holes = {seat: [deck.pop(), deck.pop()] for seat in sorted(int(s) for s in hand.entries)}
+    for seat in sorted(holes):
+        if rng.random() < absent_chance and dealing.hand_state(hand).can_kill_hand(seat):
+            tap(dealing.act, record={"action": "kill-hand", "seat": seat}, rng=rng)
     while True:
         engine = dealing.hand_state(hand)
         if engine.phase in ENDED:

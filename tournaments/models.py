@@ -11,6 +11,7 @@ import re
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino.models import object_label
@@ -130,6 +131,12 @@ class ExclusionListEntry(models.Model):
     def save(self, *args, **kwargs):
         self.id_number = normalise_id_number(self.id_number)
         super().save(*args, **kwargs)
+
+
+def entry_group(tournament_id: int, number: int) -> str:
+    """The group of one entry's phones besides its event's: the table the entry plays at announces each
+    tap of its hand there (tournaments.dealing), wherever the entry has moved to."""
+    return f"{object_label(Tournament(pk=tournament_id))}.entry.{number}"
 
 
 class Entry(models.Model):
@@ -265,6 +272,13 @@ class DealtTable(models.Model):
     version = models.PositiveBigIntegerField(default=0)
     #: The director paused play at this table (TDA-01: a ruling on the floor), with the reason he gave.
     paused_reason = models.CharField(_("paused because"), max_length=200, blank=True)
+    #: The dealer on duty, whom the floor or the director assigns: the only dealer who deals here (the
+    #: floor and the director may at any table of their event).
+    dealer = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("dealer on duty"), null=True, blank=True,
+                               on_delete=models.PROTECT, related_name="dealt_tournament_tables")
+    # With the id, names this row for the per-process and shared caches (casino.reads.version_key): a
+    # test database reuses ids, never creation stamps.
+    created_at = models.DateTimeField(_("created at"), default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["tournament", "number"]

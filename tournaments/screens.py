@@ -17,6 +17,7 @@ read-only; its link belongs to one entry, ``casino.player_links``); an entry cor
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -40,7 +41,6 @@ from casino.rules.tournament.record import (
     effective_events,
     parse_at,
     payout_shares,
-    replay,
 )
 from casino.rules.tournament.structure import Break, Level, Structure
 from tournaments.models import Tournament
@@ -155,9 +155,11 @@ def remembered_board(tournament_id: int, version: int) -> Board | None:
 
 
 def read_board(tournament: Tournament) -> Board:
-    """The board from the tournament's row and its replayed record (one read of the record)."""
-    events = record_of(tournament)
-    state = replayed_state(tournament, events)
+    """The board from the tournament's row and its replayed record (the events this process had not read
+    yet: ``services.record_as_read``)."""
+    from tournaments.services import record_as_read
+
+    events, state = record_as_read(tournament.pk)
     setup = state.setup
     options = setup.options if setup is not None else HouseOptions.from_dict(tournament.house_options)
     entries = len(state.entries)
@@ -189,19 +191,11 @@ def read_board(tournament: Tournament) -> Board:
 
 
 def record_of(tournament: Tournament) -> list[dict]:
-    """The tournament's record, every event as the export has it."""
-    from tournaments.models import TournamentEvent
+    """The tournament's record, every event as the export has it (read once per process, then only what
+    is new: ``services.record_as_read``)."""
+    from tournaments.services import record_as_read
 
-    return [event.as_record() for event in TournamentEvent.objects.filter(tournament=tournament).order_by("seq")]
-
-
-def replayed_state(tournament: Tournament, events: list[dict]) -> TournamentState:
-    """The back end's replayed state (tournaments.services, cached per version) when it is there."""
-    try:
-        from tournaments.services import tournament_state
-    except ImportError:
-        return replay(events)
-    return tournament_state(tournament)
+    return record_as_read(tournament.pk)[0]
 
 
 def _structure(data) -> Structure | None:
@@ -398,7 +392,73 @@ def _ante_label(mode: str):
 
 
 def player_groups(entry) -> list[str]:
+    """The event's group (the clock, the seat, the results) and the entry's own, which the table it plays
+    at announces each tap of its hand to (``tournaments.dealing``): a move needs no new group."""
+    from tournaments.models import entry_group
+
+    return [entry.tournament.group_name, entry_group(entry.tournament_id, entry_number(entry))]
+
+
+def versioned_groups(entry) -> list[str]:
+    """The event's announcements carry the version the phone shows; the table's (the entry's group) do not."""
     return [entry.tournament.group_name]
+
+
+#: The phone's part of the hand its player is dealt in (C-33: read-only, their own): the street, the pot,
+#: their stack, whose turn, the clock called on them (C-04). No card: dealer-driven hands record none.
+@dataclass(frozen=True, slots=True)
+class HandAtSeat:
+    table: int
+    hand: int
+    in_play: bool
+    street: str
+    pot: int
+    seat: int
+    stack: int
+    to_act: int | None
+    clock_ends_ms: int | None = None  # the clock called on this player: when it runs out
+    clock_seconds: int | None = None
+    clock_countdown: int | None = None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.in_play and self.to_act == self.seat
+
+
+_STREETS = {"preflop": _("Pre-flop"), "flop": _("Flop"), "turn": _("Turn"), "river": _("River")}
+
+
+def street_label(street: str):
+    return _STREETS.get(street, street)
+
+
+def hand_at_seat(board: Board, number: int) -> HandAtSeat | None:
+    """In a worker thread: the hand at the entry's table as its phone shows it (the table's summary, read
+    once per table version in the process: ``dealing.table_summary``); None when the entry is not seated,
+    its table is not dealt from a tablet, or it is not dealt in."""
+    from tournaments import dealing
+    from tournaments.models import DealtTable
+
+    seat = board.seats.get(number)
+    if seat is None:
+        return None
+    table = DealtTable.objects.filter(tournament_id=board.tournament_id, number=seat.table).first()
+    summary = dealing.table_summary(table) if table is not None else None
+    mine = next((s for s, entry in (summary or {}).get("entries", {}).items() if entry == number), None)
+    if mine is None:
+        return None
+    clock = summary.get("clock")
+    on_me = clock is not None and clock["seat"] == mine
+    return HandAtSeat(
+        table=seat.table, hand=summary["hand"], in_play=summary["in_play"], street=summary["street"],
+        pot=summary["pot"], seat=mine, stack=summary["stacks"].get(mine, 0), to_act=summary["to_act"],
+        clock_ends_ms=_ms(datetime.fromisoformat(clock["ends_at"])) if on_me else None,
+        clock_seconds=clock["seconds"] if on_me else None, clock_countdown=clock["countdown"] if on_me else None)
+
+
+# The hand each entry's phone last showed in this process (its socket's): a push of the event rendered
+# from memory keeps showing it; a tap at the entry's table brings the new one (the entry's group).
+_hands_shown: BoundedCache[HandAtSeat | None] = BoundedCache(4096)
 
 
 def entry_number(entry) -> int:
@@ -406,9 +466,14 @@ def entry_number(entry) -> int:
 
 
 def player_fragment(entry, link, *, version: int | None = None) -> str:
-    """In a worker thread (a connection, a revocation, a push the memory could not serve): read now."""
+    """In a worker thread (a connection, a revocation, a tap at the entry's table, a push the memory could
+    not serve): read now, the hand at the entry's table included."""
     tournament = Tournament.objects.get(pk=entry.tournament_id)
-    return phone_view(board_at(tournament, version), entry_number(entry))
+    board = board_at(tournament, version)
+    number = entry_number(entry)
+    hand = hand_at_seat(board, number)
+    _hands_shown.put((entry.tournament_id, number), hand)
+    return phone_view(board, number, hand=hand)
 
 
 _watching: BoundedCache[dict] = BoundedCache(64)
@@ -450,11 +515,26 @@ def phone_from_memory(entry, link, version: int) -> str | None:
     expires_at = links.get(link.pk)
     if expires_at is None or expires_at <= timezone.now():
         return None
-    return phone_view(board, entry_number(entry))
+    number = entry_number(entry)
+    return phone_view(board, number, hand=_hands_shown.get((entry.tournament_id, number)))
 
 
-def phone_view(board: Board, number: int, now: datetime | None = None) -> str:
-    """The phone of entry ``number``: its own seat, move, result and the clock; never another entry's."""
+_VERSION_SHOWN = re.compile(r'data-version="\d+"')
+_facts: BoundedCache[tuple] = BoundedCache(64)
+
+
+def _board_facts(board: Board) -> tuple:
+    """What every phone of the event shows of the board besides its own entry and the clock's step: once
+    per board and process."""
+    return _facts.get_or_make((board.tournament_id, board.version), lambda: (
+        board.tournament_id, board.name, board.status, board.entries, board.players_left, board.chips_in_play,
+        board.prize_pool, board.prize_pool_fixed, board.prizes, board.announcements[-ANNOUNCEMENTS:],
+        board.ante_mode, board.structure))
+
+
+def phone_view(board: Board, number: int, now: datetime | None = None, hand: HandAtSeat | None = None) -> str:
+    """The phone of entry ``number``: its own seat, move, result, the clock, and its part of the hand at its
+    table (``hand``); never another entry's."""
     if board.entry_numbers and number not in board.entry_numbers:
         # The entry was corrected away: whoever holds its link sees nothing of the event any more.
         return render_to_string("casino/fragments/access_ended.html")
@@ -463,7 +543,12 @@ def phone_view(board: Board, number: int, now: datetime | None = None) -> str:
     move = board.moves.get(number)
     if move is not None and now - move.at > MOVE_NOTICE:
         move = None
-    key = (board.tournament_id, board.version, number, view.key, move is not None, translation.get_language())
+    # Keyed by what this phone shows, not by the version: a version that leaves it as it was (a hand's end
+    # at a table without a bust, a tap at a dealt table) is the same render, stamped with the new version.
+    hand = hand if hand is not None and board.seats.get(number) is not None and hand.table == board.seats[
+        number].table else None  # a hand at the table the entry has left is not shown
+    key = (_board_facts(board), number, view.key, move, board.seats.get(number), board.finishes.get(number),
+           board.leaving.get(number), hand, translation.get_language())
     html = _phone_html.get(key)
     if html is None:
         finish = board.finishes.get(number)
@@ -475,9 +560,11 @@ def phone_view(board: Board, number: int, now: datetime | None = None) -> str:
             "finish": finish,
             "leaving": board.leaving.get(number),
             "won": finish is not None and 1 in finish.places,
+            "hand": hand,
+            "street": street_label(hand.street) if hand is not None else "",
         }
         html = _phone_html.put(key, render_to_string("tournaments/player_fragment.html", context))
-    return _stamped(html)
+    return _stamped(_VERSION_SHOWN.sub(f'data-version="{board.version}"', html, count=1))
 
 
 def link_expiry(tournament: Tournament) -> datetime:

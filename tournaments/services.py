@@ -25,12 +25,13 @@ import csv
 import hashlib
 import io
 import json
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from casino.audit import record_event
@@ -41,7 +42,7 @@ from casino.rules.errors import N_, RuleViolation
 from casino.rules.shuffle import SYSTEM_RANDOM
 from casino.rules.tournament import chip_race, clock, eligibility, record, seating
 from casino.rules.tournament.options import HouseOptions
-from casino.rules.tournament.record import TournamentState, plan_to_dict, replay
+from casino.rules.tournament.record import TournamentState, plan_to_dict
 from casino.rules.tournament.structure import Structure
 from casino.writes import Aggregate, NotAllowed, StaleVersion, Write, write
 from tournaments import screens
@@ -205,7 +206,7 @@ def _replayer_for(row: Tournament) -> record.Replayer:
         length, replayer, _state = kept
         if length == len(replayer.events) and TournamentEvent.objects.filter(tournament_id=row.pk).count() == length:
             return replayer
-    return record.Replayer(_events_of(row.pk))
+    return record.Replayer(events_as_read(row.pk))
 
 
 # --- Who may act -------------------------------------------------------------------------------------
@@ -246,8 +247,54 @@ def tournament_state(tournament: Tournament) -> TournamentState:
     kept = _REPLAYERS.state((tournament.pk, tournament.version))
     if kept is not None:  # this process made that version: its write's replay is the state
         return kept
-    return _STATES.get_or_make((tournament.pk, tournament.version), lambda: replay(_events_of(tournament.pk)),
+    return _STATES.get_or_make((tournament.pk, tournament.version), lambda: record_as_read(tournament.pk)[1],
                                alone=True)
+
+
+# This process's replay of each event's record as far as it has read it. The record is append-only and
+# numbered 1, 2, 3... (a PostgreSQL trigger refuses any rewrite), so a read at a new version reads and
+# applies only the events appended since: at a hundred dealt tables a hand ends about every second, and
+# each new version read the whole record again (thousands of events) in each process, for the phones'
+# board and every tablet's check. A correction replays the whole record (``record.Replayer``).
+_FOLLOWED: BoundedCache[record.Replayer] = BoundedCache(16)
+_FOLLOWING = threading.Lock()
+
+
+def _appended_since(replayer: record.Replayer | None, tournament_id: int) -> list[dict]:
+    """The record's events this process's replay has not read yet (all of them without one)."""
+    known = len(replayer.events) if replayer is not None else 0
+    return [e.as_record() for e in
+            TournamentEvent.objects.filter(tournament_id=tournament_id, seq__gt=known).order_by("seq")]
+
+
+def events_as_read(tournament_id: int) -> list[dict]:
+    """The record's events as they stand now, reading only those this process has not read yet. For a
+    write that finds no replay of its own to go on from (the last write was the other process's): it
+    replays these under its lock instead of reading the whole record again."""
+    with _FOLLOWING:
+        replayer = _FOLLOWED.get(tournament_id)
+        return (list(replayer.events) if replayer is not None else []) + _appended_since(replayer, tournament_id)
+
+
+def record_as_read(tournament_id: int) -> tuple[list[dict], TournamentState]:
+    """The record's events as they stand now (the export's form) and its replayed state, reading only
+    what this process has not read yet."""
+    with _FOLLOWING:  # one reader at a time: each only reads what is new
+        replayer = _FOLLOWED.get(tournament_id)
+        new = _appended_since(replayer, tournament_id)
+        if connection.in_atomic_block:
+            # Inside a write what it read may still roll back: the kept replay is not touched.
+            if not new and replayer is not None:
+                return list(replayer.events), replayer.state()
+            events = (replayer.events if replayer is not None else []) + new
+            return events, record.Replayer(events).state()
+        if replayer is None:
+            replayer = record.Replayer(new)
+        else:
+            for event in new:
+                replayer.append(event)
+        _FOLLOWED.put(tournament_id, replayer)
+        return list(replayer.events), replayer.state()
 
 
 def _setup(w: _Write) -> record.Setup:

@@ -170,8 +170,12 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
             if hand_by_hand:
                 # the tablet's writes, one per tap; the hand's end is reported into the event by them
                 with simulated_time(now):
-                    dealt = play_dealt_hand(dealing.dealt_table(tournament, number), dealer, rng, keys=deal_keys,
-                                            all_in_chance=all_in_chance)
+                    dealt_table = dealing.dealt_table(tournament, number)
+                    if dealt_table.dealer_id != dealer.pk:  # the floor puts the dealer on duty there first
+                        dealing.assign_dealer(table=dealt_table, by=director, key=f"sim-deal-{next(deal_keys)}",
+                                              expected_version=dealt_table.version, dealer=dealer)
+                        dealt_table.refresh_from_db()
+                    dealt = play_dealt_hand(dealt_table, dealer, rng, keys=deal_keys, all_in_chance=all_in_chance)
                 tournament.refresh_from_db()
                 version = tournament.version
                 report.writes += dealt.actions.count() + 1

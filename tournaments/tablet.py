@@ -7,30 +7,44 @@ stacks, button and blinds), the level and the next from the event's clock, the h
 the player in turn may do (the engine's ``legal()``: the call, the smallest and largest bet or raise),
 the dealer's next step (the board, the showdown in the engine's order, the pots), and, before the next
 hand, the players the floor's plan moves to or from this table.
+
+A version is rendered once: the tap's write renders the tablet at its commit, before its announcement
+(``casino.writes.before_announcing``), and leaves it in this process and in Redis (``make_fragment``);
+the tap's answer is that render with the tap's notice put in, and the push that follows, on this
+process's socket or the other's, finds it made (``made_fragment``). A change of the event redraws the
+tablet only when it changes what the tablet shows of the event (``event_facts``): a hand's end at another
+table does not.
 """
 
 from __future__ import annotations
 
+import logging
 import re
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from casino import reads
 from casino.access import role_required
-from casino.roles import Role
+from casino.memo import BoundedCache
+from casino.roles import Role, has_role
 from casino.rules.errors import RuleViolation
 from casino.rules.holdem import Phase
 from casino.rules.holdem.hand import ENDED
 from casino.rules.tournament import clock
 from casino.rules.tournament.structure import Structure
+from casino.writes import before_announcing
 from tournaments import dealing, forms, services
 from tournaments.forms import BadInput
 from tournaments.models import DealtTable, Entry, Tournament
@@ -39,7 +53,14 @@ from tournaments.views import _guard, outcome
 #: Who opens a tournament table's tablet: its dealers, the floor and the director (and administrators).
 TABLET_ROLES = (Role.DEALER, Role.TOURNAMENT_FLOOR, Role.TOURNAMENT_DIRECTOR, Role.ADMINISTRATOR)
 SCREEN_ID = "deal-table"
+TEMPLATE = "tournaments/_tablet_fragment.html"
 _CARDS = re.compile(r"[\s,]+")
+log = logging.getLogger(__name__)
+
+
+def may_open(user, table: DealtTable) -> bool:
+    """Who opens a tournament table's tablet: its dealer on duty, the floor and the director."""
+    return has_role(user, *TABLET_ROLES) and dealing.may_deal_at(user, table)
 
 
 def _level_view(tournament: Tournament, state) -> dict[str, Any] | None:
@@ -67,6 +88,7 @@ def tablet_context(table: DealtTable, user, notice: dict | None = None) -> dict[
     engine = dealing.hand_state(hand, records) if hand is not None else None
     in_play = engine is not None and engine.phase not in ENDED
     where = hand.level["where"] if hand is not None else {}
+    dead = {r.record["seat"] for r in records if r.record.get("action") == "kill-hand"}
     rows = []
     for seat, entry in (seats.players if seats else ()):
         row = {"seat": seat, "entry": entry, "name": names.get(entry, ""), "stack": state.entry(entry).stack,
@@ -75,9 +97,12 @@ def tablet_context(table: DealtTable, user, notice: dict | None = None) -> dict[
         if engine is not None and in_play and seat in engine.setup.stacks:
             p = engine.seats.index(seat)
             row.update(dealt=True, stack=engine.stack[p], bet=engine.bets[p], folded=engine.folded[p],
-                       all_in=engine.stack[p] == 0 and not engine.folded[p], to_act=engine.to_act == seat)
+                       all_in=engine.stack[p] == 0 and not engine.folded[p], to_act=engine.to_act == seat,
+                       # an absent player's hand, killed at the end of the deal (TDA-30, CC-29)
+                       dead=seat in dead, may_kill=engine.can_kill_hand(seat))
         rows.append(row)
     view: dict[str, Any] = {"table": table, "tournament": tournament, "seats": rows, "notice": notice,
+                            "event_facts": event_facts(state, table.number),
                             # The tablet follows two aggregates (its table and the event): the sum of their
                             # versions grows with either, so live.js orders its pushes by it.
                             "screen_version": table.version + tournament.version,
@@ -118,6 +143,22 @@ def tablet_context(table: DealtTable, user, notice: dict | None = None) -> dict[
     return view
 
 
+def event_facts(state, number: int) -> tuple:
+    """What the tablet of table ``number`` shows of the event besides its own hand: its players and their
+    chips, the clock (its events: a level, a pause, a break, hand-for-hand and its releases), the moves the
+    floor's plan makes to or from this table, a halt, the end. A change of the event that leaves these as
+    they were (a hand's end at another table) need not redraw this tablet."""
+    seats = next((t for t in state.tables if t.table == number), None)
+    players = tuple(seats.players) if seats else ()
+    plan = state.pending_plan[1] if state.pending_plan is not None else None
+    return (
+        state.finished, players, tuple(state.entry(entry).stack for _seat, entry in players),
+        len(state.clock_events), state.hand_for_hand, number in state.halted,
+        None if plan is None else (tuple(m for m in plan.moves if number in (m.from_table, m.to_table)),
+                                   number in plan.broken, plan.redraw),
+    )
+
+
 def _clock_view(hand) -> dict[str, Any] | None:
     """The clock called on the player in turn (C-04): its seat, its end (for the tablet's countdown) and
     how many seconds are counted aloud."""
@@ -130,21 +171,97 @@ def _clock_view(hand) -> dict[str, Any] | None:
 
 
 def tablet_fragment(table: DealtTable, user, notice: dict | None = None) -> str:
-    return render_to_string("tournaments/_tablet_fragment.html", tablet_context(table, user, notice))
+    return render_to_string(TEMPLATE, tablet_context(table, user, notice))
 
 
-def _table(tournament_id: int, number: int) -> DealtTable:
+# --- One render per version ------------------------------------------------------------------------------
+
+NOTICE_SLOT = "<!--tablet-notice-->"
+
+
+@dataclass(frozen=True)
+class MadeFragment:
+    """The tablet at one version of its table, in one language, as rendered once at the write's commit:
+    the version it shows (its table's and its event's, summed), what it shows of the event, its HTML with
+    the place where a tap's answer puts its notice."""
+
+    screen_version: int
+    event_facts: tuple
+    html: str
+
+    def with_notice(self, notice: dict | None = None) -> str:
+        notice_html = render_to_string("tournaments/_tablet_notice.html", {"notice": notice}) if notice else ""
+        return mark_safe(self.html.replace(NOTICE_SLOT, notice_html, 1))  # noqa: S308 - both rendered by templates
+
+
+_MADE: BoundedCache[MadeFragment] = BoundedCache(512)
+
+
+def _made_key(table: DealtTable, version: int, language: str) -> tuple:
+    return (*reads.version_key(table, version), language)
+
+
+def _shared_name(key: tuple) -> str:
+    pk, created_at, version, language = key
+    return f"tournament-tablet:{pk}:{created_at.timestamp()}:{version}:{language}"
+
+
+def make_fragment(table: DealtTable) -> MadeFragment:
+    """The tablet at its table's version now, rendered in the active language, kept in this process and in
+    Redis for the other's screens: called at a tap's commit, before its announcement (the push that
+    follows finds it), and by a screen that found none."""
+    table.refresh_from_db()
+    context = tablet_context(table, None)
+    made = MadeFragment(context["screen_version"], context["event_facts"],
+                        render_to_string(TEMPLATE, {**context, "notice_slot": True}))
+    key = _made_key(table, table.version, translation.get_language())
+    _MADE.put(key, made)
+    cache = reads.shared_cache()
+    if cache is not None:
+        try:
+            cache.set(_shared_name(key), made, reads.SHARED_SNAPSHOT_SECONDS)
+        except Exception:  # noqa: BLE001 - the other process's screens render it themselves
+            log.warning("could not share the tablet of %r", key, exc_info=True)
+    return made
+
+
+def made_fragment(table: DealtTable, version: int) -> MadeFragment | None:
+    """The tablet at ``version`` of its table in the active language, as a tap's commit rendered it: from
+    this process, else from Redis; None if neither holds it."""
+    key = _made_key(table, version, translation.get_language())
+    found = _MADE.get(key)
+    if found is not None:
+        return found
+    cache = reads.shared_cache()
+    if cache is None:
+        return None
+    try:
+        found = cache.get(_shared_name(key))
+    except Exception:  # noqa: BLE001 - the screen renders it itself
+        log.warning("could not read the shared tablet of %r", key, exc_info=True)
+        return None
+    if isinstance(found, MadeFragment):
+        _MADE.put(key, found)
+        return found
+    return None
+
+
+def _table(request, tournament_id: int, number: int) -> DealtTable:
+    """The table whose tablet is asked for; 404 when it is not in play, 403 for a dealer not on duty there."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     try:
-        return dealing.dealt_table(tournament, number)
+        table = dealing.dealt_table(tournament, number)
     except RuleViolation:
         raise Http404 from None
+    if not may_open(request.user, table):
+        raise PermissionDenied
+    return table
 
 
 @role_required(*TABLET_ROLES)
 @require_GET
 def tablet_page(request, tournament_id: int, table: int):
-    dealt = _table(tournament_id, table)
+    dealt = _table(request, tournament_id, table)
     fragment = tablet_fragment(dealt, request.user)
     return render(request, "tournaments/tablet.html", {"table": dealt, "fragment": fragment})
 
@@ -162,7 +279,7 @@ def _seat(post) -> int:
 
 def _record(action: str, post) -> dict[str, Any]:
     """The engine's record of a tap (``casino.rules.holdem.actions``), from the form's fields."""
-    if action in ("fold", "check", "call", "all-in"):
+    if action in ("fold", "check", "call", "all-in", "kill-hand"):
         return {"action": action, "seat": _seat(post)}
     if action in ("bet", "raise"):
         return {"action": action, "seat": _seat(post), "to": forms.whole(post.get("to"), _("The amount"), low=1,
@@ -182,7 +299,7 @@ def _record(action: str, post) -> dict[str, Any]:
 @require_POST
 def tablet_act(request, tournament_id: int, table: int, action: str):
     """One tap on the tablet: one call to ``tournaments.dealing``."""
-    dealt = _table(tournament_id, table)
+    dealt = _table(request, tournament_id, table)
     post = request.POST
 
     def run():
@@ -198,10 +315,14 @@ def tablet_act(request, tournament_id: int, table: int, action: str):
             return dealing.clock_ran_out(**common)
         return dealing.act(**common, record=_record(action, post))
 
-    status, notice, _result = outcome(run)
+    # The new version is rendered once, at the commit, before the push announces it (the module's docstring).
+    with before_announcing(lambda: make_fragment(dealt)):
+        status, notice, _result = outcome(run)
     dealt.refresh_from_db()
     if request.htmx:
-        response = HttpResponse(tablet_fragment(dealt, request.user, notice), status=status)
+        made = made_fragment(dealt, dealt.version) if status == 200 else None
+        html = made.with_notice(notice) if made is not None else tablet_fragment(dealt, request.user, notice)
+        response = HttpResponse(html, status=status)
         if status in (403, 422):
             response["X-Rule-Refusal"] = "1"  # live.js: a refusal by the rules is not a logout
         return response

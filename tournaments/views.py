@@ -255,6 +255,8 @@ ACTIONS: dict[str, Action] = {
     # TDA-01: the director stops play at one table, with his reason, and lets it go on
     "pause-table": Action("pause_table", lambda post, tournament: {"table": _table_number(post)}),
     "resume-table": Action("resume_table", lambda post, tournament: {"table": _table_number(post)}),
+    # the floor puts a dealer on duty at a table (only that dealer deals there) or takes them off
+    "assign-dealer": Action("assign_dealer", lambda post, tournament: {"table": _table_number(post)}, FLOOR),
     "results": Action("record_results", _no_fields),
     "confirm-plan": Action("confirm_plan", _confirm_plan, FLOOR),
     "bust": Action("record_bust", _bust, FLOOR, "table"),
@@ -325,7 +327,8 @@ def record_busts(tournament: Tournament, user, post, *, table: int, seats: list[
 
 
 def _at_dealt_table(action: str, tournament: Tournament, user, post, number: int):
-    """The director's word at one dealt table from the console (RP-08-F's board, TDA-01's pause): a write
+    """The director's word at one dealt table from the console (RP-08-F's board, TDA-01's pause, the dealer
+    on duty): a write
     on that table's own aggregate, at the version it has now (the console shows the event's version, not
     each table's; the director's word is for the table as it stands)."""
     from tournaments import dealing
@@ -340,7 +343,23 @@ def _at_dealt_table(action: str, tournament: Tournament, user, post, number: int
         return dealing.pause_table(**common, reason=post.get("reason", ""))
     if action == "resume-table":
         return dealing.resume_table(**common)
+    if action == "assign-dealer":
+        return dealing.assign_dealer(**common, dealer=_dealer(post))
     return dealing.release_board(**common)
+
+
+def _dealer(post):
+    """The dealer the floor chose (None: nobody on duty), one of the casino's active dealers."""
+    from tournaments.console import dealers_on_staff
+
+    chosen = (post.get("dealer") or "").strip()
+    if not chosen:
+        return None
+    pk = forms.whole(chosen, _("The dealer"), low=1, high=2**62)
+    dealer = dealers_on_staff().filter(pk=pk).first()
+    if dealer is None:
+        raise BadInput(_("Choose one of the casino's active dealers."))
+    return dealer
 
 
 def outcome(call: Callable) -> tuple[int, dict | None, object]:
@@ -374,7 +393,7 @@ def act(request, tournament_id: int, action: str):
 
     def run():
         kwargs = spec.parse(post, tournament)
-        if action in ("release-board", "pause-table", "resume-table"):
+        if action in ("release-board", "pause-table", "resume-table", "assign-dealer"):
             return _at_dealt_table(action, tournament, request.user, post, kwargs["table"])
         if action == "bust":
             return record_busts(tournament, request.user, post, **kwargs)

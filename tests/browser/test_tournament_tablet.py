@@ -1,6 +1,8 @@
 """The dealer's tablet at a tournament table in Debian's chromium (issue #15): a hand played tap by tap
 to the showdown, the engine's winner paid, and the bust gone into the event by itself."""
 
+import uuid
+
 import pytest
 
 from tests.browser.conftest import TABLET, off_the_browser_thread, wait_until
@@ -30,13 +32,16 @@ def tap(page, selector: str) -> None:
     wait_until(page, f"document.getElementById('deal-table').dataset.version !== '{before}'", 10000)
 
 
-def _running(tournament, director, floor):
+def _running(tournament, director, floor, dealer):
+    """Two players drawn at one table, the clock running, the dealer put on duty there by the floor."""
     for i in range(2):
         register(tournament, floor, i)
     act(services.start_tournament, tournament, director)
     act(services.clock_command, tournament, director, kind="start")
     tournament.refresh_from_db()
     (table,) = services.tournament_state(tournament).tables
+    dealt = dealing.dealt_table(tournament, table.table)
+    dealing.assign_dealer(table=dealt, by=floor, key=uuid.uuid4().hex, expected_version=dealt.version, dealer=dealer)
     return table.table
 
 
@@ -44,7 +49,7 @@ def test_a_heads_up_hand_is_dealt_to_the_showdown_and_the_bust_reaches_the_event
     daphne_servers, registering, director_dora, floor_fede, dealer_dana, browser, settings  # noqa: F811
 ):
     (server,) = daphne_servers(1)
-    number = off_the_browser_thread(lambda: _running(registering, director_dora, floor_fede))
+    number = off_the_browser_thread(lambda: _running(registering, director_dora, floor_fede, dealer_dana))
     page = browser.new_context(viewport=TABLET, locale="en-GB").new_page()
     page.goto(f"{server.url}/login/")
     page.fill("input[name=username]", dealer_dana.username)

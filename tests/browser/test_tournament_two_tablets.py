@@ -12,7 +12,7 @@ from casino.player_links import token_for
 from tests.browser.conftest import TABLET, off_the_browser_thread, wait_until
 from tests.browser.test_tournament_tablet import tap
 from tests.conftest import _staff
-from tournaments import screens, services
+from tournaments import dealing, screens, services
 from tournaments.models import Entry
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -53,6 +53,18 @@ def _a_moved_player(event, director):
     return move.entry, move.from_table, token_for(link)
 
 
+def _on_duty(event, director, dealer, *numbers):
+    """The floor (here the director) puts the dealer on duty at each of these tables: while she rotates from
+    one to the next she is on duty at both."""
+    from tournaments.models import Tournament
+
+    tournament = Tournament.objects.get(pk=event)
+    for number in numbers:
+        table = dealing.dealt_table(tournament, number)
+        dealing.assign_dealer(table=table, by=director, key=uuid.uuid4().hex, expected_version=table.version,
+                              dealer=dealer)
+
+
 def _log_in(browser, server, user, viewport=TABLET):
     page = browser.new_context(viewport=viewport, locale="en-GB").new_page()
     page.goto(f"{server.url}/login/")
@@ -73,6 +85,7 @@ def test_a_bust_at_one_tablet_breaks_the_other_table_and_the_moved_players_phone
     (server,) = daphne_servers(1)
     director = off_the_browser_thread(lambda: _staff(django_user_model, "dora", "tournament_director", "Dora"))
     event, short_table, long_table = off_the_browser_thread(lambda: _event(director))
+    off_the_browser_thread(lambda: _on_duty(event, director, dealer_dana, short_table, long_table))
 
     dealer = _log_in(browser, server, dealer_dana)
     _tablet(dealer, server, event, long_table)

@@ -95,9 +95,13 @@ def event_in_play(registering, director_dora, floor_fede):
 
 
 @pytest.fixture
-def first_table(event_in_play):
-    """The event's one table, as its dealer's tablet drives it (tournaments.dealing)."""
+def first_table(event_in_play, dealer_dana_here, director_dora):
+    """The event's one table, as its dealer's tablet drives it (tournaments.dealing), Dana on duty there."""
     from tournaments import dealing
 
-    (table,) = services.tournament_state(event_in_play).tables
-    return dealing.dealt_table(event_in_play, table.table)
+    (seats,) = services.tournament_state(event_in_play).tables
+    table = dealing.dealt_table(event_in_play, seats.table)
+    dealing.assign_dealer(table=table, by=director_dora, key=uuid.uuid4().hex, expected_version=table.version,
+                          dealer=dealer_dana_here)
+    table.refresh_from_db()
+    return table

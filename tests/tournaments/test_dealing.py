@@ -73,6 +73,35 @@ def test_a_hand_folded_to_the_big_blind_goes_into_the_event_with_its_stacks_and_
     assert second.number == 2 and second.level["where"]["button"] != hand.level["where"]["button"]
 
 
+def test_an_absent_big_blinds_hand_is_killed_and_the_blinds_go_to_the_last_live_hand_TDA_30_CC_29(
+    first_table, dealer_dana_here, event_in_play
+):
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    setup = dealing.hand_state(hand_in_play(first_table)).setup
+    sb, bb = setup.sb_seat, setup.bb_seat
+    at(first_table, dealing.act, dealer_dana_here, record={"action": "kill-hand", "seat": bb})
+    while (seat := to_act(first_table)) is not None:
+        at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": seat})
+    at(first_table, dealing.act, dealer_dana_here, record={"action": "award-pots"})
+    hand = hand_in_play(first_table)
+    reported = {p["seat"]: p for p in services.tournament_record(event_in_play)[hand.reported_seq - 1]["players"]}
+    assert reported[bb]["end"] == 9_950 and reported[sb]["end"] == 10_050  # the dead blind stays in the pot
+    # The hand line writes the dead hand as the dealer's act, and replays to the recorded stacks.
+    line = dealing.hand_line(hand)
+    assert {"seat": bb, "act": "kill-hand"} in line["actions"]
+    replayed = replay_holdem_hand(line)
+    assert {int(s): c for s, c in replayed["stacks"].items()} == {s: p["end"] for s, p in reported.items()}
+
+
+def test_a_hand_is_killed_only_at_the_end_of_the_deal_TDA_30(first_table, dealer_dana_here):
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": to_act(first_table)})
+    last = dealing.hand_state(hand_in_play(first_table)).setup.bb_seat
+    with pytest.raises(RuleViolation) as late:
+        at(first_table, dealing.act, dealer_dana_here, record={"action": "kill-hand", "seat": last})
+    assert late.value.clause == "TDA-30"
+
+
 def test_an_illegal_amount_is_refused_with_its_clause_and_nothing_is_recorded_TDA_43(first_table, dealer_dana_here):
     at(first_table, dealing.start_hand, dealer_dana_here)
     rows = hand_in_play(first_table).actions.count()

@@ -43,8 +43,8 @@ def test_an_event_dealt_hand_by_hand_keeps_every_invariant_and_each_hand_replays
 
 
 def test_the_same_seed_deals_the_same_hands():
-    first = simulate_tournament(entries=8, seed=21, seats=6, hand_by_hand=True)
-    second = simulate_tournament(entries=8, seed=21, seats=6, hand_by_hand=True)
+    first = simulate_tournament(entries=6, seed=4, seats=6, hand_by_hand=True)
+    second = simulate_tournament(entries=6, seed=4, seats=6, hand_by_hand=True)
     lines = [[json.dumps({k: v for k, v in dealing.hand_line(TableHand.objects.get(pk=pk)).items() if k != "hand"},
                          sort_keys=True) for pk in report.dealt_hands] for report in (first, second)]
     assert lines[0] == lines[1]

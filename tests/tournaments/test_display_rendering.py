@@ -123,6 +123,43 @@ def test_a_phone_shows_its_own_seat_and_a_move_notice_and_nothing_of_another_ent
     assert "You have been moved" not in screens.phone_view(moved, 5, now + screens.MOVE_NOTICE + timedelta(seconds=61))
 
 
+def test_a_new_version_that_leaves_a_phone_as_it_was_is_not_rendered_again(monkeypatch):
+    """At a hundred dealt tables a hand ends about every second: a thousand phones rendered again for each
+    was most of the load; the version they show is stamped on the render they already had."""
+    renders = []
+    real = screens.render_to_string
+    monkeypatch.setattr(screens, "render_to_string", lambda *a, **k: renders.append(a[0]) or real(*a, **k))
+    seated = board(seats={5: SeatAt(3, 4), 9: SeatAt(6, 2)})
+    now = START + timedelta(minutes=10)
+    first = screens.phone_view(seated, 5, now)
+    later = screens.phone_view(replace(seated, version=4), 5, now)
+    assert renders == ["tournaments/player_fragment.html"]
+    assert 'data-version="3"' in first and 'data-version="4"' in later
+    assert later.replace('data-version="4"', 'data-version="3"') == first
+    # What the phone shows changes: a bust elsewhere (players left), its own move: rendered again.
+    busted = screens.phone_view(replace(seated, version=5, players_left=86), 5, now)
+    assert "86 of 120" in busted and len(renders) == 2
+    moved = replace(seated, version=6, seats={5: SeatAt(8, 1), 9: SeatAt(6, 2)})
+    assert '<strong data-role="table">8</strong>' in screens.phone_view(moved, 5, now) and len(renders) == 3
+
+
+def test_a_phone_shows_its_part_of_the_hand_its_stack_whose_turn_and_the_clock_on_it_C_04_C_33():
+    seated = board(seats={5: SeatAt(3, 4), 9: SeatAt(6, 2)})
+    waiting = screens.HandAtSeat(table=3, hand=12, in_play=True, street="flop", pot=1_500, seat=4, stack=8_250,
+                                 to_act=7)
+    html = screens.phone_view(seated, 5, START, hand=waiting)
+    assert "Hand 12" in html and "Flop" in html and "pot 1,500" in html
+    assert '<strong data-role="stack">8,250</strong>' in html and "Seat 7 to act" in html
+    assert "Your turn" not in html and 'data-role="clock"' not in html
+    called = replace(waiting, to_act=4, clock_ends_ms=1_790_000_030_000, clock_seconds=30, clock_countdown=10)
+    mine = screens.phone_view(seated, 5, START, hand=called)
+    assert "Your turn" in mine and 'data-clock-ends="1790000030000"' in mine and 'data-countdown="10"' in mine
+    # A hand at a table the entry has left is not shown; nor is a card, ever.
+    moved = replace(seated, seats={5: SeatAt(8, 1)})
+    assert 'data-role="hand"' not in screens.phone_view(moved, 5, START, hand=waiting)
+    assert not re.search(r"\b[2-9TJQKA][cdhs]\b", mine)
+
+
 def test_a_phone_shows_its_place_and_prize_once_out_and_the_winner_is_told():
     done = board(finishes={5: Finish((3,), 160_000), 9: Finish((1,), 420_000)}, leaving={5: "bust"})
     third = screens.phone_view(done, 5, START)

@@ -3,6 +3,7 @@ name their clause and never a 500, and who may open it."""
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
@@ -49,6 +50,20 @@ def test_a_hand_is_played_from_the_tablet_tap_by_tap(client, running, number, de
     response = tap(client, running, number, "call", seat=seat)
     assert response.status_code == 200
     assert [r.record["action"] for r in dealing.effective_rows(hand_in_play(table))][-1] == "call"
+
+
+def test_the_tablet_offers_to_kill_an_absent_players_hand_until_the_first_action_TDA_30(
+    client, running, number, dealer_dana_here
+):
+    client.force_login(dealer_dana_here)
+    dealt = tap(client, running, number, "new-hand").content.decode()
+    assert dealt.count('data-action="kill-hand"') == 4  # every seat dealt in, before anyone acts
+    table = dealing.dealt_table(running, number)
+    absent = to_act(table)
+    killed = tap(client, running, number, "kill-hand", seat=absent).content.decode()
+    assert re.search(rf'<tr data-seat="{absent}"[^>]*>(?:(?!</tr>).)*Dead hand', killed, re.S)
+    played = tap(client, running, number, "fold", seat=to_act(table)).content.decode()
+    assert 'data-action="kill-hand"' not in played
 
 
 def test_an_illegal_raise_is_refused_with_its_clause_and_nothing_recorded(client, running, number, dealer_dana_here):

@@ -19,3 +19,9 @@ def guard(version) -> str:
         version,
         uuid.uuid4().hex,
     )
+
+
+@register.filter
+def dealer_at(on_duty: dict, table) -> dict | None:
+    """The dealer on duty at ``table`` (``console.dealers_on_duty``), or None."""
+    return on_duty.get(table) if isinstance(on_duty, dict) else None

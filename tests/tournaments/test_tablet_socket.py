@@ -1,0 +1,230 @@
+"""The dealer's tablet socket through the whole ASGI stack (issue #15): who may open it, a tap rendered once
+for its answer and its push, and a change of the event drawn only at the tables it concerns.
+
+``/ws/tournaments/<event>/tables/<n>/deal/``: the table's dealer on duty, the floor and the director.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import UTC, date, datetime
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import Client
+
+from casino.asgi import application
+from casino.memo import another_process
+from tests.conftest import _staff, player_session
+from tests.tournaments.conftest import act
+from tournaments import dealing, services, tablet
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, pytest.mark.usefixtures("quick_passwords")]
+
+VERSION = re.compile(r'data-version="(\d+)"')
+
+
+def _session(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+def _socket(path: str, session_key: str) -> WebsocketCommunicator:
+    cookie = f"{settings.LANGUAGE_COOKIE_NAME}=en; sessionid={session_key}"
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie.encode())]
+    return WebsocketCommunicator(application, path, headers=headers)
+
+
+async def _open(table, user) -> tuple[bool, WebsocketCommunicator]:
+    key = await database_sync_to_async(_session)(user)
+    socket = _socket(f"/ws/tournaments/{table.tournament_id}/tables/{table.number}/deal/", key)
+    connected, _code = await socket.connect(timeout=5)
+    return connected, socket
+
+
+def _tap(user, table, action: str, **fields):
+    """One tap as the tablet sends it (htmx, in English), through the view."""
+    client = Client()
+    client.force_login(user)
+    table.refresh_from_db()
+    return client.post(f"/tournaments/{table.tournament_id}/tables/{table.number}/deal/{action}/",
+                       {"version": table.version, "key": uuid.uuid4().hex, **fields}, HTTP_HX_REQUEST="true",
+                       HTTP_ACCEPT_LANGUAGE="en")
+
+
+def _version(html: str) -> int:
+    return int(VERSION.search(html).group(1))
+
+
+async def test_only_the_dealer_on_duty_the_floor_and_the_director_open_a_tables_tablet(
+    first_table, dealer_dana_here, floor_fede, director_dora, django_user_model
+):
+    dealer_diego = await database_sync_to_async(_staff)(django_user_model, "diego", "dealer", "Diego")
+    pit_boss = await database_sync_to_async(_staff)(django_user_model, "pat", "pit_boss", "Pat")
+    for person, allowed in ((dealer_dana_here, True), (floor_fede, True), (director_dora, True),
+                            (dealer_diego, False), (pit_boss, False)):
+        connected, socket = await _open(first_table, person)
+        assert connected is allowed, person.username
+        if connected:
+            assert 'id="deal-table"' in await socket.receive_from(timeout=5)
+            await socket.disconnect()
+
+
+async def test_a_dealer_taken_off_the_table_is_cut_off_at_its_next_push(first_table, dealer_dana_here, floor_fede,
+                                                                         django_user_model):
+    connected, socket = await _open(first_table, dealer_dana_here)
+    assert connected
+    await socket.receive_from(timeout=5)
+
+    def relieve():
+        first_table.refresh_from_db()
+        dealing.assign_dealer(table=first_table, by=floor_fede, key=uuid.uuid4().hex,
+                              expected_version=first_table.version, dealer=None)
+
+    await database_sync_to_async(relieve)()
+    goodbye = await socket.receive_from(timeout=5)
+    assert "deal-table" in goodbye and "data-access-ended" in goodbye
+    await socket.disconnect()
+
+
+async def test_a_tap_is_rendered_once_for_its_answer_and_its_push(first_table, dealer_dana_here, monkeypatch):
+    connected, socket = await _open(first_table, dealer_dana_here)
+    assert connected
+    await socket.receive_from(timeout=5)
+    renders = []
+    real = tablet.tablet_context
+    monkeypatch.setattr(tablet, "tablet_context", lambda *a, **k: renders.append(1) or real(*a, **k))
+
+    answer = await database_sync_to_async(_tap)(dealer_dana_here, first_table, "new-hand")
+    pushed = await socket.receive_from(timeout=5)
+
+    assert answer.status_code == 200
+    assert len(renders) == 1  # at the tap's commit; the answer and the push are that render
+    assert _version(pushed) == _version(answer.content.decode())
+    assert pushed == answer.content.decode()  # no notice on a tap without one: the very same screen
+    await socket.disconnect()
+
+
+@pytest.mark.skipif(not settings.SHARE_SNAPSHOTS, reason="one process: no Redis to share the render through")
+def test_the_other_process_finds_the_taps_render_in_redis(first_table, dealer_dana_here):
+    _tap(dealer_dana_here, first_table, "new-hand")
+    first_table.refresh_from_db()
+    with another_process():
+        made = tablet.made_fragment(first_table, first_table.version)
+        assert made is not None
+        assert made.screen_version == first_table.version + first_table.tournament.version
+
+
+# --- A change of the event, drawn only where it shows --------------------------------------------------
+
+
+@pytest.fixture
+def two_tables(director_dora, dealer_dana_here):
+    """Seven players at two 6-max tables, the clock running, Dana on duty at both."""
+    tournament, _ = services.create_tournament(
+        by=director_dora, key=uuid.uuid4().hex, name="Jueves", starts_at=datetime(2026, 12, 3, 20, tzinfo=UTC),
+        buy_in=50, starting_stack=5000, seats_per_table=6)
+    act(services.open_registration, tournament, director_dora)
+    for i in range(1, 8):
+        act(services.register, tournament, director_dora, name=f"Jugador {i}", id_type="dni",
+            id_number=f"33.000.{i:03d}", birth_date=date(1980, 1, i))
+    act(services.start_tournament, tournament, director_dora)
+    act(services.clock_command, tournament, director_dora, kind="start")
+    tables = []
+    for seats in services.tournament_state(tournament).tables:
+        table = dealing.dealt_table(tournament, seats.table)
+        dealing.assign_dealer(table=table, by=director_dora, key=uuid.uuid4().hex, expected_version=table.version,
+                              dealer=dealer_dana_here)
+        table.refresh_from_db()
+        tables.append(table)
+    return tournament, tables
+
+
+def _everyone_folds(table, dealer):
+    """A hand at ``table`` to its end: all fold to the big blind, who takes the blinds (no bust)."""
+    def tap(fn, **kwargs):
+        table.refresh_from_db()
+        return fn(table=table, by=dealer, key=uuid.uuid4().hex, expected_version=table.version, **kwargs)
+
+    tap(dealing.start_hand)
+    while (seat := dealing.hand_state(dealing.latest_hand(table)).to_act) is not None:
+        try:
+            tap(dealing.act, record={"action": "fold", "seat": seat})
+        except Exception:  # noqa: BLE001 - the last one standing is not asked
+            break
+    tap(dealing.act, record={"action": "award-pots"})
+
+
+async def test_a_hands_end_at_another_table_does_not_redraw_this_tablet_but_the_clock_does(
+    two_tables, dealer_dana_here, director_dora
+):
+    tournament, (here, there) = two_tables
+    connected, socket = await _open(here, dealer_dana_here)
+    assert connected
+    shown = _version(await socket.receive_from(timeout=5))
+
+    await database_sync_to_async(_everyone_folds)(there, dealer_dana_here)
+    reported = await database_sync_to_async(lambda: dealing.latest_hand(there).reported_seq)()
+    assert reported is not None  # the hand's end went into the event: the event's version moved on
+    assert await socket.receive_nothing(timeout=0.5)
+
+    await database_sync_to_async(act)(services.clock_command, tournament, director_dora, kind="pause")
+    paused = await socket.receive_from(timeout=5)
+    assert _version(paused) > shown and "Clock paused" in paused
+    await socket.disconnect()
+
+
+# --- The players' phones during a hand -------------------------------------------------------------------
+
+
+def _phone_of(tournament, director, number: int) -> str:
+    from tournaments import screens
+    from tournaments.models import Entry
+
+    link = screens.issue_entry_link(Entry.objects.get(tournament=tournament, number=number), by=director)
+    return player_session(link)
+
+
+async def _phone(tournament, director, number: int) -> WebsocketCommunicator:
+    key = await database_sync_to_async(_phone_of)(tournament, director, number)
+    socket = _socket("/ws/player/", key)
+    connected, _code = await socket.connect(timeout=5)
+    assert connected
+    await socket.receive_from(timeout=5)
+    return socket
+
+
+def _dealt_at(table) -> dict[int, int]:
+    return {int(seat): entry for seat, entry in dealing.latest_hand(table).entries.items()}
+
+
+async def test_each_tap_reaches_the_phones_of_the_players_dealt_in_whose_turn_and_their_own_clock_C_04(
+    first_table, dealer_dana_here, director_dora, event_in_play
+):
+    await database_sync_to_async(_tap)(dealer_dana_here, first_table, "new-hand")
+    dealt = await database_sync_to_async(_dealt_at)(first_table)
+    to_act = await database_sync_to_async(lambda: dealing.hand_state(dealing.latest_hand(first_table)).to_act)()
+    phone = await _phone(event_in_play, director_dora, dealt[to_act])
+
+    await database_sync_to_async(_tap)(dealer_dana_here, first_table, "call-clock")
+    called = await phone.receive_from(timeout=5)
+    assert "Your turn" in called and 'data-role="clock"' in called and "The clock is called on you" in called
+
+    await database_sync_to_async(_tap)(dealer_dana_here, first_table, "fold", seat=to_act)
+    folded = await phone.receive_from(timeout=5)
+    assert "Your turn" not in folded and 'data-role="clock"' not in folded and "to act" in folded
+    await phone.disconnect()
+
+
+async def test_a_tap_at_one_table_reaches_no_phone_at_another(two_tables, dealer_dana_here, director_dora):
+    tournament, (here, there) = two_tables
+    seated_here = await database_sync_to_async(
+        lambda: next(e for _s, e in services.tournament_state(tournament).table(here.number).players))()
+    phone = await _phone(tournament, director_dora, seated_here)
+    await database_sync_to_async(_tap)(dealer_dana_here, there, "new-hand")
+    assert await phone.receive_nothing(timeout=0.5)
+    await phone.disconnect()
