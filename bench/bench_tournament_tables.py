@@ -3,7 +3,7 @@ players' phones and the room's clock displays open, two daphne processes, Postgr
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/casino_bench REDIS_URL=redis://127.0.0.1:6379/2 \\
         .venv/bin/python bench/bench_tournament_tables.py --tables 100 --phones 1000 --displays 10 \\
-        --rate 0.2 --seconds 60
+        --rate 0.2 --seconds 60 --warmup 120
 
 An event of 9 players a table is registered and drawn through the services, the clock started. Each
 simulated dealer logs in and taps its table's hand through the tablet's views (``bench/tournament_script``:
@@ -11,7 +11,10 @@ a new hand, checks, calls and folds, the board, the showdown, the award; about 2
 every 1/rate seconds (0.2: a tap every 5 s, a hand of about two minutes). Each tablet's own socket is
 open; the latency is from a dealer's request until that version reaches its tablet's socket (the screen
 the dealer looks at). The phones (one per entry, then a second for some) and the clock displays receive
-every change of the event (a hand's end, the clock): their pushes are counted, not timed. It prints
+every change of the event (a hand's end, the clock): their pushes are counted, not timed. The tables
+start together, so their first hands end together some two minutes in: ``--warmup`` taps that long
+before measuring, so that hands end all the time as at a real event (the steady state). Each dealer is
+put on duty at its table by the director first (only the dealer on duty deals there). It prints
 p50/p95/p99, the daphne processes' CPU per tap and the machine's. Compare with the stack's floor at the
 same rate and sockets: ``bench_pit_load.py --app floor --tables 100 --sockets 1010 --rate 0.2``.
 """
@@ -88,6 +91,9 @@ def prepare(n_tables: int, n_phones: int, prefix: str):
         dealing.dealt_table(tournament, seats.table)
         dealer = User.objects.create_user(f"{prefix}dealer{seats.table}", password="bench-pass-2026")
         dealer.groups.add(dealer_group)
+        table = dealing.dealt_table(tournament, seats.table)  # the floor puts each dealer on duty at a table
+        dealing.assign_dealer(table=table, by=director, key=uuid.uuid4().hex, expected_version=table.version,
+                              dealer=dealer)
         tables.append((seats.table, dealer.username))
     entries = list(Entry.objects.filter(tournament=tournament).order_by("number"))
     phones = []
@@ -158,12 +164,20 @@ async def run(args, event: int, tables, phones, servers, bases) -> dict:
     tasks = await open_all(specs)
     print(f"{len(dealers)} tablets, {len(phones)} phones and {args.displays} clock displays connected")
     await asyncio.sleep(2)
+    began = time.time()
+    for dealer in dealers:
+        dealer.stop_at = began + args.warmup + args.seconds
+        dealer.go.set()
+    if args.warmup:
+        # The tables start together: their first hands end together, about two minutes in. Measured after
+        # a warm-up, hands end all the time, as at a real event (each end a change of the event).
+        print(f"warming up for {args.warmup:.0f} s")
+        await asyncio.sleep(args.warmup)
     cpu_before = {proc.pid: cpu_seconds(proc.pid) for proc, _port in servers}
     own_before = cpu_seconds(os.getpid())
     machine_before, wall_before = machine_cpu(), time.time()
-    for dealer in dealers:
-        dealer.stop_at = wall_before + args.seconds
-        dealer.go.set()
+    phones_before = sum(len(a) for a in phone_arrivals)
+    displays_before = sum(len(a) for a in display_arrivals)
     while any(d.is_alive() for d in dealers):
         await asyncio.sleep(0.5)
     wall = time.time() - wall_before
@@ -180,11 +194,13 @@ async def run(args, event: int, tables, phones, servers, bases) -> dict:
         for version, arrived in tablet_arrivals[dealer.table_id]:
             seen.setdefault(version, arrived)
         for version, sent in dealer.sent.items():
+            if sent < wall_before:
+                continue  # a warm-up tap
             if version in seen:
                 latencies.append(seen[version] - sent)
             else:
                 missed += 1
-    taps = sum(len(d.sent) for d in dealers)
+    taps = sum(1 for d in dealers for sent in d.sent.values() if sent >= wall_before)
     errors = [e for d in dealers for e in d.errors]
     busy = (machine_after[0] - machine_before[0]) / max(1, machine_after[1] - machine_before[1])
     daphne = sum(cpu_after[p] - cpu_before[p] for p in cpu_after)
@@ -203,8 +219,9 @@ async def run(args, event: int, tables, phones, servers, bases) -> dict:
         "taps_whose_version_the_tablet_did_not_show": missed,
         "tap_request_ms": {p: round(percentile([t for d in dealers for t in d.request_seconds], q) * 1000, 1)
                            for p, q in (("p50", 50), ("p95", 95))},
-        "phone_pushes": sum(len(a) for a in phone_arrivals),
-        "display_pushes": sum(len(a) for a in display_arrivals),
+        "warmup_seconds": args.warmup,
+        "phone_pushes": sum(len(a) for a in phone_arrivals) - phones_before,
+        "display_pushes": sum(len(a) for a in display_arrivals) - displays_before,
         "daphne_cpu_ms_per_tap": round(1000 * daphne / max(1, taps), 1),
         "machine_cpu_ms_per_tap": round(1000 * busy * os.cpu_count() * wall / max(1, taps), 1),
         "machine_cpu_percent": round(100 * busy, 1),
@@ -220,6 +237,8 @@ def main() -> None:
     parser.add_argument("--phones", type=int, default=1000)
     parser.add_argument("--displays", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--warmup", type=float, default=0,
+                        help="seconds of taps before the measurement (150: the first hands have ended)")
     parser.add_argument("--rate", type=float, default=0.2, help="taps per second per table (0.2: one every 5 s)")
     parser.add_argument("--servers", type=int, default=2)
     args = parser.parse_args()
