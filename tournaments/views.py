@@ -255,6 +255,8 @@ ACTIONS: dict[str, Action] = {
     # TDA-01: the director stops play at one table, with his reason, and lets it go on
     "pause-table": Action("pause_table", lambda post, tournament: {"table": _table_number(post)}),
     "resume-table": Action("resume_table", lambda post, tournament: {"table": _table_number(post)}),
+    # C-04: the director (or the floor) calls the clock on the player in turn at a dealt table
+    "call-clock": Action("call_clock", lambda post, tournament: {"table": _table_number(post)}, FLOOR),
     # the floor puts a dealer on duty at a table (only that dealer deals there) or takes them off
     "assign-dealer": Action("assign_dealer", lambda post, tournament: {"table": _table_number(post)}, FLOOR),
     "results": Action("record_results", _no_fields),
@@ -345,6 +347,8 @@ def _at_dealt_table(action: str, tournament: Tournament, user, post, number: int
         return dealing.resume_table(**common)
     if action == "assign-dealer":
         return dealing.assign_dealer(**common, dealer=_dealer(post))
+    if action == "call-clock":
+        return dealing.call_clock(**common)
     return dealing.release_board(**common)
 
 
@@ -393,7 +397,7 @@ def act(request, tournament_id: int, action: str):
 
     def run():
         kwargs = spec.parse(post, tournament)
-        if action in ("release-board", "pause-table", "resume-table", "assign-dealer"):
+        if action in ("release-board", "pause-table", "resume-table", "assign-dealer", "call-clock"):
             return _at_dealt_table(action, tournament, request.user, post, kwargs["table"])
         if action == "bust":
             return record_busts(tournament, request.user, post, **kwargs)

@@ -86,3 +86,19 @@ def test_the_tablet_calls_the_clock_and_shows_its_countdown(client, first_table,
     body = response.content.decode()
     assert response.status_code == 200 and "data-clock-ends" in body and 'data-countdown="10"' in body
     assert 'data-action="clock-ran-out"' in body
+
+
+def test_the_director_calls_the_clock_from_the_console_C_04(client, first_table, dealer_dana_here, director_dora,
+                                                            event_in_play):
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    seat = to_act(first_table)
+    client.force_login(director_dora)
+    console = client.get(f"/tournaments/{event_in_play.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f"Call the clock on seat {seat} (C-04)" in console
+    event_in_play.refresh_from_db()
+    answer = client.post(f"/tournaments/{event_in_play.pk}/act/call-clock/",
+                         {"version": event_in_play.version, "key": uuid.uuid4().hex, "table": first_table.number},
+                         HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en")
+    assert answer.status_code == 200 and f"Clock called on seat {seat}" in answer.content.decode()
+    assert hand_in_play(first_table).level["clock"]["seat"] == seat
+    assert AuditEvent.objects.filter(action="tournament.table_clock_called", actor=director_dora).exists()
