@@ -106,10 +106,15 @@ class _TableWrite(Write):
         return {"hand": self.hand.pk if self.hand is not None else None}
 
 
+def runs_the_floor(user) -> bool:
+    """The director, or the floor for him: who pauses a table, releases its board, assigns its dealer."""
+    return can(user, DIRECT_TOURNAMENTS) or can(user, RUN_TOURNAMENT_FLOOR)
+
+
 def may_deal_at(user, table: DealtTable) -> bool:
     """Who records a tournament table's hands: its dealer on duty (whom the floor assigns,
     ``assign_dealer``), the floor and the director (at any table of their events)."""
-    if can(user, RUN_TOURNAMENT_FLOOR) or can(user, DIRECT_TOURNAMENTS):
+    if runs_the_floor(user):
         return True
     return table.dealer_id is not None and table.dealer_id == getattr(user, "pk", None) and can(user, DEAL)
 
@@ -409,7 +414,7 @@ def undo_last(*, table: DealtTable, by, key: str, expected_version: int, reason:
 def release_board(*, table: DealtTable, by, key: str, expected_version: int) -> TableResult:
     """The director (or the floor for him) lets the dealer deal the board of a hand-for-hand all-in that
     was called (RP-08-F), audited."""
-    if not (can(by, DIRECT_TOURNAMENTS) or can(by, RUN_TOURNAMENT_FLOOR)):
+    if not runs_the_floor(by):
         raise NotAllowed(N_("Only the tournament director or the floor releases the board."))
 
     def work(w: _TableWrite) -> None:
@@ -482,7 +487,7 @@ def pause_table(*, table: DealtTable, by, key: str, expected_version: int, reaso
     """The director (or the floor for him) stops play at a table, with the reason, until he resumes it
     (TDA-01): the tablet records nothing meanwhile. Audited."""
     reason = (reason or "").strip()[:200]
-    if not (can(by, DIRECT_TOURNAMENTS) or can(by, RUN_TOURNAMENT_FLOOR)):
+    if not runs_the_floor(by):
         raise NotAllowed(N_("Only the tournament director or the floor pauses a table."))
     if not reason:
         raise RuleViolation(N_("Say why play stops at this table."), "TDA-01")
@@ -499,7 +504,7 @@ def assign_dealer(*, table: DealtTable, by, key: str, expected_version: int, dea
     None): from then on only that dealer, the floor and the director deal there. A dealer rotating to the
     next table is put on duty there before the next dealer takes this one, so a dealer may be on duty at
     two tables for that moment. Audited."""
-    if not (can(by, DIRECT_TOURNAMENTS) or can(by, RUN_TOURNAMENT_FLOOR)):
+    if not runs_the_floor(by):
         raise NotAllowed(N_("Only the tournament director or the floor assigns the dealers."))
     if dealer is not None and not (dealer.is_active and has_role(dealer, Role.DEALER)):
         raise RuleViolation(N_("%(name)s is not one of the casino's active dealers."), None,
@@ -515,7 +520,7 @@ def assign_dealer(*, table: DealtTable, by, key: str, expected_version: int, dea
 
 def resume_table(*, table: DealtTable, by, key: str, expected_version: int) -> TableResult:
     """Play goes on at a paused table (TDA-01). Audited."""
-    if not (can(by, DIRECT_TOURNAMENTS) or can(by, RUN_TOURNAMENT_FLOOR)):
+    if not runs_the_floor(by):
         raise NotAllowed(N_("Only the tournament director or the floor resumes a table."))
 
     def work(w: _TableWrite) -> None:
