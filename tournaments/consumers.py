@@ -121,7 +121,7 @@ class DealerTabletConsumer(LiveConsumer):
 
         self.user.refresh_from_db(fields=["is_active"])
         self.user._casino_roles = None
-        self.table.refresh_from_db(fields=["dealer", "version", "paused_reason"])
+        self.table.refresh_from_db(fields=["dealer"])  # taken off the table: the goodbye
         return self.user.is_active and tablet.may_open(self.user, self.table)
 
     async def state_changed(self, event) -> None:

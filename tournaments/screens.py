@@ -545,9 +545,10 @@ def phone_view(board: Board, number: int, now: datetime | None = None, hand: Han
         move = None
     # Keyed by what this phone shows, not by the version: a version that leaves it as it was (a hand's end
     # at a table without a bust, a tap at a dealt table) is the same render, stamped with the new version.
-    hand = hand if hand is not None and board.seats.get(number) is not None and hand.table == board.seats[
-        number].table else None  # a hand at the table the entry has left is not shown
-    key = (_board_facts(board), number, view.key, move, board.seats.get(number), board.finishes.get(number),
+    seat = board.seats.get(number)
+    if hand is not None and (seat is None or hand.table != seat.table):
+        hand = None  # a hand at the table the entry has left is not shown
+    key = (_board_facts(board), number, view.key, move, seat, board.finishes.get(number),
            board.leaving.get(number), hand, translation.get_language())
     html = _phone_html.get(key)
     if html is None:
@@ -555,7 +556,7 @@ def phone_view(board: Board, number: int, now: datetime | None = None, hand: Han
         context = {
             **clock_context(board, view),
             "number": number,
-            "seat": board.seats.get(number),
+            "seat": seat,
             "move": move,
             "finish": finish,
             "leaving": board.leaving.get(number),

@@ -73,7 +73,9 @@ def _level_view(tournament: Tournament, state) -> dict[str, Any] | None:
     return {"reading": reading, "level": reading.level, "next": reading.next_level}
 
 
-def tablet_context(table: DealtTable, user, notice: dict | None = None) -> dict[str, Any]:
+def tablet_context(table: DealtTable, notice: dict | None = None) -> dict[str, Any]:
+    """What the tablet shows: the same for every viewer who may open it (its dealer on duty, the floor, the
+    director), so that one render per version serves them all (``make_fragment``)."""
     tournament = Tournament.objects.get(pk=table.tournament_id)  # its version now, not when the table was read
     state = services.tournament_state(tournament)
     seats = next((t for t in state.tables if t.table == table.number), None)
@@ -170,8 +172,8 @@ def _clock_view(hand) -> dict[str, Any] | None:
             "left": max(0, round((ends - timezone.now()).total_seconds()))}
 
 
-def tablet_fragment(table: DealtTable, user, notice: dict | None = None) -> str:
-    return render_to_string(TEMPLATE, tablet_context(table, user, notice))
+def tablet_fragment(table: DealtTable, notice: dict | None = None) -> str:
+    return render_to_string(TEMPLATE, tablet_context(table, notice))
 
 
 # --- One render per version ------------------------------------------------------------------------------
@@ -211,7 +213,7 @@ def make_fragment(table: DealtTable) -> MadeFragment:
     Redis for the other's screens: called at a tap's commit, before its announcement (the push that
     follows finds it), and by a screen that found none."""
     table.refresh_from_db()
-    context = tablet_context(table, None)
+    context = tablet_context(table)
     made = MadeFragment(context["screen_version"], context["event_facts"],
                         render_to_string(TEMPLATE, {**context, "notice_slot": True}))
     key = _made_key(table, table.version, translation.get_language())
@@ -262,7 +264,7 @@ def _table(request, tournament_id: int, number: int) -> DealtTable:
 @require_GET
 def tablet_page(request, tournament_id: int, table: int):
     dealt = _table(request, tournament_id, table)
-    fragment = tablet_fragment(dealt, request.user)
+    fragment = tablet_fragment(dealt)
     return render(request, "tournaments/tablet.html", {"table": dealt, "fragment": fragment})
 
 
@@ -321,7 +323,7 @@ def tablet_act(request, tournament_id: int, table: int, action: str):
     dealt.refresh_from_db()
     if request.htmx:
         made = made_fragment(dealt, dealt.version) if status == 200 else None
-        html = made.with_notice(notice) if made is not None else tablet_fragment(dealt, request.user, notice)
+        html = made.with_notice(notice) if made is not None else tablet_fragment(dealt, notice)
         response = HttpResponse(html, status=status)
         if status in (403, 422):
             response["X-Rule-Refusal"] = "1"  # live.js: a refusal by the rules is not a logout

@@ -353,14 +353,15 @@ def _at_dealt_table(action: str, tournament: Tournament, user, post, number: int
 
 
 def _dealer(post):
-    """The dealer the floor chose (None: nobody on duty), one of the casino's active dealers."""
-    from tournaments.console import dealers_on_staff
+    """The person the floor chose (None: nobody on duty); ``dealing.assign_dealer`` refuses anyone who is
+    not one of the casino's active dealers."""
+    from django.contrib.auth import get_user_model
 
     chosen = (post.get("dealer") or "").strip()
     if not chosen:
         return None
     pk = forms.whole(chosen, _("The dealer"), low=1, high=2**62)
-    dealer = dealers_on_staff().filter(pk=pk).first()
+    dealer = get_user_model().objects.filter(pk=pk).first()
     if dealer is None:
         raise BadInput(_("Choose one of the casino's active dealers."))
     return dealer

@@ -32,7 +32,7 @@ def test_the_bench_dealer_plays_hands_to_their_end_from_the_tablets_buttons(
     finished = 0
     for _tap in range(120):
         first_table.refresh_from_db()
-        action, fields = script.next_tap(tablet.tablet_fragment(first_table, dealer_dana_here))
+        action, fields = script.next_tap(tablet.tablet_fragment(first_table))
         common = {"table": first_table, "by": dealer_dana_here, "key": uuid.uuid4().hex,
                   "expected_version": first_table.version}
         if action == "new-hand":

@@ -107,3 +107,17 @@ def test_a_dealer_not_on_duty_cannot_open_the_tablet_nor_tap_it(client, first_ta
                          HTTP_HX_REQUEST="true")
     assert tapped.status_code == 403
     assert dealing.latest_hand(first_table) is None
+
+
+def test_the_console_refuses_a_person_who_is_not_a_dealer_with_the_services_reason(
+    client, first_table, floor_fede, event_in_play, django_user_model
+):
+    pit_boss = _staff(django_user_model, "pat", "pit_boss", "Pat")
+    client.force_login(floor_fede)
+    answer = client.post(f"/tournaments/{event_in_play.pk}/act/assign-dealer/",
+                         {"version": event_in_play.version, "key": uuid.uuid4().hex, "table": first_table.number,
+                          "dealer": pit_boss.pk}, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en")
+    assert answer.status_code == 422
+    assert "Pat is not one of the casino&#x27;s active dealers." in answer.content.decode()
+    first_table.refresh_from_db()
+    assert first_table.dealer.username == "dana"
