@@ -17,6 +17,8 @@ confirms). The floor enters nothing by hand.
 * ``undo_last``: the last action, before the next one, with its reason (audited); the hand's start is
   not undone (a misdeal is declared instead) and a hand already in the event's record is the
   director's to correct (TDA-01).
+* ``back_up_hand``: the director's ruling (TDA-01): the hand in play goes back to before any of its
+  actions, with his reason (audited).
 * ``call_clock`` / ``clock_ran_out``: the clock on the player in turn (C-04) and the house's outcome
   when it runs out (C-05).
 * ``release_board``: the director lets a hand-for-hand all-in's board be dealt (RP-08-F); each
@@ -75,8 +77,8 @@ def tables_group(tournament_id: int) -> str:
 
 
 #: What the director (or the floor for him) does at a table whatever its state: pausing, resuming, releasing,
-#: putting a dealer on duty.
-DIRECTOR_ACTIONS = frozenset({"pause", "resume", "release_board", "assign_dealer"})
+#: putting a dealer on duty, ruling on the hand (a paused table is where he rules).
+DIRECTOR_ACTIONS = frozenset({"pause", "resume", "release_board", "assign_dealer", "back_up"})
 
 
 TABLES = Aggregate(
@@ -287,9 +289,20 @@ def start_hand(*, table: DealtTable, by, key: str, expected_version: int) -> Tab
         if dealt.can_post_antes():
             dealt = dealt.post_antes()
         dealt = dealt.post_blinds().deal_hole_cards()
+        # TDA-71-D, CC-46: a player serving a penalty is dealt in and posted, and his hand is killed at the
+        # end of the deal (the last live hand is never killed: it takes the pot).
+        penalised = []
+        for seat, entry in sorted(plan.entries.items()):
+            if state.penalty_hands_left(entry) and dealt.can_kill_hand(seat):
+                dealt = dealt.kill_hand(seat)
+                penalised.append(seat)
         _append(w, hand, [a.to_dict() for a in dealt.actions])
         hand.phase = dealt.phase.value
-        hand.save(update_fields=["phase"])
+        fields = ["phase"]
+        if penalised:
+            hand.level = {**hand.level, "penalised": penalised}
+            fields.append("level")
+        hand.save(update_fields=fields)
         w.hand = hand
         w.event = "hand-started"
         w.audit("tournament.table_hand_started", obj=hand, table=w.table.number, hand=hand.number,
@@ -379,7 +392,7 @@ def _report(w: _TableWrite, hand: TableHand, state: HoldemHand, rng) -> int | No
         table=w.table.number, hand=hand.number, button=where["button"],
         small_blind_seat=where["small_blind_position"], big_blind_seat=where["big_blind"],
         stacks_at_start=starts, stacks_at_end=ends, busts=[s for s, c in sorted(ends.items()) if c == 0],
-        who="table", rng=rng)
+        penalised=hand.level.get("penalised", ()), who="table", rng=rng)
     return result.seqs[0] if result.seqs else None
 
 
@@ -399,6 +412,10 @@ def undo_last(*, table: DealtTable, by, key: str, expected_version: int, reason:
         rows = effective_rows(hand)
         if not rows or rows[-1].record.get("action") in START_KINDS:
             raise RuleViolation(N_("The hand's start is not undone: declare a misdeal instead."), "CC-43")
+        if (rows[-1].record.get("action") == "kill-hand"
+                and rows[-1].record.get("seat") in hand.level.get("penalised", ())):
+            raise RuleViolation(N_("Seat %(seat)s is serving a penalty: the hand stays dead (the director ends "
+                                   "the penalty)."), "TDA-71-D", seat=rows[-1].record["seat"])
         undone = rows[-1]
         _append(w, hand, [{"action": "undo"}], undoes=undone, reason=reason[:200])
         hand.phase = hand_state(hand).phase.value
@@ -409,6 +426,50 @@ def undo_last(*, table: DealtTable, by, key: str, expected_version: int, reason:
                 undone=undone.record, reason=reason[:200])
 
     return _write_at(table, by=by, key=key, expected_version=expected_version, action="undo", work=work)
+
+
+def back_up_hand(*, table: DealtTable, by, key: str, expected_version: int, to_seq: int,
+                 reason: str) -> TableResult:
+    """The director's ruling on the hand in play (TDA-01: fairness before a technical rule; C-15, CC-43: a
+    hand is corrected until the next deal starts): the hand goes back to just before its action ``to_seq``
+    (a row of its record), every action from there on undone, newest first, each an ``undo`` row with the
+    reason (the record keeps what was undone). The dealer then enters the hand again from there. The hand's
+    start (posts, the deal, a penalty's dead hand) is never undone: a misdeal is declared instead. Only the
+    director or the floor for him rules (``runs_the_floor``); audited."""
+    reason = (reason or "").strip()[:200]
+    if not runs_the_floor(by):
+        raise NotAllowed(N_("Only the tournament director or the floor rules on a hand."))
+    if not reason:
+        raise RuleViolation(N_("Say why the hand goes back."), "TDA-01")
+
+    def work(w: _TableWrite) -> None:
+        hand = latest_hand(w.table)
+        if hand is None or Phase(hand.phase) in ENDED:
+            raise RuleViolation(N_("No hand is in play: a hand already in the tournament's record is corrected "
+                                   "there."), "CC-43")
+        rows = effective_rows(hand)
+        undone = [r for r in rows if r.seq >= to_seq]
+        if not undone or undone[0].seq != to_seq:
+            raise RuleViolation(N_("That action is not in the hand in play."), "TDA-01")
+        penalised = hand.level.get("penalised", ())
+        if any(r.record.get("action") in START_KINDS
+               or (r.record.get("action") == "kill-hand" and r.record.get("seat") in penalised) for r in undone):
+            raise RuleViolation(N_("The hand's start is not undone: declare a misdeal instead."), "CC-43")
+        last = hand.actions.order_by("-seq").values_list("seq", flat=True).first() or 0
+        TableHandAction.objects.bulk_create([
+            TableHandAction(hand=hand, seq=last + i, record={"action": "undo"}, undoes=row, reason=reason,
+                            by=w.by, at=w.now)
+            for i, row in enumerate(reversed(undone), start=1)
+        ])
+        hand.phase = hand_state(hand).phase.value
+        hand.ended_at = None
+        hand.level = {k: v for k, v in hand.level.items() if k != "clock"}  # the clock was on the action undone
+        hand.save(update_fields=["phase", "ended_at", "level"])
+        w.hand = hand
+        w.audit("tournament.table_hand_backed_up", obj=hand, table=w.table.number, hand=hand.number,
+                undone=[r.record for r in undone], reason=reason)
+
+    return _write_at(table, by=by, key=key, expected_version=expected_version, action="back_up", work=work)
 
 
 def release_board(*, table: DealtTable, by, key: str, expected_version: int) -> TableResult:

@@ -233,6 +233,7 @@ def event_setup(post, *, editing: bool = False) -> dict:
                                          low=0, high=600),
         "clock_expiry_unfaced": a_choice(post.get("clock_expiry_unfaced", "dead"), ("dead", "check"),
                                          _("the clock's outcome")),
+        "max_penalty_rounds": whole(post.get("max_penalty_rounds", 4), _("The longest suspension"), low=1, high=20),
     }
     fields = {
         "buy_in": whole(post.get("buy_in"), _("The buy-in"), low=0),

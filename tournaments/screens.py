@@ -120,6 +120,7 @@ class Board:
     moves: Mapping[int, MoveNotice] = field(default_factory=dict)  # entry -> last move
     finishes: Mapping[int, Finish] = field(default_factory=dict)  # entry -> result, once out or the winner
     leaving: Mapping[int, str] = field(default_factory=dict)  # entry -> "bust" / "withdrawal" / "disqualification"
+    penalties: Mapping[int, int] = field(default_factory=dict)  # entry -> hands it still sits out (TDA-71-D)
 
     @property
     def average_stack(self) -> int | None:
@@ -187,6 +188,7 @@ def read_board(tournament: Tournament) -> Board:
         moves=_moves(events),
         finishes=_finishes(state),
         leaving={e.entry: e.how for e in state.eliminations},
+        penalties={p.entry: state.penalty_hands_left(p.entry) for p in state.penalties if p.in_force},
     )
 
 
@@ -549,7 +551,7 @@ def phone_view(board: Board, number: int, now: datetime | None = None, hand: Han
     if hand is not None and (seat is None or hand.table != seat.table):
         hand = None  # a hand at the table the entry has left is not shown
     key = (_board_facts(board), number, view.key, move, seat, board.finishes.get(number),
-           board.leaving.get(number), hand, translation.get_language())
+           board.leaving.get(number), board.penalties.get(number), hand, translation.get_language())
     html = _phone_html.get(key)
     if html is None:
         finish = board.finishes.get(number)
@@ -560,6 +562,7 @@ def phone_view(board: Board, number: int, now: datetime | None = None, hand: Han
             "move": move,
             "finish": finish,
             "leaving": board.leaving.get(number),
+            "penalty_hands": board.penalties.get(number),
             "won": finish is not None and 1 in finish.places,
             "hand": hand,
             "street": street_label(hand.street) if hand is not None else "",

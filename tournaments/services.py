@@ -40,7 +40,7 @@ from casino.models import object_label
 from casino.roles import DEAL, DIRECT_TOURNAMENTS, RUN_TOURNAMENT_FLOOR, can
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.shuffle import SYSTEM_RANDOM
-from casino.rules.tournament import chip_race, clock, eligibility, record, seating
+from casino.rules.tournament import chip_race, clock, eligibility, penalties, record, seating
 from casino.rules.tournament.options import HouseOptions
 from casino.rules.tournament.record import TournamentState, plan_to_dict
 from casino.rules.tournament.structure import Structure
@@ -61,7 +61,8 @@ from tournaments.models import (
 __all__ = [
     "TOURNAMENTS", "NotAllowed", "StaleVersion", "TournamentResult", "accredit", "change_setup", "clock_command",
     "close_registration", "colour_up", "confirm_plan", "copy_structure_template", "correct", "correct_seat",
-    "create_tournament", "disqualify", "enter_chip_count", "hold_stack", "import_exclusion_csv",
+    "create_tournament", "disqualify", "end_penalty", "enter_chip_count", "give_penalty", "hold_stack",
+    "import_exclusion_csv",
     "open_registration", "override_seat", "pay_prize", "propose_plan", "record_bust", "record_results",
     "register", "remove_absent_stacks", "report_hand", "save_structure_template", "set_button",
     "start_tournament", "tournament_record", "tournament_state", "withdraw",
@@ -806,12 +807,13 @@ def record_bust(*, tournament, by, key: str, expected_version: int, table: int, 
 
 def report_hand(*, tournament, by, key: str, expected_version: int, table: int, hand: int, button: int,
                 small_blind_seat: int | None, big_blind_seat: int | None, stacks_at_start: dict[int, int],
-                stacks_at_end: dict[int, int], busts: list[int] = (), rng=SYSTEM_RANDOM,
-                who: str = "floor") -> TournamentResult:
+                stacks_at_end: dict[int, int], busts: list[int] = (), penalised: list[int] = (),
+                rng=SYSTEM_RANDOM, who: str = "floor") -> TournamentResult:
     """The end of one hand at one table, as the simulator and the dealers' tablets report it
     (``tournaments.dealing``, ``who="table"``: the table's dealer may): its button and blinds, each seat's
     stack at its start and end where known, and the seats that busted (CC-19: ranked by their stacks at
-    the start). Chips are conserved over the seats reported at both ends."""
+    the start). Chips are conserved over the seats reported at both ends. ``penalised``: the seats whose
+    hands were dead for their player's penalty (TDA-71-D): each serves one hand of it."""
 
     def work(w: _Write) -> None:
         state = w.state
@@ -828,7 +830,8 @@ def report_hand(*, tournament, by, key: str, expected_version: int, table: int, 
         for seat in busts:
             if ends.get(seat, 0) != 0:
                 raise RuleViolation(N_("Seat %(seat)s busted but ends the hand with chips"), "CC-18", seat=seat)
-        players = [{"entry": n, "seat": s, "start": starts.get(s), "end": ends.get(s)}
+        players = [{"entry": n, "seat": s, "start": starts.get(s), "end": ends.get(s),
+                    **({"penalty": True} if s in penalised else {})}
                    for s, n in sorted(seated.items()) if s in starts or s in ends]
         w.record("hand", table=table, hand=hand, button=button, small_blind=small_blind_seat,
                  big_blind=big_blind_seat, players=players,
@@ -842,6 +845,53 @@ def report_hand(*, tournament, by, key: str, expected_version: int, table: int, 
 
     return _write(tournament=tournament, by=by, key=key, expected_version=expected_version, action="hand",
                   work=work, who=who, rng=rng)
+
+
+def give_penalty(*, tournament, by, key: str, expected_version: int, entry: int, kind: str, count: int = 0,
+                 infraction: str = "other", reason: str = "") -> TournamentResult:
+    """A penalty (TDA-71-A, CC-45/46), given by the director or a floor supervisor: a warning, or a
+    suspension of ``count`` hands or rounds (a round: one hand for each player at the offender's table now,
+    offender included), which the record keeps as hands. A dealt table kills the player's hands until they
+    are served (TDA-71-D); one given during a hand is served from the next (TDA-68). A disqualification is
+    ``disqualify``'s (CC-47). Audited."""
+    reason = (reason or "").strip()[:200]
+    if kind != "warning" and not reason and infraction == "other":
+        raise RuleViolation(N_("Say what the player did."), "CC-39")
+
+    def work(w: _Write) -> None:
+        state = w.state
+        e = state.entry(entry)
+        if e.status not in record.IN_PLAY:
+            raise RuleViolation(N_("Entry %(entry)s is no longer in the event"), "TDA-71-A", entry=entry)
+        at_table = len(state.table(e.table).players) if e.table is not None else 0
+        hands = penalties.verify_penalty(kind, count, infraction, players_at_table=at_table,
+                                         max_rounds=state.setup.options.max_penalty_rounds)
+        w.record("penalty", entry=entry, kind=kind, hands=hands, rounds=count if kind == "rounds" else 0,
+                 infraction=infraction, reason=reason)
+        w.audit("tournament.penalty", entry=entry, kind=kind, hands=hands, infraction=infraction, reason=reason)
+
+    return _write(tournament=tournament, by=by, key=key, expected_version=expected_version, action="penalty",
+                  work=work, who="floor")
+
+
+def end_penalty(*, tournament, by, key: str, expected_version: int, entry: int, reason: str) -> TournamentResult:
+    """The director (or the floor for him) ends an entry's suspension before its hands are served (CC-46:
+    the player sits out "until the TD ends the penalty"): every penalty of the entry still in force ends.
+    Audited."""
+    reason = (reason or "").strip()[:200]
+    if not reason:
+        raise RuleViolation(N_("Say why the penalty ends."), "CC-46")
+
+    def work(w: _Write) -> None:
+        in_force = [p for p in w.state.penalties if p.entry == entry and p.in_force]
+        if not in_force:
+            raise RuleViolation(N_("Entry %(entry)s is serving no penalty."), "CC-46", entry=entry)
+        for p in in_force:
+            w.record("penalty_ended", entry=entry, penalty=p.seq, reason=reason)
+        w.audit("tournament.penalty_ended", entry=entry, penalties=[p.seq for p in in_force], reason=reason)
+
+    return _write(tournament=tournament, by=by, key=key, expected_version=expected_version, action="penalty_ended",
+                  work=work, who="floor")
 
 
 def _finish_or_plan(w: _Write) -> None:

@@ -49,6 +49,8 @@ class SimulationReport:
     plan_seconds: list[tuple[int, float]] = field(default_factory=list)
     #: the TableHand ids played hand by hand, in order (``hand_by_hand``)
     dealt_hands: list[int] = field(default_factory=list)
+    #: the penalties the director gave (``penalty_chance``), each a suspension the tablets served
+    penalties: int = 0
 
 
 def _staff(username: str, role: str):
@@ -66,17 +68,20 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
                         buy_in: int = 100, starting_stack: int = 10_000, all_in_chance: float | None = None,
                         progress: Callable[[int], None] | None = None,
                         on_phase: Callable[[str], None] | None = None,
-                        hand_by_hand: bool = False) -> SimulationReport:
+                        hand_by_hand: bool = False, penalty_chance: float = 0.0) -> SimulationReport:
     """Play a whole event of ``entries`` players with ``random.Random(seed)``; returns what it did.
 
     ``progress(n)`` is told of each ``n`` players out; ``on_phase(name)`` of each phase (registration,
     start, play, results). ``hand_by_hand``: every hand is dealt through the dealers' tablets' services
-    with random legal actions (``tournaments.dealt_simulation``) instead of a drawn result."""
+    with random legal actions (``tournaments.dealt_simulation``) instead of a drawn result; before each such
+    hand, with ``penalty_chance``, the director suspends one of the table's players for 1 to 3 hands (TDA-71),
+    which the tablet serves by itself (drawn from a generator of its own: the hands' draws stay the same)."""
     if all_in_chance is None:
         all_in_chance = 0.05 if hand_by_hand else 0.15
     if entries < 2:
         raise ValueError("a simulated tournament needs at least two entries")
     rng = random.Random(seed)
+    penalty_rng = random.Random(f"penalties-{seed}")
     director = _staff("sim-director", "tournament_director")
     floor = _staff("sim-floor", "tournament_floor")
     dealer = _staff("sim-dealer", "dealer") if hand_by_hand else None
@@ -167,6 +172,10 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
                 continue
             stacks = {e: s.entry(e).stack for _, e in table.players}
             hands_at[number] = hands_at.get(number, 0) + 1
+            if hand_by_hand and penalty_rng.random() < penalty_chance:
+                act(services.give_penalty, director, entry=penalty_rng.choice(sorted(stacks)), kind="hands",
+                    count=penalty_rng.randint(1, 3), infraction="delay")
+                report.penalties += 1
             if hand_by_hand:
                 # the tablet's writes, one per tap; the hand's end is reported into the event by them
                 with simulated_time(now):

@@ -91,17 +91,20 @@ def tablet_context(table: DealtTable, notice: dict | None = None) -> dict[str, A
     in_play = engine is not None and engine.phase not in ENDED
     where = hand.level["where"] if hand is not None else {}
     dead = {r.record["seat"] for r in records if r.record.get("action") == "kill-hand"}
+    penalised = set(hand.level.get("penalised", ())) if hand is not None else set()
     rows = []
     for seat, entry in (seats.players if seats else ()):
         row = {"seat": seat, "entry": entry, "name": names.get(entry, ""), "stack": state.entry(entry).stack,
                "button": where.get("button") == seat, "small": where.get("small_blind") == seat,
-               "big": where.get("big_blind") == seat, "dealt": False}
+               "big": where.get("big_blind") == seat, "dealt": False,
+               # TDA-71-D: the hands the player still sits out, this one (if killed for it) included
+               "penalty_hands": state.penalty_hands_left(entry)}
         if engine is not None and in_play and seat in engine.setup.stacks:
             p = engine.seats.index(seat)
             row.update(dealt=True, stack=engine.stack[p], bet=engine.bets[p], folded=engine.folded[p],
                        all_in=engine.stack[p] == 0 and not engine.folded[p], to_act=engine.to_act == seat,
                        # an absent player's hand, killed at the end of the deal (TDA-30, CC-29)
-                       dead=seat in dead, may_kill=engine.can_kill_hand(seat))
+                       dead=seat in dead, penalised=seat in penalised, may_kill=engine.can_kill_hand(seat))
         rows.append(row)
     view: dict[str, Any] = {"table": table, "tournament": tournament, "seats": rows, "notice": notice,
                             "event_facts": event_facts(state, table.number),
@@ -146,15 +149,16 @@ def tablet_context(table: DealtTable, notice: dict | None = None) -> dict[str, A
 
 
 def event_facts(state, number: int) -> tuple:
-    """What the tablet of table ``number`` shows of the event besides its own hand: its players and their
-    chips, the clock (its events: a level, a pause, a break, hand-for-hand and its releases), the moves the
-    floor's plan makes to or from this table, a halt, the end. A change of the event that leaves these as
+    """What the tablet of table ``number`` shows of the event besides its own hand: its players, their chips
+    and penalties, the clock (its events: a level, a pause, a break, hand-for-hand and its releases), the
+    moves the floor's plan makes to or from this table, a halt, the end. A change of the event that leaves these as
     they were (a hand's end at another table) need not redraw this tablet."""
     seats = next((t for t in state.tables if t.table == number), None)
     players = tuple(seats.players) if seats else ()
     plan = state.pending_plan[1] if state.pending_plan is not None else None
     return (
         state.finished, players, tuple(state.entry(entry).stack for _seat, entry in players),
+        tuple(state.penalty_hands_left(entry) for _seat, entry in players),
         len(state.clock_events), state.hand_for_hand, number in state.halted,
         None if plan is None else (tuple(m for m in plan.moves if number in (m.from_table, m.to_table)),
                                    number in plan.broken, plan.redraw),

@@ -33,6 +33,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from casino import player_links
@@ -43,6 +44,7 @@ from casino.roles import has_role
 from casino.rules.errors import RuleViolation
 from casino.rules.tournament.eligibility import ID_TYPES
 from casino.rules.tournament.options import HouseOptions
+from casino.rules.tournament.penalties import INFRACTIONS, PENALTY_KINDS
 from casino.rules.tournament.record import parse_at, voided_seqs
 from casino.writes import NotAllowed, StaleVersion, is_valid_key
 from tournaments import console, forms, screens
@@ -160,6 +162,39 @@ def _leaving(how: str) -> Callable:
     return parse
 
 
+#: The infractions the penalty form offers (CC-39's catalogue; the record keeps the code).
+INFRACTION_LABELS = {
+    "etiquette": gettext_lazy("Etiquette: abuse, arguing, excessive chatter (TDA-70)"),
+    "delay": gettext_lazy("Needlessly delaying the action (TDA-70)"),
+    "out_of_turn": gettext_lazy("Repeated action out of turn (TDA-70)"),
+    "exposing_cards": gettext_lazy("Exposing cards with action pending (TDA-68)"),
+    "one_player_to_a_hand": gettext_lazy("One player to a hand: discussing or showing a hand (TDA-67)"),
+    "throwing_cards": gettext_lazy("Throwing cards off the table or at someone (TDA-71-B)"),
+    "touching_chips": gettext_lazy("Touching others' chips or cards, the deck, the pot (TDA-70)"),
+    "miscalling": gettext_lazy("Miscalling one's hand (CC-39)"),
+    "communication_device": gettext_lazy("A communication device at the table (CC-41)"),
+    "forced_bets_dodged": gettext_lazy("Dodging the blinds after a move (CC-60)"),
+    "leaving_with_action_pending": gettext_lazy("Leaving the seat with action pending (CC-119)"),
+    "soft_play": gettext_lazy("Soft play (TDA-69)"),
+    "other": gettext_lazy("Other (say what in the reason)"),
+}
+assert set(INFRACTION_LABELS) == set(INFRACTIONS)
+
+
+def _penalty(post, tournament) -> dict:
+    """TDA-71-A, CC-46: a warning, or a suspension of so many hands or rounds, for one infraction."""
+    kind = forms.a_choice(post.get("kind", ""), PENALTY_KINDS, _("the penalty"))
+    count = 0 if kind == "warning" else forms.whole(post.get("count"), _("The number of hands or rounds"),
+                                                    low=1, high=200)
+    return {"entry": _entry_number(post), "kind": kind, "count": count,
+            "infraction": forms.a_choice(post.get("infraction", ""), INFRACTIONS, _("the infraction")),
+            "reason": forms.text(post, "reason", _("The reason"))}
+
+
+def _end_penalty(post, tournament) -> dict:
+    return {"entry": _entry_number(post), "reason": forms.reason(post)}
+
+
 def _chip_counts(post, tournament) -> dict:
     """``chips_<entry>`` for each player of one table; an empty field is a stack not counted."""
     counts = {}
@@ -259,11 +294,16 @@ ACTIONS: dict[str, Action] = {
     "call-clock": Action("call_clock", lambda post, tournament: {"table": _table_number(post)}, FLOOR),
     # the floor puts a dealer on duty at a table (only that dealer deals there) or takes them off
     "assign-dealer": Action("assign_dealer", lambda post, tournament: {"table": _table_number(post)}, FLOOR),
+    # TDA-01: the director (or the floor for him) rules the hand in play back to before one of its actions
+    "back-up-hand": Action("back_up_hand", lambda post, tournament: {"table": _table_number(post)}, FLOOR, "table"),
     "results": Action("record_results", _no_fields),
     "confirm-plan": Action("confirm_plan", _confirm_plan, FLOOR),
     "bust": Action("record_bust", _bust, FLOOR, "table"),
     "withdrawal": Action("withdraw", _leaving("withdrawal"), DIRECTORS, "table"),
     "disqualify": Action("disqualify", _leaving("disqualification"), DIRECTORS, "table"),
+    # TDA-71, CC-45/46: the director or a floor supervisor penalises; a suspension is served at the tablets
+    "penalty": Action("give_penalty", _penalty, FLOOR, "table"),
+    "end-penalty": Action("end_penalty", _end_penalty, FLOOR, "table"),
     "chip-counts": Action("enter_chip_count", _chip_counts, FLOOR, "table"),
     "button": Action("set_button", _button, FLOOR, "table"),
     "colour-up": Action("colour_up", _colour_up, FLOOR, "table"),
@@ -349,6 +389,12 @@ def _at_dealt_table(action: str, tournament: Tournament, user, post, number: int
         return dealing.assign_dealer(**common, dealer=_dealer(post))
     if action == "call-clock":
         return dealing.call_clock(**common)
+    if action == "back-up-hand":
+        # the ruling is on the hand as the page showed it: a tap since then makes it a stale version (409)
+        shown = forms.whole(post.get("table_version"), _("The table's version"), low=0, high=2**62)
+        return dealing.back_up_hand(**{**common, "expected_version": shown},
+                                    to_seq=forms.whole(post.get("seq"), _("The action"), low=1, high=10_000),
+                                    reason=forms.reason(post))
     return dealing.release_board(**common)
 
 
@@ -398,7 +444,7 @@ def act(request, tournament_id: int, action: str):
 
     def run():
         kwargs = spec.parse(post, tournament)
-        if action in ("release-board", "pause-table", "resume-table", "assign-dealer", "call-clock"):
+        if action in ("release-board", "pause-table", "resume-table", "assign-dealer", "call-clock", "back-up-hand"):
             return _at_dealt_table(action, tournament, request.user, post, kwargs["table"])
         if action == "bust":
             return record_busts(tournament, request.user, post, **kwargs)
@@ -454,6 +500,7 @@ def _setup_initial(tournament: Tournament | None) -> dict:
         "clock_seconds": options.clock_seconds,
         "clock_countdown_seconds": options.clock_countdown_seconds,
         "clock_expiry_unfaced": options.clock_expiry_unfaced,
+        "max_penalty_rounds": options.max_penalty_rounds,
     }
 
 
@@ -647,7 +694,39 @@ def table_page(request, tournament_id: int, table: int):
     structure = the_field.board.structure
     return render(request, "tournaments/console_table.html", {
         **_page_context(request, tournament, "table"), "table": found, "field": the_field,
-        "denominations": structure.denominations[:-1] if structure else ()})
+        "denominations": structure.denominations[:-1] if structure else (),
+        "penalties": _penalties_at(tournament, found), "infractions": INFRACTION_LABELS.items(),
+        **_hand_in_play_at(tournament, table),
+        "penalty_kinds": (("warning", _("Warning")), ("hands", _("Hands")), ("rounds", _("Rounds")))})
+
+
+def _hand_in_play_at(tournament: Tournament, number: int) -> dict:
+    """The hand in play at a dealt table, its actions after the deal, for the director's ruling (TDA-01)."""
+    from casino.rules.holdem.hand import ENDED, Phase
+    from tournaments import dealing
+    from tournaments.models import DealtTable
+
+    table = DealtTable.objects.filter(tournament=tournament, number=number).first()
+    hand = dealing.latest_hand(table) if table is not None else None
+    if hand is None or Phase(hand.phase) in ENDED:
+        return {}
+    penalised = hand.level.get("penalised", ())
+    actions = [{"seq": r.seq, "action": r.record.get("action"), "seat": r.record.get("seat"),
+                "to": r.record.get("to"), "cards": r.record.get("cards") or ([r.record["card"]] if r.record.get("card")
+                                                                           else [])}
+               for r in dealing.effective_rows(hand)
+               if r.record.get("action") not in dealing.START_KINDS
+               and not (r.record.get("action") == "kill-hand" and r.record.get("seat") in penalised)]
+    return {"dealt_table": table, "hand_in_play": hand, "hand_actions": actions}
+
+
+def _penalties_at(tournament: Tournament, table) -> list[dict]:
+    """The penalties given to the players now at ``table`` (TDA-71-A: repeat offences escalate, so the
+    floor sees the earlier ones), the latest first."""
+    state = console._state(tournament)
+    names = {s.entry: s.name for s in table.occupied}
+    return [{"penalty": p, "name": names[p.entry], "infraction": INFRACTION_LABELS.get(p.infraction, p.infraction)}
+            for p in reversed(getattr(state, "penalties", ())) if p.entry in names]
 
 
 def _entry(tournament, number: int) -> Entry:
@@ -671,7 +750,7 @@ def entry_page(request, tournament_id: int, entry: int):
 
 #: What a record line says on the corrections page: its type's words and the fields a floor person reads.
 RECORD_FIELDS = ("entry", "table", "seat", "why", "from_table", "from_seat", "kind", "seconds", "chips",
-                 "stack_at_start", "amount", "checkpoint", "voids", "reason")
+                 "stack_at_start", "amount", "checkpoint", "hands", "infraction", "penalty", "voids", "reason")
 
 
 def _record_line(event: dict, voided: set[int]) -> dict:

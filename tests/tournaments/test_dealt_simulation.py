@@ -54,3 +54,17 @@ def test_the_command_deals_hand_by_hand_and_checks_every_hand(capsys):
     call_command("simulate_tournament", "--entries", "6", "--seed", "4", "--seats", "6", "--quiet", "--hand-by-hand",
                  stdout=io.StringIO())
     assert "replays to its recorded stacks" in capsys.readouterr().err
+
+
+def test_penalties_given_during_a_simulated_event_are_served_at_the_tablets_TDA_71_D(tmp_path):
+    report = simulate_tournament(entries=6, seed=4, seats=6, hand_by_hand=True, penalty_chance=0.25)
+    events = exported(report.tournament, tmp_path / "record.jsonl")
+    assert verify_record(events).ok and verify_dealt_hands(report.dealt_hands) == []
+    given = [e for e in events if e["type"] == "penalty"]
+    served = [p for e in events if e["type"] == "hand" for p in e["players"] if p.get("penalty")]
+    assert report.penalties == len(given) > 0 and served
+    state = services.tournament_state(report.tournament)
+    # each hand a player sat out for it served one of his penalty's hands, and no more than it has
+    for penalty in state.penalties:
+        assert penalty.served <= penalty.hands
+    assert sum(p.served for p in state.penalties) == len(served)

@@ -47,6 +47,8 @@ class HouseOptions:
     #: C-05: the clock runs out on a player not facing a bet: his hand is dead (CC-115, the default) or he
     #: checks (TDA-29). Facing a bet, his hand is dead in both.
     clock_expiry_unfaced: str = "dead"
+    #: C-22: the longest suspension, in rounds (CC-46: 1 to 4 hands for each player at the table).
+    max_penalty_rounds: int = 4
 
     def __post_init__(self) -> None:
         if self.ante_mode not in ANTE_MODES:
@@ -58,6 +60,8 @@ class HouseOptions:
             raise RuleViolation(N_("A house option is out of range"), "C-19")
         if not 5 <= self.clock_seconds <= 600 or not 0 <= self.clock_countdown_seconds <= self.clock_seconds:
             raise RuleViolation(N_("The clock on a player is 5 to 600 seconds, its countdown within it"), "C-04")
+        if not 1 <= self.max_penalty_rounds <= 20:
+            raise RuleViolation(N_("The longest suspension is 1 to 20 rounds"), "C-22")
         if self.clock_expiry_unfaced not in CLOCK_EXPIRY:
             raise RuleViolation(N_("When the clock runs out on a player not facing a bet, his hand is dead or he "
                                    "checks"), "C-05")

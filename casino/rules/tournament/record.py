@@ -26,6 +26,7 @@ from typing import Any
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.tournament.clock import CLOCK_KINDS, ClockEvent
 from casino.rules.tournament.options import HouseOptions
+from casino.rules.tournament.penalties import PENALTY_KINDS, Penalty, hands_left
 from casino.rules.tournament.prizes import Elimination, Result
 from casino.rules.tournament.seating import WHY, Move, Plan, TableSeats
 
@@ -62,6 +63,8 @@ EVENT_TYPES: dict[str, tuple[str, ...]] = {
     "results": ("places",),
     "finished": (),
     "correction": ("voids", "reason", "replaces"),
+    "penalty": ("entry", "kind", "hands", "rounds", "infraction", "reason"),
+    "penalty_ended": ("entry", "penalty", "reason"),
 }
 
 #: Events that change who sits where: a plan proposed before one of them no longer applies.
@@ -124,6 +127,11 @@ class TournamentState:
     finished: bool = False
     last_seq: int = 0
     voided: tuple[int, ...] = ()  # seqs the corrections voided
+    penalties: tuple[Penalty, ...] = ()  # TDA-71, CC-46: every penalty given, in the record's order
+
+    def penalty_hands_left(self, entry: int) -> int:
+        """The hands the entry still sits out for its penalties (TDA-71-D)."""
+        return hands_left(self.penalties, entry)
 
     def entry(self, number: int) -> EntryState:
         for e in self.entries:
@@ -276,6 +284,7 @@ class _Replay:
         self.last_hand: dict[int, tuple[int, dict[int, int]]] = {}
         # the moves of the plan being confirmed that are still to be recorded
         self.pending_moves: dict[int, Move] = {}
+        self.penalties: list[Penalty] = []
 
     # helpers
     def entry(self, number: int) -> EntryState:
@@ -313,6 +322,7 @@ class _Replay:
             hand_for_hand=self.hand_for_hand, hand_for_hand_hands=self.hfh_hands,
             eliminations=tuple(self.eliminations), prize_pool=self.prize_pool, refusals=self.refusals,
             pending_plan=self.pending, results=self.results, finished=self.finished, last_seq=self.last_seq,
+            penalties=tuple(self.penalties),
         )
 
     # the events
@@ -403,6 +413,8 @@ class _Replay:
         starts: dict[int, int] = {}
         for p in ev.get("players") or ():
             number = int(p["entry"])
+            if p.get("penalty"):
+                self.serve_penalty(number)
             if p.get("start") is not None:
                 starts[number] = int(p["start"])
             if p.get("end") is not None and self.entries.get(number) and self.entries[number].status in IN_PLAY:
@@ -435,6 +447,36 @@ class _Replay:
         number = int(ev["entry"])
         e = self.entry(number)
         self.leave(number, "disqualification", int(ev["seq"]), "disqualified", table=e.table)
+
+    def serve_penalty(self, number: int) -> None:
+        """A hand whose player's hand was dead for his penalty (TDA-71-D) serves one hand of the first
+        penalty in force. The director may have ended it while that hand was played: it serves nothing
+        then (the hand was dead all the same)."""
+        for i, p in enumerate(self.penalties):
+            if p.entry == number and p.in_force:
+                self.penalties[i] = _replace_penalty(p, served=p.served + 1)
+                return
+
+    def on_penalty(self, ev):
+        e = self.entry(int(ev["entry"]))
+        if e.status not in IN_PLAY:
+            raise RuleViolation(N_("Entry %(entry)s is no longer in the event"), "TDA-71-A", entry=e.entry)
+        if ev.get("kind") not in PENALTY_KINDS:
+            raise RuleViolation(N_("A penalty is a warning, a number of hands or a number of rounds"), "TDA-71-A")
+        self.penalties.append(Penalty(seq=int(ev["seq"]), entry=e.entry, kind=ev["kind"],
+                                      hands=int(ev.get("hands") or 0), rounds=int(ev.get("rounds") or 0),
+                                      infraction=ev.get("infraction") or "other", reason=ev.get("reason") or ""))
+
+    def on_penalty_ended(self, ev):
+        """The director ends a suspension before its hands are served (CC-46); ``penalty`` names its seq."""
+        seq = int(ev["penalty"])
+        for i, p in enumerate(self.penalties):
+            if p.seq == seq and p.entry == int(ev["entry"]):
+                if not p.in_force:
+                    raise RuleViolation(N_("Entry %(entry)s's penalty is not in force"), "CC-46", entry=p.entry)
+                self.penalties[i] = _replace_penalty(p, ended=True)
+                return
+        raise RuleViolation(N_("Entry %(entry)s has no penalty %(seq)s"), "CC-46", entry=ev["entry"], seq=seq)
 
     def on_chips_removed(self, ev):
         e = self.entry(int(ev["entry"]))
@@ -518,6 +560,10 @@ def _replace_table(t: TableSeats, **changes: Any) -> TableSeats:
     values = {f.name: getattr(t, f.name) for f in fields(TableSeats)}
     values.update({k: v for k, v in changes.items() if k in values})
     return TableSeats(**values)
+
+
+def _replace_penalty(p: Penalty, **changes: Any) -> Penalty:
+    return Penalty(**{**{f.name: getattr(p, f.name) for f in fields(Penalty)}, **changes})
 
 
 def _setup_as_event(setup: Setup) -> dict[str, Any]:

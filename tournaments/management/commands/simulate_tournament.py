@@ -1,11 +1,12 @@
 """Simulate a whole tournament through the real services, and export its record (issue #14).
 
     python manage.py simulate_tournament --entries 200 --seed 7 [--seats 9] [--out record.jsonl]
-                                         [--hand-by-hand]
+                                         [--hand-by-hand [--penalty-chance 0.01]]
 
 The same seed gives the same record, byte for byte (times come from the simulated clock).
 ``--hand-by-hand`` deals every hand through the dealers' tablets' services with random legal actions
-(issue #15) and then replays every hand's exported line, checking its stacks.
+(issue #15) and then replays every hand's exported line, checking its stacks; before one hand in a
+hundred (``--penalty-chance``) the director suspends a player for 1 to 3 hands, which the tablets serve.
 """
 
 from __future__ import annotations
@@ -60,16 +61,21 @@ class Command(BaseCommand):
         parser.add_argument("--quiet", action="store_true", help="no progress bar")
         parser.add_argument("--hand-by-hand", action="store_true",
                             help="deal every hand through the tablets' services with random legal actions")
+        parser.add_argument("--penalty-chance", type=float, default=0.01,
+                            help="with --hand-by-hand: the chance, before each hand, of a player's suspension")
 
     def handle(self, *args, entries, seed, seats, ante_mode, final_table=10, out=None, quiet=False,
-               hand_by_hand=False, **options):
+               hand_by_hand=False, penalty_chance=0.01, **options):
         if entries < 2:
             raise CommandError("A tournament needs at least two entries.")
+        if not 0 <= penalty_chance <= 1:
+            raise CommandError("The penalty chance is between 0 and 1.")
         bar = _Bar(entries - 1, quiet)
         began = time.perf_counter()
         try:
             report = simulate_tournament(entries=entries, seed=seed, seats=seats, ante_mode=ante_mode,
-                                         final_table_size=final_table, progress=bar, hand_by_hand=hand_by_hand)
+                                         final_table_size=final_table, progress=bar, hand_by_hand=hand_by_hand,
+                                         penalty_chance=penalty_chance if hand_by_hand else 0.0)
         finally:
             bar.close()
         took = time.perf_counter() - began
@@ -82,7 +88,8 @@ class Command(BaseCommand):
             problems = verify_dealt_hands(report.dealt_hands)
             if problems:
                 raise CommandError("Hands that do not replay to their recorded stacks:\n" + "\n".join(problems[:20]))
-            self.stderr.write(f"Every one of the {len(report.dealt_hands)} hands replays to its recorded stacks.")
+            self.stderr.write(f"Every one of the {len(report.dealt_hands)} hands replays to its recorded stacks "
+                              f"({report.penalties} penalties served at the tablets).")
         if out:
             call_command("export_tournament", str(t.pk), "--out", out)
         self.stdout.write(str(t.pk))

@@ -1,0 +1,73 @@
+"""The floor's penalty and the director's ruling reach the dealer's tablet in Debian's chromium (issue #15;
+TDA-71-D, TDA-01): the tablet shows the penalty without a reload and kills the player's next hand by itself,
+and a hand backed up from the table's page is redrawn on the tablet."""
+
+import pytest
+
+from tests.browser.conftest import off_the_browser_thread, wait_until
+from tests.browser.test_tournament_tablet import _running, tap
+from tests.browser.test_tournament_two_tablets import _log_in
+from tests.tournaments.conftest import (  # noqa: F401 - fixtures
+    act,
+    director_dora,
+    floor_fede,
+    register,
+    registering,
+    sunday_event,
+)
+from tournaments import dealing, services
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def quick_passwords():
+    """The real hashers here: the daphne server checks the passwords when the staff log in."""
+
+
+def test_a_penalty_given_at_the_tables_page_is_served_at_the_tablet_and_a_ruling_backs_the_hand_up(
+    daphne_servers, registering, director_dora, floor_fede, dealer_dana, browser  # noqa: F811
+):
+    (server,) = daphne_servers(1)
+
+    def three_at_one_table():
+        register(registering, floor_fede, 2)  # a third player: a dead hand leaves a hand to play
+        return _running(registering, director_dora, floor_fede, dealer_dana)
+
+    number = off_the_browser_thread(three_at_one_table)
+    offender = off_the_browser_thread(lambda: services.tournament_state(registering).table(number).players[0][1])
+
+    dealer = _log_in(browser, server, dealer_dana)
+    dealer.goto(f"{server.url}/tournaments/{registering.pk}/tables/{number}/deal/")
+    wait_until(dealer, "window.htmx && document.querySelector('[ws-connect]')")
+
+    floor = _log_in(browser, server, floor_fede)
+    floor.goto(f"{server.url}/tournaments/{registering.pk}/tables/{number}/")
+    floor.select_option("#penalty-form select[name=entry]", str(offender))
+    floor.select_option("#penalty-form select[name=infraction]", "communication_device")
+    floor.select_option("#penalty-form select[name=kind]", "hands")
+    floor.fill("#penalty-form input[name=count]", "1")
+    floor.click("#penalty-form [data-action='penalty']")
+    floor.wait_for_selector("#penalties")
+    assert "0 of 1 hands served" in floor.inner_text("#penalties")
+
+    # pushed to the tablet, no reload; the next hand kills the player's hand at the end of the deal
+    dealer.wait_for_selector("text=Penalty: 1 hand to sit out", timeout=10000)
+    tap(dealer, "[data-action='new-hand']")
+    assert "Dead hand: penalty (TDA-71-D)" in dealer.inner_text("#deal-table")
+    tap(dealer, "[data-action='call']")
+
+    # the director backs the hand up to before the call from the table's page (TDA-01)
+    floor.goto(f"{server.url}/tournaments/{registering.pk}/tables/{number}/")
+    floor.fill("#hand-in-play input[name=reason]", "the player had only said 'call?'")
+    before = dealer.get_attribute("#deal-table", "data-version")
+    floor.click("#hand-in-play [data-action='back-up-hand']")
+    floor.wait_for_selector("text=No action yet since the deal.")
+    wait_until(dealer, f"document.getElementById('deal-table').dataset.version !== '{before}'", 10000)
+
+    def actions():
+        hand = dealing.latest_hand(dealing.dealt_table(registering, number))
+        return [r.record["action"] for r in dealing.effective_rows(hand)]
+
+    assert "call" not in off_the_browser_thread(actions)
+    assert dealer.query_selector("[data-action='call']") is not None  # the same player is asked again
