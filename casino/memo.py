@@ -45,6 +45,10 @@ class BoundedCache(Generic[V]):
                 self.items.popitem(last=False)
         return value
 
+    def pop(self, key: Hashable) -> V | None:
+        with self.lock:
+            return self.items.pop(key, None)
+
     def get_or_make(self, key: Hashable, make: Callable[[], V], *, alone: bool = False) -> V:
         """The value for ``key``, made by ``make()`` if absent. ``alone``: threads that miss the same
         key at once wait for the first one's value instead of each making it (a push reaches every

@@ -33,6 +33,7 @@ Every refusal is a ``RuleViolation`` (or ``NotAllowed``) a dealer can read; noth
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -96,9 +97,49 @@ class TableResult:
     alerts: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Written:
+    """What a write at a table knew when it committed: the table's row at the version it made, the hand,
+    its effective rows and the engine's state after them. The tablet's render at that commit starts from
+    it instead of reading and replaying the hand again (``tablet.make_fragment``)."""
+
+    table: DealtTable
+    hand: TableHand
+    rows: tuple[TableHandAction, ...]
+    engine: HoldemHand
+    last: int  # the number of the hand's last row (an undo row included)
+
+
+#: What the last write this process committed at each table knew: for the render at its commit, and for
+#: the table's next write when no write came between (the table's version says so).
+_WRITTEN: BoundedCache[Written] = BoundedCache(256)
+
+
+def just_written(table: DealtTable) -> Written | None:
+    """What this process's last committed write at ``table`` knew."""
+    return _WRITTEN.get(reads.identity(table))
+
+
+def _hand_in_play(w: _TableWrite) -> tuple[TableHand | None, HoldemHand | None, list[TableHandAction], int]:
+    """Inside a write: the table's latest hand, its engine state, its effective rows and its last row's
+    number. From what this process's last write here knew when the locked row is still at the version that
+    write made (no write since, in any process); read and replayed otherwise. The hand's row is a copy: a
+    write that rolls back must not leave its changes in what the next one starts from."""
+    written = _WRITTEN.get(reads.identity(w.table))
+    if written is not None and written.table.version == w.table.version:
+        return copy.copy(written.hand), written.engine, list(written.rows), written.last
+    hand = latest_hand(w.table)
+    if hand is None:
+        return None, None, [], 0
+    engine, rows, last = _read_hand(hand)
+    return hand, engine, rows, last
+
+
 @dataclass
 class _TableWrite(Write):
     hand: TableHand | None = None
+    #: the hand's effective rows and the engine's state after this write, where the write has them
+    seen: tuple[list[TableHandAction], HoldemHand, int] | None = None
 
     @property
     def table(self) -> DealtTable:
@@ -106,6 +147,17 @@ class _TableWrite(Write):
 
     def answer_ids(self) -> dict[str, int | None]:
         return {"hand": self.hand.pk if self.hand is not None else None}
+
+    def before_announce(self) -> None:
+        # Kept only once committed (a write that rolls back leaves nothing), before the render at commit
+        # that uses it: transaction.on_commit keeps the order.
+        key = reads.identity(self.table)
+        if self.hand is not None and self.seen is not None:
+            rows, engine, last = self.seen
+            written = Written(self.table, self.hand, tuple(rows), engine, last)
+            reads.at_commit(lambda: _WRITTEN.put(key, written))
+        else:  # what an earlier write left is no longer the table as it stands
+            reads.at_commit(lambda: _WRITTEN.pop(key))
 
 
 def runs_the_floor(user) -> bool:
@@ -159,10 +211,12 @@ def effective_rows(hand: TableHand) -> list[TableHandAction]:
     return reads.effective_rows(hand.actions.order_by("seq"))
 
 
-def _read_hand(hand: TableHand) -> tuple[HoldemHand, int]:
-    """Inside a write: the hand as its records replay, and its last row's number (one read of its rows)."""
+def _read_hand(hand: TableHand) -> tuple[HoldemHand, list[TableHandAction], int]:
+    """Inside a write: the hand as its records replay, its effective rows, and its last row's number (one
+    read of its rows)."""
     rows = list(hand.actions.order_by("seq"))
-    return hand_state(hand, reads.effective_rows(rows)), (rows[-1].seq if rows else 0)
+    effective = reads.effective_rows(rows)
+    return hand_state(hand, effective), effective, (rows[-1].seq if rows else 0)
 
 
 def engine_rules(hand: TableHand) -> HouseRules:
@@ -208,11 +262,13 @@ def table_summary(table: DealtTable) -> dict[str, Any] | None:
 # --- Writes ------------------------------------------------------------------------------------------
 
 
-def _append(w: _TableWrite, hand: TableHand, records: list[dict], *, last: int | None = None, **fields: Any) -> None:
-    """Append ``records`` to the hand's record after its row ``last`` (read here when not known already)."""
+def _append(w: _TableWrite, hand: TableHand, records: list[dict], *, last: int | None = None,
+            **fields: Any) -> list[TableHandAction]:
+    """Append ``records`` to the hand's record after its row ``last`` (read here when not known already);
+    the rows made."""
     if last is None:
         last = hand.actions.order_by("-seq").values_list("seq", flat=True).first() or 0
-    TableHandAction.objects.bulk_create([
+    return TableHandAction.objects.bulk_create([
         TableHandAction(hand=hand, seq=last + i, record=record, by=w.by, at=w.now, **fields)
         for i, record in enumerate(records, start=1)
     ])
@@ -296,7 +352,8 @@ def start_hand(*, table: DealtTable, by, key: str, expected_version: int) -> Tab
             if state.penalty_hands_left(entry) and dealt.can_kill_hand(seat):
                 dealt = dealt.kill_hand(seat)
                 penalised.append(seat)
-        _append(w, hand, [a.to_dict() for a in dealt.actions])
+        made = _append(w, hand, [a.to_dict() for a in dealt.actions], last=0)
+        w.seen = (made, dealt, made[-1].seq)
         hand.phase = dealt.phase.value
         fields = ["phase"]
         if penalised:
@@ -345,25 +402,27 @@ def act(*, table: DealtTable, by, key: str, expected_version: int, record: dict,
     action = action_from_dict(record)
 
     def work(w: _TableWrite) -> None:
-        hand = latest_hand(w.table)
+        hand, before, rows, last = _hand_in_play(w)
         if hand is None or Phase(hand.phase) in ENDED:
             raise RuleViolation(N_("No hand is in play: start the next hand."), "TDA-23")
-        before, last = _read_hand(hand)
         if _board_held(w, hand, before, action):
             raise RuleViolation(N_("Hand-for-hand: after an all-in and a call no card is dealt until the director "
                                    "releases the board."), "RP-08-F")
-        _apply(w, hand, before, action, rng, last=last)
+        _apply(w, hand, before, action, rng, last=last, rows=rows)
         w.audit("tournament.table_action", obj=hand, table=w.table.number, hand=hand.number, record=action.to_dict())
 
     return _write_at(table, by=by, key=key, expected_version=expected_version, action=str(record["action"]),
                      work=work)
 
 
-def _apply(w: _TableWrite, hand: TableHand, before: HoldemHand, action, rng, *, last: int | None = None) -> HoldemHand:
-    """The engine applies ``action``; its records are appended (after row ``last``), the hand saved, its end
-    reported. A clock called on the player in turn stops: he has acted (or his time ran out)."""
+def _apply(w: _TableWrite, hand: TableHand, before: HoldemHand, action, rng, *, last: int,
+           rows: list[TableHandAction]) -> HoldemHand:
+    """The engine applies ``action``; its records are appended after row ``last`` (the hand's effective
+    rows were ``rows``), the hand saved, its end reported. A clock called on the player in turn stops: he
+    has acted (or his time ran out)."""
     after = before.apply(action)
-    _append(w, hand, [a.to_dict() for a in after.actions[len(before.actions):]], last=last)
+    made = _append(w, hand, [a.to_dict() for a in after.actions[len(before.actions):]], last=last)
+    w.seen = ([*rows, *made], after, made[-1].seq if made else last)
     hand.phase = after.phase.value
     fields = ["phase"]
     if "clock" in hand.level:
@@ -535,9 +594,9 @@ def clock_ran_out(*, table: DealtTable, by, key: str, expected_version: int, rng
         if left > 0:
             raise RuleViolation(N_("The clock still has %(seconds)s seconds to run."), "C-04",
                                 seconds=int(left) + (left % 1 > 0))
-        before, last = _read_hand(hand)
+        before, rows, last = _read_hand(hand)
         record = clock_expiry_record(before, _options(w.table))
-        _apply(w, hand, before, action_from_dict(record), rng, last=last)
+        _apply(w, hand, before, action_from_dict(record), rng, last=last, rows=rows)
         w.audit("tournament.table_clock_ran_out", obj=hand, table=w.table.number, hand=hand.number,
                 seat=called["seat"], record=record)
 
@@ -596,15 +655,16 @@ def resume_table(*, table: DealtTable, by, key: str, expected_version: int) -> T
 # --- The hand as a hand line ---------------------------------------------------------------------------
 
 
-def hand_line(hand: TableHand) -> dict[str, Any]:
+def hand_line(hand: TableHand, rows: list[TableHandAction] | None = None) -> dict[str, Any]:
     """The hand in the ``replay_hand`` format (docs/hand-history.md, "Hold'em hands"): its table, the
-    players' acts in order, the cards shown and the board; replayed, it gives the hand's stacks."""
+    players' acts in order, the cards shown and the board; replayed, it gives the hand's stacks.
+    ``rows``: its effective rows, if read already."""
     line: dict[str, Any] = {"game": "holdem", "hand": f"t{hand.table.tournament_id}-{hand.table.number}-{hand.number}",
                             **hand.setup, "rules": hand.rules, "mode": hand.rules.get("mode", "tournament")}
     acts: list[dict[str, Any]] = []
     cards: dict[str, list[str]] = {}
     board: list[str] = []
-    for row in effective_rows(hand):
+    for row in effective_rows(hand) if rows is None else rows:
         record = row.record
         kind = record["action"]
         if kind in BETTING_KINDS:
@@ -629,3 +689,25 @@ def hand_line(hand: TableHand) -> dict[str, Any]:
     if board:
         line["board"] = board
     return line
+
+
+#: The phases of a hand that is over: only those are exported (a hand in play is not a record yet).
+OVER = tuple(phase.value for phase in ENDED)
+
+
+def hand_lines_text(tournament: Tournament, *, table: int | None = None):
+    """Every hand over at the event's dealt tables (or at ``table``), table by table and in order, one
+    JSON line each in the ``replay_hand`` format: what an inspector downloads and replays (the hands'
+    rows read a few hundred hands at a time, never the whole event's at once)."""
+    import json
+
+    from django.db.models import Prefetch
+
+    hands = (TableHand.objects.filter(table__tournament=tournament, phase__in=OVER)
+             .select_related("table").order_by("table__number", "number")
+             .prefetch_related(Prefetch("actions", queryset=TableHandAction.objects.order_by("seq"))))
+    if table is not None:
+        hands = hands.filter(table__number=table)
+    for hand in hands.iterator(chunk_size=200):
+        line = hand_line(hand, reads.effective_rows(hand.actions.all()))
+        yield json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n"

@@ -73,9 +73,11 @@ def _level_view(tournament: Tournament, state) -> dict[str, Any] | None:
     return {"reading": reading, "level": reading.level, "next": reading.next_level}
 
 
-def tablet_context(table: DealtTable, notice: dict | None = None) -> dict[str, Any]:
+def tablet_context(table: DealtTable, notice: dict | None = None,
+                   written: dealing.Written | None = None) -> dict[str, Any]:
     """What the tablet shows: the same for every viewer who may open it (its dealer on duty, the floor, the
-    director), so that one render per version serves them all (``make_fragment``)."""
+    director), so that one render per version serves them all (``make_fragment``). ``written``: what the
+    write that made this version knew (its hand, rows and engine state), instead of reading them again."""
     tournament = Tournament.objects.get(pk=table.tournament_id)  # its version now, not when the table was read
     state = services.tournament_state(tournament)
     seats = next((t for t in state.tables if t.table == table.number), None)
@@ -85,9 +87,12 @@ def tablet_context(table: DealtTable, notice: dict | None = None) -> dict[str, A
         at_table += [m.entry for m in state.pending_plan[1].moves]
     names = dict(Entry.objects.filter(tournament=tournament, number__in=at_table).values_list("number",
                                                                                              "player_name"))
-    hand = dealing.latest_hand(table)
-    records = dealing.effective_rows(hand) if hand is not None else []
-    engine = dealing.hand_state(hand, records) if hand is not None else None
+    if written is not None:
+        hand, records, engine = written.hand, list(written.rows), written.engine
+    else:
+        hand = dealing.latest_hand(table)
+        records = dealing.effective_rows(hand) if hand is not None else []
+        engine = dealing.hand_state(hand, records) if hand is not None else None
     in_play = engine is not None and engine.phase not in ENDED
     where = hand.level["where"] if hand is not None else {}
     dead = {r.record["seat"] for r in records if r.record.get("action") == "kill-hand"}
@@ -212,12 +217,15 @@ def _shared_name(key: tuple) -> str:
     return f"tournament-tablet:{pk}:{created_at.timestamp()}:{version}:{language}"
 
 
-def make_fragment(table: DealtTable) -> MadeFragment:
+def make_fragment(table: DealtTable, written: dealing.Written | None = None) -> MadeFragment:
     """The tablet at its table's version now, rendered in the active language, kept in this process and in
     Redis for the other's screens: called at a tap's commit, before its announcement (the push that
-    follows finds it), and by a screen that found none."""
-    table.refresh_from_db()
-    context = tablet_context(table)
+    follows finds it), from what the tap's write knew (``written``); and by a screen that found none."""
+    if written is not None:
+        table = written.table  # the row as the write left it, at the version it made
+    else:
+        table.refresh_from_db()
+    context = tablet_context(table, written=written)
     made = MadeFragment(context["screen_version"], context["event_facts"],
                         render_to_string(TEMPLATE, {**context, "notice_slot": True}))
     key = _made_key(table, table.version, translation.get_language())
@@ -254,9 +262,13 @@ def made_fragment(table: DealtTable, version: int) -> MadeFragment | None:
 
 def _table(request, tournament_id: int, number: int) -> DealtTable:
     """The table whose tablet is asked for; 404 when it is not in play, 403 for a dealer not on duty there."""
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    table = DealtTable.objects.select_related("tournament").filter(tournament_id=tournament_id,
+                                                                    number=number).first()
+    tournament = table.tournament if table is not None else get_object_or_404(Tournament, pk=tournament_id)
     try:
-        table = dealing.dealt_table(tournament, number)
+        services.tournament_state(tournament).table(number)  # in play (TDA-07); read once per event version
+        if table is None:
+            table = dealing.dealt_table(tournament, number)
     except RuleViolation:
         raise Http404 from None
     if not may_open(request.user, table):
@@ -322,9 +334,12 @@ def tablet_act(request, tournament_id: int, table: int, action: str):
         return dealing.act(**common, record=_record(action, post))
 
     # The new version is rendered once, at the commit, before the push announces it (the module's docstring).
-    with before_announcing(lambda: make_fragment(dealt)):
-        status, notice, _result = outcome(run)
-    dealt.refresh_from_db()
+    with before_announcing(lambda: make_fragment(dealt, dealing.just_written(dealt))):
+        status, notice, result = outcome(run)
+    if status == 200 and result is not None and not result.duplicate:
+        dealt.version = result.version  # the version this tap made (the answer's render is keyed by it)
+    else:
+        dealt.refresh_from_db()
     if request.htmx:
         made = made_fragment(dealt, dealt.version) if status == 200 else None
         html = made.with_notice(notice) if made is not None else tablet_fragment(dealt, notice)

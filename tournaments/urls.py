@@ -15,6 +15,7 @@ urlpatterns = [
     path("<int:tournament_id>/tables/<int:table>/", views.table_page, name="table"),
     path("<int:tournament_id>/entries/<int:entry>/", views.entry_page, name="entry"),
     path("<int:tournament_id>/record/", views.record_page, name="record"),
+    path("<int:tournament_id>/hands.jsonl", views.hands_download, name="hands"),
     path("<int:tournament_id>/receipts/<int:entry_id>/link/", views.issue_accreditation_link,
          name="issue_accreditation_link"),
     path("<int:tournament_id>/receipts/<int:entry_id>/<slug:kind>/", views.receipt, name="receipt"),

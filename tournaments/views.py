@@ -762,6 +762,29 @@ def _record_line(event: dict, voided: set[int]) -> dict:
 
 @role_required(*FLOOR)
 @require_GET
+def hands_download(request, tournament_id: int):
+    """Every hand over at the event's dealt tables (``?table=N``: one table's) in one ``replay_hand`` file
+    (JSON Lines, docs/hand-history.md): ``python manage.py replay_hand`` reproduces each hand's stacks,
+    which the event's record keeps (its ``hand`` events). Streamed: an event deals thousands of hands."""
+    from django.http import StreamingHttpResponse
+
+    from tournaments import dealing
+
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    raw = request.GET.get("table", "").strip()
+    try:
+        table = forms.whole(raw, _("The table"), low=1, high=10_000) if raw else None
+    except BadInput as bad:
+        return HttpResponse(str(bad), status=400, content_type="text/plain; charset=utf-8")
+    response = StreamingHttpResponse(dealing.hand_lines_text(tournament, table=table),
+                                     content_type="application/jsonl; charset=utf-8")
+    name = f"tournament-{tournament.pk}" + (f"-table-{table}" if table else "") + "-hands.jsonl"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@role_required(*FLOOR)
+@require_GET
 def record_page(request, tournament_id: int):
     """The event's record, newest first, each line with a correction form (a reason is required)."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)

@@ -28,14 +28,18 @@ class Command(BaseCommand):
         found = Tournament.objects.filter(pk=tournament).first()
         if found is None:
             raise CommandError(f"There is no tournament {tournament}.")
-        lines = record_lines(found)
-        if out:
-            count = 0
-            with open(out, "w", encoding="utf-8") as f:
-                for line in lines:
-                    f.write(line)
-                    count += 1
-            self.stderr.write(f"{count} events written to {out}.")
-        else:
+        write_lines(self, record_lines(found), out, "events")
+
+
+def write_lines(command: BaseCommand, lines, out: str | None, what: str) -> None:
+    """The lines to the file ``out`` (saying how many ``what`` were written) or to standard output."""
+    if out:
+        count = 0
+        with open(out, "w", encoding="utf-8") as f:
             for line in lines:
-                sys.stdout.write(line)
+                f.write(line)
+                count += 1
+        command.stderr.write(f"{count} {what} written to {out}.")
+    else:
+        for line in lines:
+            sys.stdout.write(line)

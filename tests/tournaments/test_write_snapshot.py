@@ -1,0 +1,56 @@
+"""A table's write starts from what the process's last write there knew only while nothing has been written
+since (issue #15, speed): a write in another process, or one rolled back, never leaves a tap to start from
+a hand that is not the one recorded."""
+
+from __future__ import annotations
+
+import pytest
+
+from casino import reads
+from casino.rules.errors import RuleViolation
+from tests.tournaments.test_dealing import at, hand_in_play, to_act
+from tournaments import dealing
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+
+
+def recorded(table) -> list[dict]:
+    return [r.record for r in dealing.effective_rows(hand_in_play(table))]
+
+
+def test_a_tap_after_a_write_in_another_process_reads_the_hand_as_recorded(first_table, dealer_dana_here):
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": to_act(first_table)})
+    this_process_knew = dealing.just_written(first_table)
+    assert this_process_knew is not None and this_process_knew.engine.to_act == to_act(first_table)
+    # another process records the next action: this one still holds what it knew before it
+    folder = to_act(first_table)
+    at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": folder})
+    dealing._WRITTEN.put(reads.identity(first_table), this_process_knew)
+    # the folded player may not act again: the engine, started from the record, knows he folded
+    with pytest.raises(RuleViolation):
+        at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": folder})
+    next_seat = to_act(first_table)
+    at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": next_seat})
+    assert [r["action"] for r in recorded(first_table)][-3:] == ["call", "fold", "call"]
+    assert dealing.just_written(first_table).engine.actions == dealing.hand_state(hand_in_play(first_table)).actions
+
+
+def test_a_refused_tap_leaves_nothing_for_the_next_one_to_start_from(first_table, dealer_dana_here):
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    seat = to_act(first_table)
+    before = dealing.just_written(first_table)
+    with pytest.raises(RuleViolation):
+        at(first_table, dealing.act, dealer_dana_here, record={"action": "raise", "seat": seat, "to": 60})  # < min
+    assert dealing.just_written(first_table) is before
+    at(first_table, dealing.act, dealer_dana_here, record={"action": "raise", "seat": seat, "to": 100})
+    hand = hand_in_play(first_table)
+    assert dealing.just_written(first_table).hand.phase == hand.phase
+    assert dealing.just_written(first_table).engine.pot_total == dealing.hand_state(hand).pot_total
+
+
+def test_a_write_that_knows_no_hand_state_forgets_what_the_last_one_knew(first_table, dealer_dana_here, floor_fede):
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    assert dealing.just_written(first_table) is not None
+    at(first_table, dealing.call_clock, floor_fede)
+    assert dealing.just_written(first_table) is None
