@@ -7,6 +7,7 @@ import json
 import pytest
 from django.core.management import call_command
 from django.test import Client
+from django.utils import timezone
 
 from casino import player_links
 from casino.rules.holdem_bonus.record import replay_thb_record
@@ -301,7 +302,8 @@ def test_the_recall_filters_by_hand_number_session_and_dates(client, started, de
     session = third.session
     page = client.get(f"/tables/{started.pk}/hands/?session={session.pk}").content.decode()
     assert page.count('class="card recall"') == 10 and "download-session" in page
-    today = third.started_at.date()
+    # the casino's day (TIME_ZONE), not UTC's: between 23:00 and midnight UTC they differ in Madrid
+    today = timezone.localtime(third.started_at).date()
     assert client.get(f"/tables/{started.pk}/hands/?from={today}&to={today}").content.decode().count(
         'class="card recall"') == 10
     assert client.get(f"/tables/{started.pk}/hands/?to=2000-01-01").content.decode().count('class="card recall"') == 0
