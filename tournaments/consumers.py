@@ -73,7 +73,31 @@ class TournamentConsoleConsumer(LiveConsumer):
         from tournaments.dealing import tables_group
 
         self.coalesce_groups = frozenset({self.tournament.group_name})
-        return [self.tournament.group_name, tables_group(self.tournament.pk)]
+        self.tables_group = tables_group(self.tournament.pk)
+        self.tables_push: asyncio.Task | None = None
+        return [self.tournament.group_name, self.tables_group]
+
+    #: The console redraws the dealt tables' hands at most this often: at a hundred tables the taps come
+    #: twenty a second, and a whole console rendered for each, per open console, would cost more than the
+    #: taps themselves. The event's own changes (a bust, a move, the clock) are pushed at once.
+    TABLES_PUSH_SECONDS = 1.0
+
+    async def state_changed(self, event) -> None:
+        if event.get("group") != self.tables_group:
+            await super().state_changed(event)
+            return
+        if self.tables_push is None or self.tables_push.done():
+            self.tables_push = asyncio.create_task(self._push_tables_later())
+
+    async def _push_tables_later(self) -> None:
+        # The taps that arrive meanwhile are in the one render this makes.
+        await asyncio.sleep(self.TABLES_PUSH_SECONDS)
+        await self.push_fragment()
+
+    async def disconnect(self, code) -> None:
+        if getattr(self, "tables_push", None) is not None:
+            self.tables_push.cancel()
+        await super().disconnect(code)
 
     def still_allowed(self) -> bool:
         # A person whose role was removed (or who was deactivated) stops receiving the console at once.

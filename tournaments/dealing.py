@@ -15,8 +15,8 @@ confirms). The floor enters nothing by hand.
   cards, the hands shown or mucked at the showdown, the pots awarded, a misdeal); the engine refuses
   what the rules refuse, naming the clause.
 * ``undo_last``: the last action, before the next one, with its reason (audited); the hand's start is
-  not undone (a misdeal is declared instead) and a hand already in the event's record is the
-  director's to correct (TDA-01).
+  not undone (a misdeal is declared instead); the last hand's award until the next deal starts (its
+  report leaves the event's record), unless a player busted in it: that is the director's (TDA-01).
 * ``back_up_hand``: the director's ruling (TDA-01): the hand in play goes back to before any of its
   actions, with his reason (audited).
 * ``call_clock`` / ``clock_ran_out``: the clock on the player in turn (C-04) and the house's outcome
@@ -432,22 +432,23 @@ def _apply(w: _TableWrite, hand: TableHand, before: HoldemHand, action, rng, *, 
         hand.ended_at = w.now
         fields.append("ended_at")
         if after.phase is Phase.COMPLETE:
-            hand.reported_seq = _report(w, hand, after, rng)
+            hand.reported_seq = _report(w, hand, after, rng, award=made[-1].seq)
             fields.append("reported_seq")
     hand.save(update_fields=fields)
     w.hand = hand
     return after
 
 
-def _report(w: _TableWrite, hand: TableHand, state: HoldemHand, rng) -> int | None:
+def _report(w: _TableWrite, hand: TableHand, state: HoldemHand, rng, *, award: int) -> int | None:
     """The hand's end into the tournament's record, in this transaction: its button and blinds, the stacks
-    at its start and end, and the busts (CC-19 ranks them by the stacks at the start)."""
+    at its start and end, and the busts (CC-19 ranks them by the stacks at the start). ``award``: the
+    award's row, in the report's key (a hand whose award was undone is reported again)."""
     tournament = Tournament.objects.get(pk=w.table.tournament_id)
     starts = dict(state.setup.stacks)
     ends = dict(state.stacks)
     where = hand.level["where"]
     result = services.report_hand(
-        tournament=tournament, by=w.by, key=f"dealt-hand-{hand.pk}", expected_version=tournament.version,
+        tournament=tournament, by=w.by, key=f"dealt-hand-{hand.pk}-{award}", expected_version=tournament.version,
         table=w.table.number, hand=hand.number, button=where["button"],
         small_blind_seat=where["small_blind_position"], big_blind_seat=where["big_blind"],
         stacks_at_start=starts, stacks_at_end=ends, busts=[s for s, c in sorted(ends.items()) if c == 0],
@@ -456,7 +457,9 @@ def _report(w: _TableWrite, hand: TableHand, state: HoldemHand, rng) -> int | No
 
 
 def undo_last(*, table: DealtTable, by, key: str, expected_version: int, reason: str) -> TableResult:
-    """Undo the hand's last action before the next one (CC-43), with its reason, audited."""
+    """Undo the hand's last action before the next one (CC-43), with its reason, audited. The last hand's
+    award is undone too until the next deal starts (C-15): its report leaves the event's record
+    (``services.withdraw_hand``), unless a player busted in it (the director corrects that)."""
     reason = (reason or "").strip()
     if not reason:
         raise RuleViolation(N_("Say why the action is undone."), "CC-43")
@@ -465,10 +468,14 @@ def undo_last(*, table: DealtTable, by, key: str, expected_version: int, reason:
         hand = latest_hand(w.table)
         if hand is None:
             raise RuleViolation(N_("There is nothing to undo."), "CC-43")
-        if hand.reported_seq is not None or Phase(hand.phase) is Phase.COMPLETE:
-            raise RuleViolation(N_("The hand is over and in the tournament's record: the director corrects it."),
-                                "TDA-01")
         rows = effective_rows(hand)
+        if hand.reported_seq is not None:
+            # The award of the table's last hand, before the next deal (CC-43, C-15): its report leaves the
+            # event's record too, in this transaction (refused for a hand with a bust: the director's).
+            tournament = Tournament.objects.get(pk=w.table.tournament_id)
+            services.withdraw_hand(tournament=tournament, by=w.by, key=f"undo-{w.key}"[:100],
+                                   expected_version=tournament.version, seq=hand.reported_seq, reason=reason)
+            hand.reported_seq = None
         if not rows or rows[-1].record.get("action") in START_KINDS:
             raise RuleViolation(N_("The hand's start is not undone: declare a misdeal instead."), "CC-43")
         if (rows[-1].record.get("action") == "kill-hand"
@@ -479,7 +486,7 @@ def undo_last(*, table: DealtTable, by, key: str, expected_version: int, reason:
         _append(w, hand, [{"action": "undo"}], undoes=undone, reason=reason[:200])
         hand.phase = hand_state(hand).phase.value
         hand.ended_at = None
-        hand.save(update_fields=["phase", "ended_at"])
+        hand.save(update_fields=["phase", "ended_at", "reported_seq"])
         w.hand = hand
         w.audit("tournament.table_action_undone", obj=hand, table=w.table.number, hand=hand.number,
                 undone=undone.record, reason=reason[:200])

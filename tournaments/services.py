@@ -65,7 +65,7 @@ __all__ = [
     "import_exclusion_csv",
     "open_registration", "override_seat", "pay_prize", "propose_plan", "record_bust", "record_results",
     "register", "remove_absent_stacks", "report_hand", "save_structure_template", "set_button",
-    "start_tournament", "tournament_record", "tournament_state", "withdraw",
+    "start_tournament", "tournament_record", "tournament_state", "withdraw", "withdraw_hand",
 ]
 
 #: Fields of the setup a director may change (``change_setup``), as the record's ``setup`` names them.
@@ -892,6 +892,32 @@ def end_penalty(*, tournament, by, key: str, expected_version: int, entry: int, 
 
     return _write(tournament=tournament, by=by, key=key, expected_version=expected_version, action="penalty_ended",
                   work=work, who="floor")
+
+
+def withdraw_hand(*, tournament, by, key: str, expected_version: int, seq: int, reason: str) -> TournamentResult:
+    """A dealt table's hand taken back out of the record before the next deal there (CC-43, C-15: a hand is
+    corrected until the next deal starts): its dealer undid the award (``dealing.undo_last``). The ``hand``
+    event at ``seq`` is voided by a correction with the reason (the record keeps both; the replay gives
+    the players their stacks, and a penalty its hand, back). A hand with a bust is not: its bust ranked a
+    player and may have moved others, which the director corrects in the record. Audited."""
+    reason = (reason or "").strip()[:200]
+    if not reason:
+        raise RuleViolation(N_("Say why the action is undone."), "CC-43")
+
+    def work(w: _Write) -> None:
+        target = next((e for e in w.events if e["seq"] == int(seq)), None)
+        if target is None or target["type"] != "hand" or int(seq) in w.state.voided:
+            raise RuleViolation(N_("That hand is not in the tournament's record."), "CC-43")
+        if any(e["type"] == "bust" and e.get("table") == target["table"] and e.get("hand") == target["hand"]
+               and e["seq"] > int(seq) for e in w.events):
+            raise RuleViolation(N_("A player busted in this hand: the director corrects it in the record."),
+                                "TDA-01")
+        w.record("correction", voids=int(seq), reason=reason)
+        w.audit("tournament.hand_withdrawn", voids=int(seq), table=target["table"], hand=target["hand"],
+                reason=reason)
+
+    return _write(tournament=tournament, by=by, key=key, expected_version=expected_version, action="correction",
+                  work=work, who="table")
 
 
 def _finish_or_plan(w: _Write) -> None:

@@ -150,6 +150,10 @@ def test_an_all_in_called_goes_to_showdown_the_engine_picks_the_winner_and_a_bus
     # The exported hand replays to the stacks the tablet recorded.
     answer = replay_holdem_hand(dealing.hand_line(hand))
     assert answer["stacks"] == {str(s): c for s, c in sorted(dealing.hand_state(hand).stacks.items())}
+    # A hand with a bust is the director's to correct in the record, not the dealer's to undo (TDA-01).
+    with pytest.raises(RuleViolation) as refused:
+        at(first_table, dealing.undo_last, dealer_dana_here, reason="wrong winner")
+    assert refused.value.clause == "TDA-01" and state(event_in_play).entry(busted_entry).status == "busted"
 
 
 def test_the_last_action_is_undone_with_a_reason_audited_and_the_start_is_not_CC_43(first_table, dealer_dana_here):
@@ -166,14 +170,36 @@ def test_the_last_action_is_undone_with_a_reason_audited_and_the_start_is_not_CC
         at(first_table, dealing.undo_last, dealer_dana_here, reason="again")
 
 
-def test_a_hand_in_the_events_record_is_the_directors_to_correct_TDA_01(first_table, dealer_dana_here):
+def test_the_award_is_undone_until_the_next_deal_and_the_hand_leaves_the_record_C_15_CC_43(
+    first_table, dealer_dana_here, event_in_play
+):
+    from casino.rules.tournament.record import verify_record
+
     at(first_table, dealing.start_hand, dealer_dana_here)
+    before = {e.entry: e.stack for e in state(event_in_play).entries}
     while to_act(first_table) is not None:
         at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": to_act(first_table)})
     at(first_table, dealing.act, dealer_dana_here, record={"action": "award-pots"})
-    with pytest.raises(RuleViolation) as refused:
+    reported = hand_in_play(first_table).reported_seq
+    assert {e.entry: e.stack for e in state(event_in_play).entries} != before
+    at(first_table, dealing.undo_last, dealer_dana_here, reason="pushed the pot to the wrong seat")
+    hand = hand_in_play(first_table)
+    assert hand.phase == "award-pots" and hand.reported_seq is None
+    correction = services.tournament_record(event_in_play)[-1]
+    assert correction["type"] == "correction" and correction["voids"] == reported
+    assert {e.entry: e.stack for e in state(event_in_play).entries} == before  # the stacks before the hand
+    assert AuditEvent.objects.filter(action="tournament.hand_withdrawn", details__voids=reported).exists()
+    # awarded again, the hand goes back into the record; the record replays alone
+    at(first_table, dealing.act, dealer_dana_here, record={"action": "award-pots"})
+    again = hand_in_play(first_table).reported_seq
+    assert again is not None and again != reported
+    assert verify_record(services.tournament_record(event_in_play)).ok
+    # once the next deal starts, the hand stands (CC-43): the new hand's start is not undone
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    with pytest.raises(RuleViolation) as locked:
         at(first_table, dealing.undo_last, dealer_dana_here, reason="too late")
-    assert refused.value.clause == "TDA-01"
+    assert locked.value.clause == "CC-43"
+    assert again not in state(event_in_play).voided
 
 
 def test_the_next_hand_waits_for_the_hand_in_play_and_for_a_event_in_play_clock_CC_43_TDA_23(

@@ -107,6 +107,28 @@ async def test_the_console_hears_every_service_write(db_people, tournament):
     await socket.disconnect()
 
 
+async def test_the_taps_at_the_dealt_tables_redraw_the_console_at_most_once_a_beat(db_people, tournament,
+                                                                                  monkeypatch):
+    """Twenty taps a second at a hundred tables: the console draws them together, once per beat."""
+    from channels.layers import get_channel_layer
+
+    from tournaments.consumers import TournamentConsoleConsumer
+    from tournaments.dealing import tables_group
+
+    monkeypatch.setattr(TournamentConsoleConsumer, "TABLES_PUSH_SECONDS", 0.3)
+    connected, socket = await _connects(f"/ws/tournaments/{tournament.pk}/console/",
+                                        await _session_of(db_people["director"]))
+    assert connected
+    await socket.receive_from(timeout=5)
+    group = tables_group(tournament.pk)
+    for version in range(1, 6):  # five taps at the tables
+        await get_channel_layer().group_send(group, {"type": "state.changed", "group": group, "version": version,
+                                                     "event": "changed", "table": version})
+    assert _version(await socket.receive_from(timeout=5)) == tournament.version
+    assert await socket.receive_nothing(timeout=0.6)  # one redraw for the five
+    await socket.disconnect()
+
+
 async def test_a_director_whose_role_is_removed_is_cut_off_at_the_next_write(db_people, tournament):
     director = db_people["director"]
     connected, socket = await _connects(f"/ws/tournaments/{tournament.pk}/console/", await _session_of(director))

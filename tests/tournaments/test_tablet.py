@@ -124,3 +124,19 @@ def test_where_the_house_follows_the_tda_the_tablet_offers_to_table_a_mucked_han
     assert 'data-step="recover"' in answer and f'name="seat" value="{order[1]}"' in answer
     tap(client, running, number, "show", seat=order[1], cards="Kh Kd")  # three kings, ruled live
     assert dealing.hand_state(hand_in_play(table)).shown[dealing.hand_state(hand_in_play(table)).seats.index(order[1])]
+
+
+def test_between_hands_the_tablet_offers_to_undo_the_award_until_the_next_deal_C_15(client, running, number,
+                                                                                    dealer_dana_here):
+    client.force_login(dealer_dana_here)
+    tap(client, running, number, "new-hand")
+    table = dealing.dealt_table(running, number)
+    while (seat := to_act(table)) is not None:
+        tap(client, running, number, "fold", seat=seat)
+    awarded = tap(client, running, number, "award-pots").content.decode()
+    assert 'data-action="undo-award"' in awarded
+    undone = tap(client, running, number, "undo", reason="the pot went to the wrong seat")
+    assert undone.status_code == 200 and 'data-step="award"' in undone.content.decode()
+    tap(client, running, number, "award-pots")
+    dealt = tap(client, running, number, "new-hand").content.decode()
+    assert 'data-action="undo-award"' not in dealt
