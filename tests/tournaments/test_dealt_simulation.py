@@ -19,13 +19,14 @@ from tournaments.simulation import simulate_tournament
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 
-@pytest.mark.parametrize(("entries", "seats", "seed", "ante_mode"), [
-    (12, 9, 3, "button"),
-    (14, 6, 9, "big_blind"),
+@pytest.mark.parametrize(("entries", "seats", "seed", "ante_mode", "penalty_chance"), [
+    (12, 9, 3, "button", 0.05),
+    (14, 6, 9, "big_blind", 0.0),
 ])
 def test_an_event_dealt_hand_by_hand_keeps_every_invariant_and_each_hand_replays(entries, seats, seed, ante_mode,
-                                                                                 tmp_path):
-    report = simulate_tournament(entries=entries, seed=seed, seats=seats, ante_mode=ante_mode, hand_by_hand=True)
+                                                                                 penalty_chance, tmp_path):
+    report = simulate_tournament(entries=entries, seed=seed, seats=seats, ante_mode=ante_mode, hand_by_hand=True,
+                                 penalty_chance=penalty_chance)
     tournament = report.tournament
     state = services.tournament_state(tournament)
     assert state.finished and state.players_left == 1 and report.hands == len(report.dealt_hands)
@@ -40,14 +41,21 @@ def test_an_event_dealt_hand_by_hand_keeps_every_invariant_and_each_hand_replays
     # the engine's structures were exercised: bets or raises, all-ins, showdowns
     kinds = {r.record["action"] for h in hands for r in dealing.effective_rows(h)}
     assert {"fold", "call", "raise", "all-in", "show", "award-pots"} <= kinds
+    if penalty_chance:
+        # TDA-71-D: each hand a player sat out for his penalty served one of its hands, and no more than it has
+        given = [e for e in events if e["type"] == "penalty"]
+        served = [p for e in events if e["type"] == "hand" for p in e["players"] if p.get("penalty")]
+        assert report.penalties == len(given) > 0 and served
+        assert all(p.served <= p.hands for p in state.penalties)
+        assert sum(p.served for p in state.penalties) == len(served)
 
 
 def test_the_same_seed_deals_the_same_hands():
-    first = simulate_tournament(entries=6, seed=4, seats=6, hand_by_hand=True)
-    second = simulate_tournament(entries=6, seed=4, seats=6, hand_by_hand=True)
+    first = simulate_tournament(entries=4, seed=4, seats=6, hand_by_hand=True)
+    second = simulate_tournament(entries=4, seed=4, seats=6, hand_by_hand=True)
     lines = [[json.dumps({k: v for k, v in dealing.hand_line(TableHand.objects.get(pk=pk)).items() if k != "hand"},
                          sort_keys=True) for pk in report.dealt_hands] for report in (first, second)]
-    assert lines[0] == lines[1]
+    assert len(lines[0]) > 3 and lines[0] == lines[1]  # hands were dealt, and dealt the same
 
 
 def test_the_command_deals_hand_by_hand_and_checks_every_hand(capsys):
@@ -55,16 +63,3 @@ def test_the_command_deals_hand_by_hand_and_checks_every_hand(capsys):
                  stdout=io.StringIO())
     assert "replays to its recorded stacks" in capsys.readouterr().err
 
-
-def test_penalties_given_during_a_simulated_event_are_served_at_the_tablets_TDA_71_D(tmp_path):
-    report = simulate_tournament(entries=6, seed=4, seats=6, hand_by_hand=True, penalty_chance=0.25)
-    events = exported(report.tournament, tmp_path / "record.jsonl")
-    assert verify_record(events).ok and verify_dealt_hands(report.dealt_hands) == []
-    given = [e for e in events if e["type"] == "penalty"]
-    served = [p for e in events if e["type"] == "hand" for p in e["players"] if p.get("penalty")]
-    assert report.penalties == len(given) > 0 and served
-    state = services.tournament_state(report.tournament)
-    # each hand a player sat out for it served one of his penalty's hands, and no more than it has
-    for penalty in state.penalties:
-        assert penalty.served <= penalty.hands
-    assert sum(p.served for p in state.penalties) == len(served)
