@@ -72,6 +72,14 @@ BOARD_KINDS = frozenset({"deal-flop", "deal-turn", "deal-river"})
 START_KINDS = frozenset({"post-antes", "post-blinds", "deal-hole-cards"})
 
 
+def part_of_the_deal(row: TableHandAction, hand: TableHand) -> bool:
+    """A row of the hand's start, which no undo or ruling takes back (a misdeal is declared instead): the
+    engine's posts and deal, and the dead hand of a player serving a penalty (TDA-71-D)."""
+    action = row.record.get("action")
+    penalised = hand.level.get("penalised", ())
+    return action in START_KINDS or (action == "kill-hand" and row.record.get("seat") in penalised)
+
+
 def tables_group(tournament_id: int) -> str:
     """The group that hears of every tap at an event's dealt tables: the director's console follows it."""
     return f"{object_label(Tournament(pk=tournament_id))}.tables"
@@ -469,6 +477,11 @@ def undo_last(*, table: DealtTable, by, key: str, expected_version: int, reason:
         if hand is None:
             raise RuleViolation(N_("There is nothing to undo."), "CC-43")
         rows = effective_rows(hand)
+        if not rows or rows[-1].record.get("action") in START_KINDS:
+            raise RuleViolation(N_("The hand's start is not undone: declare a misdeal instead."), "CC-43")
+        if part_of_the_deal(rows[-1], hand):  # what is left of the deal: a penalty's dead hand
+            raise RuleViolation(N_("Seat %(seat)s is serving a penalty: the hand stays dead (the director ends "
+                                   "the penalty)."), "TDA-71-D", seat=rows[-1].record["seat"])
         if hand.reported_seq is not None:
             # The award of the table's last hand, before the next deal (CC-43, C-15): its report leaves the
             # event's record too, in this transaction (refused for a hand with a bust: the director's).
@@ -476,12 +489,6 @@ def undo_last(*, table: DealtTable, by, key: str, expected_version: int, reason:
             services.withdraw_hand(tournament=tournament, by=w.by, key=f"undo-{w.key}"[:100],
                                    expected_version=tournament.version, seq=hand.reported_seq, reason=reason)
             hand.reported_seq = None
-        if not rows or rows[-1].record.get("action") in START_KINDS:
-            raise RuleViolation(N_("The hand's start is not undone: declare a misdeal instead."), "CC-43")
-        if (rows[-1].record.get("action") == "kill-hand"
-                and rows[-1].record.get("seat") in hand.level.get("penalised", ())):
-            raise RuleViolation(N_("Seat %(seat)s is serving a penalty: the hand stays dead (the director ends "
-                                   "the penalty)."), "TDA-71-D", seat=rows[-1].record["seat"])
         undone = rows[-1]
         _append(w, hand, [{"action": "undo"}], undoes=undone, reason=reason[:200])
         hand.phase = hand_state(hand).phase.value
@@ -517,9 +524,7 @@ def back_up_hand(*, table: DealtTable, by, key: str, expected_version: int, to_s
         undone = [r for r in rows if r.seq >= to_seq]
         if not undone or undone[0].seq != to_seq:
             raise RuleViolation(N_("That action is not in the hand in play."), "TDA-01")
-        penalised = hand.level.get("penalised", ())
-        if any(r.record.get("action") in START_KINDS
-               or (r.record.get("action") == "kill-hand" and r.record.get("seat") in penalised) for r in undone):
+        if any(part_of_the_deal(r, hand) for r in undone):
             raise RuleViolation(N_("The hand's start is not undone: declare a misdeal instead."), "CC-43")
         last = hand.actions.order_by("-seq").values_list("seq", flat=True).first() or 0
         TableHandAction.objects.bulk_create([

@@ -140,7 +140,7 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
             # what the engine awards (TDA-15..21: side pots, odd chips), for the dealer to push and confirm
             awards=engine.award_pots().payouts if engine.phase is Phase.AWARD and engine.can_award_pots() else None,
             clock=_clock_view(hand) if in_play else None,
-            may_undo=in_play and any(r.record.get("action") not in dealing.START_KINDS for r in records[-1:]),
+            may_undo=in_play and any(not dealing.part_of_the_deal(r, hand) for r in records[-1:]),
             # the last hand's award, until the next deal (C-15), where nobody busted in it (the director's)
             may_undo_award=engine.phase is Phase.COMPLETE and hand.reported_seq is not None
             and all(engine.stacks.values()),

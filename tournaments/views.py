@@ -710,13 +710,10 @@ def _hand_in_play_at(tournament: Tournament, number: int) -> dict:
     hand = dealing.latest_hand(table) if table is not None else None
     if hand is None or Phase(hand.phase) in ENDED:
         return {}
-    penalised = hand.level.get("penalised", ())
     actions = [{"seq": r.seq, "action": r.record.get("action"), "seat": r.record.get("seat"),
                 "to": r.record.get("to"), "cards": r.record.get("cards") or ([r.record["card"]] if r.record.get("card")
                                                                            else [])}
-               for r in dealing.effective_rows(hand)
-               if r.record.get("action") not in dealing.START_KINDS
-               and not (r.record.get("action") == "kill-hand" and r.record.get("seat") in penalised)]
+               for r in dealing.effective_rows(hand) if not dealing.part_of_the_deal(r, hand)]
     return {"dealt_table": table, "hand_in_play": hand, "hand_actions": actions}
 
 
