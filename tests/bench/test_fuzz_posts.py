@@ -21,7 +21,7 @@ def test_no_broken_post_of_the_tablet_or_the_console_gets_a_500_or_leaves_a_trac
     (server,) = daphne_servers(1, **PRODUCTION)
     fuzzer = Fuzzer([server.url], world, seed=12)
 
-    fuzzer.run(cases_per_route=16)
+    fuzzer.run(cases_per_route=10)
 
     problems = log_problems([server.log])
     assert not fuzzer.failures and not problems, report(fuzzer, problems, 0)

@@ -140,11 +140,12 @@ def test_the_screens_still_open_after_redis_lost_its_data_hear_the_next_change(
     dealer = LiveSession(server.url)
     dealer.login("dana", dealer_dana.raw_password)
 
-    async def latest_version(socket, shown: int, seconds: float) -> int | None:
-        """The highest version the socket shows within ``seconds``; None if it was closed."""
+    async def version_shown(socket, shown: int, seconds: float, until: int | None = None) -> int | None:
+        """The highest version the socket shows within ``seconds`` (sooner once it shows ``until``);
+        None if it was closed."""
         deadline = time.monotonic() + seconds
         try:
-            while (left := deadline - time.monotonic()) > 0:
+            while (left := deadline - time.monotonic()) > 0 and (until is None or shown < until):
                 try:
                     message = await asyncio.wait_for(socket.recv(), left)
                 except TimeoutError:
@@ -161,7 +162,7 @@ def test_the_screens_still_open_after_redis_lost_its_data_hear_the_next_change(
                           additional_headers={"Cookie": f"sessionid={key}"})
             for key in keys
         ]
-        shown = [await latest_version(socket, -1, 1) for socket in sockets]
+        shown = await asyncio.gather(*(version_shown(socket, -1, 1) for socket in sockets))
         own_redis.flush()
         await asyncio.sleep(4)  # the process notices within LAYER_WATCH_SECONDS
         version = await asyncio.to_thread(lambda: Table.objects.get(pk=table_one.pk).version)
@@ -171,7 +172,10 @@ def test_the_screens_still_open_after_redis_lost_its_data_hear_the_next_change(
             token_from=f"/tables/{table_one.pk}/",
         )
         assert status == 200
-        after = [await latest_version(socket, v, 5) for socket, v in zip(sockets, shown, strict=True)]
+        expected = await asyncio.to_thread(lambda: Table.objects.get(pk=table_one.pk).version)
+        after = await asyncio.gather(*(
+            version_shown(socket, v, 5, until=expected) for socket, v in zip(sockets, shown, strict=True)
+        ))
         for socket in sockets:
             await socket.close()
         return after
