@@ -11,6 +11,7 @@ worker thread per push (see LiveConsumer).
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import re
@@ -88,6 +89,21 @@ class LiveConsumer(AsyncWebsocketConsumer):
         needs. Every socket of the process that pushes the same key awaits one run of it."""
         return None
 
+    def news_from_memory(self, event: dict) -> tuple[Hashable, Callable[[], object], Callable[[], str | None]] | None:
+        """For an announcement on a group that is not coalesced and carries another aggregate's version
+        (a tap at the table a tournament entry plays at): ``(key, read, render)``. ``render()`` gives the
+        fragment from what this process holds once ``read`` ran for ``key`` (None until then, or when it
+        cannot: the viewer's right included), on the event loop; ``read`` runs once per key and process,
+        as ``shared_read``. None: render in a worker thread, as for any other announcement."""
+        return None
+
+    def groups_now(self) -> list[str] | None:
+        """After each push, from memory (on the event loop): the groups this screen follows now, where they
+        change with what it shows (a tournament player's phone follows the table its player sits at);
+        None: keep those it has. A socket that joins a group is shown the current state once more: what
+        the group announced before it joined."""
+        return None
+
     async def connect(self) -> None:
         self.joined: list[str] = []
         self.shown_version = -1
@@ -138,7 +154,15 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def state_changed(self, event) -> None:
-        announced = event.get("version") if event.get("group") in self.coalesce_groups else None
+        if event.get("group") not in self.coalesce_groups:
+            news = self.news_from_memory(event) if event.get("version") is not None else None
+            html = await self._after_shared_read(*news) if news is not None else None
+            if html is None:
+                await self.push_fragment()
+            else:
+                await self._show(html)
+            return
+        announced = event.get("version")
         if announced is not None and announced <= self.shown_version:
             return  # this screen already shows that version or a later one
         await self.push_fragment(version=announced)
@@ -147,42 +171,64 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if version is not None:
             html = await self._fragment_from_memory(version)
             if html is not None:
-                self._note_shown(html)
-                await self.send(text_data=html)
+                await self._show(html)
                 return
         html, allowed = await database_sync_to_async(self._checked_fragment, thread_sensitive=False)(version)
         if not allowed:
             await self.send(text_data=html)
             await self.close(code=CLOSE_REVOKED)
             return
-        self._note_shown(html)
-        await self.send(text_data=html)
+        await self._show(html)
 
-    def _note_shown(self, html: str) -> None:
+    async def _show(self, html: str) -> None:
         shown = SHOWN_VERSION.search(html, 0, 600)
         self.shown_version = max(self.shown_version, int(shown.group(1))) if shown else -1
+        await self.send(text_data=html)
+        await self._follow_groups()
+
+    async def _follow_groups(self) -> None:
+        wanted = self.groups_now()
+        if wanted is None or set(wanted) == set(self.joined):
+            return
+        joining = [group for group in wanted if group not in self.joined]
+        for group in joining:
+            await self.channel_layer.group_add(group, self.channel_name)
+        for group in [group for group in self.joined if group not in wanted]:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.joined[:] = wanted
+        if joining:
+            await self.push_fragment()
 
     async def _fragment_from_memory(self, version: int) -> str | None:
         """The push rendered on the event loop (one hop to a thread per version and process, for the
         shared read), or None to take the worker-thread path, which reads and checks everything."""
-        html = self._from_memory(version)
-        if html is None and (read := self.shared_read(version)) is not None:
-            key, fill = read
+        render = functools.partial(self.fragment_from_memory, version)
+        read = self.shared_read(version)
+        if read is None:
+            return self._from_memory(render)
+        return await self._after_shared_read(*read, render)
+
+    async def _after_shared_read(self, key: Hashable, fill: Callable[[], object],
+                                 render: Callable[[], str | None]) -> str | None:
+        """``render()`` from memory, after one run of ``fill`` for ``key`` in this process if memory does not
+        have it yet; None to take the worker-thread path."""
+        html = self._from_memory(render)
+        if html is None:
             try:
                 await single_flight(key, database_sync_to_async(fill, thread_sensitive=False))
             except Exception:  # the worker-thread path reads again, and says what is wrong
                 log.exception("shared read for %r failed", key)
                 return None
-            html = self._from_memory(version)
+            html = self._from_memory(render)
         return html
 
-    def _from_memory(self, version: int) -> str | None:
+    def _from_memory(self, render: Callable[[], str | None]) -> str | None:
         try:
             with translation.override(self.language):
-                return self.fragment_from_memory(version)
+                return render()
         except SynchronousOnlyOperation:
             # A memory-only renderer reached for the database: a bug, but not the player's problem.
-            log.exception("%s.fragment_from_memory read the database", type(self).__name__)
+            log.exception("%s rendered from memory read the database", type(self).__name__)
             return None
 
     def _checked_fragment(self, version: int | None) -> tuple[str, bool]:
@@ -314,3 +360,13 @@ class PlayerConsumer(LiveConsumer):
 
     def shared_read(self, version: int):
         return player_views.shared_read(self.seat, version)
+
+    def news_from_memory(self, event: dict):
+        # Only once the phone shows a version of its own: the news is rendered on top of it.
+        if self.shown_version < 0:
+            return None
+        return player_views.news_from_memory(self.link, self.seat, event, self.shown_version)
+
+    def groups_now(self) -> list[str] | None:
+        groups = player_views.groups_now(self.seat, self.shown_version) if self.shown_version >= 0 else None
+        return None if groups is None else [self.link.group_name, *groups]

@@ -26,6 +26,11 @@ class SeatScreen:
     ``render(seat, link, version)``: its fragment (``version``: what a push announced, else now).
     ``from_memory(seat, link, version)``: the fragment from what this process holds, link checked, or
     None. ``shared_read(seat, version)``: ``(key, read)`` that fills what ``from_memory`` uses.
+    ``news(seat, link, event, shown)``: for an announcement on one of its groups that are not versioned
+    (another aggregate's: a tap at a tournament entry's table), ``(key, read, render)`` that renders it
+    on top of the version ``shown`` from memory after one shared read (``LiveConsumer.news_from_memory``),
+    or None to render it in a worker thread. ``groups_now(seat, shown)``: from memory, the seat's groups
+    as the version ``shown`` has them (a tournament entry's table), or None to keep those it joined.
     """
 
     groups: Callable[[object], list[str]]
@@ -33,6 +38,8 @@ class SeatScreen:
     from_memory: Callable[[object, PlayerLink, int], str | None] | None = None
     shared_read: Callable[[object, int], tuple[Hashable, Callable[[], object]]] | None = None
     versioned: Callable[[object], list[str]] | None = None
+    news: Callable[[object, PlayerLink, dict, int], tuple | None] | None = None
+    groups_now: Callable[[object, int], list[str] | None] | None = None
 
 
 _screens: dict[type, SeatScreen] = {}
@@ -86,3 +93,16 @@ def shared_read(seat, version: int):
     """``(key, read)`` that fills the memory ``fragment_from_memory`` uses, or None."""
     read = _screen(seat).shared_read
     return read(seat, version) if read is not None else None
+
+
+def news_from_memory(link: PlayerLink, seat, event: dict, shown: int):
+    """``(key, read, render)`` for an announcement of another aggregate's version on one of the seat's groups
+    (``SeatScreen.news``), or None: the push is rendered in a worker thread."""
+    news = _screen(seat).news
+    return news(seat, link, event, shown) if news is not None else None
+
+
+def groups_now(seat, shown: int) -> list[str] | None:
+    """The seat's groups as the version ``shown`` has them, from memory (``SeatScreen.groups_now``), or None."""
+    follow = _screen(seat).groups_now
+    return follow(seat, shown) if follow is not None else None

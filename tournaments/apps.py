@@ -15,13 +15,16 @@ class TournamentsConfig(AppConfig):
 
         # A player's phone shows their entry (tournaments.screens): one read per version and process,
         # then every phone of the event renders from memory, its link checked against that read; a tap
-        # at the entry's table (its own group) is rendered for that phone with the hand as it stands.
+        # at the entry's table (its phones' group, which a phone changes when its player moves) likewise
+        # after one read of the table per table version.
         register_seat(Entry, SeatScreen(
             groups=screens.player_groups,
             render=screens.player_fragment,
             from_memory=screens.phone_from_memory,
             shared_read=screens.phone_shared_read,
             versioned=screens.versioned_groups,
+            news=screens.phone_news,
+            groups_now=screens.phone_groups_now,
         ))
 
         # verify_audit compares every tournament's record with the digests the log keeps of it.

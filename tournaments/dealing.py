@@ -60,7 +60,7 @@ from tournaments.models import (
     TableRequest,
     Tournament,
     TournamentEvent,
-    entry_group,
+    table_phones_group,
 )
 
 #: What the dealer enters besides the players' acts: the board, the showdown, the pots, a misdeal.
@@ -192,8 +192,8 @@ def _write_at(table: DealtTable, *, by, key: str, expected_version: int, action:
                                 reason=w.table.paused_reason)
         work(w)
         if w.hand is not None:
-            # The phones of the players dealt in follow the hand: whose turn, their stack, their clock.
-            w.groups = [*w.groups, *(entry_group(w.table.tournament_id, e) for e in w.hand.entries.values())]
+            # The phones of the players at the table follow the hand: whose turn, their stack, their clock.
+            w.groups = [*w.groups, table_phones_group(w.table.tournament_id, w.table.number)]
 
     done = write(TABLES, pk=table.pk, by=by, key=key, expected_version=expected_version, action=action, work=run,
                  write_class=_TableWrite)

@@ -133,10 +133,11 @@ class ExclusionListEntry(models.Model):
         super().save(*args, **kwargs)
 
 
-def entry_group(tournament_id: int, number: int) -> str:
-    """The group of one entry's phones besides its event's: the table the entry plays at announces each
-    tap of its hand there (tournaments.dealing), wherever the entry has moved to."""
-    return f"{object_label(Tournament(pk=tournament_id))}.entry.{number}"
+def table_phones_group(tournament_id: int, number: int) -> str:
+    """The group of the phones of the players seated at the event's table ``number`` (besides the event's):
+    the table announces each tap of its hands there (tournaments.dealing), one message a tap for all of
+    them; a phone changes group when its player moves (``screens.phone_groups_now``)."""
+    return f"{object_label(Tournament(pk=tournament_id))}.table.{number}.phones"
 
 
 class Entry(models.Model):

@@ -394,15 +394,28 @@ def _ante_label(mode: str):
 
 
 def player_groups(entry) -> list[str]:
-    """The event's group (the clock, the seat, the results) and the entry's own, which the table it plays
-    at announces each tap of its hand to (``tournaments.dealing``): a move needs no new group."""
-    from tournaments.models import entry_group
+    """In a worker thread: the event's group (the clock, the seat, the results) and, while the entry has a
+    seat, its table's phones' group, which the table announces each tap of its hands to (``dealing``)."""
+    return phone_groups(board_at(Tournament(pk=entry.tournament_id)), entry_number(entry))
 
-    return [entry.tournament.group_name, entry_group(entry.tournament_id, entry_number(entry))]
+
+def phone_groups(board: Board, number: int) -> list[str]:
+    from tournaments.models import table_phones_group
+
+    seat = board.seats.get(number)
+    event = Tournament(pk=board.tournament_id).group_name
+    return [event] if seat is None else [event, table_phones_group(board.tournament_id, seat.table)]
+
+
+def phone_groups_now(entry, shown: int) -> list[str] | None:
+    """On the event loop, after a push: the phone's groups as the board it shows has them (its player moved,
+    busted or was seated), or None if this process no longer holds that board."""
+    board = remembered_board(entry.tournament_id, shown)
+    return None if board is None else phone_groups(board, entry_number(entry))
 
 
 def versioned_groups(entry) -> list[str]:
-    """The event's announcements carry the version the phone shows; the table's (the entry's group) do not."""
+    """The event's announcements carry the version the phone shows; its table's do not."""
     return [entry.tournament.group_name]
 
 
@@ -442,25 +455,50 @@ def hand_at_seat(board: Board, number: int) -> HandAtSeat | None:
     from tournaments.models import DealtTable
 
     seat = board.seats.get(number)
-    if seat is None:
-        return None
-    table = DealtTable.objects.filter(tournament_id=board.tournament_id, number=seat.table).first()
-    summary = dealing.table_summary(table) if table is not None else None
-    mine = next((s for s, entry in (summary or {}).get("entries", {}).items() if entry == number), None)
-    if mine is None:
-        return None
+    table = DealtTable.objects.filter(tournament_id=board.tournament_id, number=seat.table).first() \
+        if seat is not None else None
+    hand = _hands_in(dealing.table_summary(table) if table is not None else None).get(number)
+    _remember_hand(board.tournament_id, number, table, hand)
+    return hand
+
+
+def _hands_in(summary: dict | None) -> dict[int, HandAtSeat]:
+    """Each entry dealt in at a table's latest hand (its summary): that entry's part of it."""
+    if summary is None:
+        return {}
     clock = summary.get("clock")
-    on_me = clock is not None and clock["seat"] == mine
-    return HandAtSeat(
-        table=seat.table, hand=summary["hand"], in_play=summary["in_play"], street=summary["street"],
-        pot=summary["pot"], seat=mine, stack=summary["stacks"].get(mine, 0), to_act=summary["to_act"],
-        clock_ends_ms=_ms(datetime.fromisoformat(clock["ends_at"])) if on_me else None,
-        clock_seconds=clock["seconds"] if on_me else None, clock_countdown=clock["countdown"] if on_me else None)
+    hands = {}
+    for seat, entry in summary.get("entries", {}).items():
+        on_me = clock is not None and clock["seat"] == seat
+        hands[entry] = HandAtSeat(
+            table=summary["number"], hand=summary["hand"], in_play=summary["in_play"], street=summary["street"],
+            pot=summary["pot"], seat=seat, stack=summary["stacks"].get(seat, 0), to_act=summary["to_act"],
+            clock_ends_ms=_ms(datetime.fromisoformat(clock["ends_at"])) if on_me else None,
+            clock_seconds=clock["seconds"] if on_me else None, clock_countdown=clock["countdown"] if on_me else None)
+    return hands
 
 
-# The hand each entry's phone last showed in this process (its socket's): a push of the event rendered
-# from memory keeps showing it; a tap at the entry's table brings the new one (the entry's group).
-_hands_shown: BoundedCache[HandAtSeat | None] = BoundedCache(4096)
+# The hand each entry's phone last showed in this process (its socket's), with the table and the table's
+# version it was read at: a push of the event rendered from memory keeps showing it; a tap at the entry's
+# table brings the new one (the entry's group), never an older one than the phone already showed.
+_hands_shown: BoundedCache[tuple[tuple[int, int] | None, HandAtSeat | None]] = BoundedCache(4096)
+
+
+def _remember_hand(tournament_id: int, number: int, table, hand: HandAtSeat | None) -> bool:
+    """Keep ``hand`` as the entry's (read at ``table``'s version); False if a later read of that table
+    is kept already (a tap's news that arrived after a fresher read)."""
+    read_at = (table.pk, table.version) if table is not None else None
+    kept = _hands_shown.get((tournament_id, number))
+    if kept is not None and read_at is not None and kept[0] is not None and kept[0][0] == read_at[0] \
+            and kept[0][1] > read_at[1]:
+        return False
+    _hands_shown.put((tournament_id, number), (read_at, hand))
+    return True
+
+
+def _hand_shown(tournament_id: int, number: int) -> HandAtSeat | None:
+    kept = _hands_shown.get((tournament_id, number))
+    return kept[1] if kept is not None else None
 
 
 def entry_number(entry) -> int:
@@ -473,9 +511,7 @@ def player_fragment(entry, link, *, version: int | None = None) -> str:
     tournament = Tournament.objects.get(pk=entry.tournament_id)
     board = board_at(tournament, version)
     number = entry_number(entry)
-    hand = hand_at_seat(board, number)
-    _hands_shown.put((entry.tournament_id, number), hand)
-    return phone_view(board, number, hand=hand)
+    return phone_view(board, number, hand=hand_at_seat(board, number))
 
 
 _watching: BoundedCache[dict] = BoundedCache(64)
@@ -518,7 +554,73 @@ def phone_from_memory(entry, link, version: int) -> str | None:
     if expires_at is None or expires_at <= timezone.now():
         return None
     number = entry_number(entry)
-    return phone_view(board, number, hand=_hands_shown.get((entry.tournament_id, number)))
+    return phone_view(board, number, hand=_hand_shown(entry.tournament_id, number))
+
+
+#: What a tap at a dealt table tells the phones of the entries dealt in there: each one's part of the hand,
+#: and which of their links are usable (link id -> expiry), read once per table version and process.
+@dataclass(frozen=True)
+class TapAtTable:
+    table: object  # the DealtTable as read (its pk and version)
+    hands: dict[int, HandAtSeat]
+    links: dict[int, datetime]
+
+
+_taps: BoundedCache[TapAtTable] = BoundedCache(1024)
+
+
+def read_tap(tournament_id: int, table_pk: int) -> TapAtTable | None:
+    """In a worker thread: the table as it stands (its summary, ``dealing.table_summary``) and the usable
+    links of the entries dealt in or seated there (their phones hear its taps); None if the table is gone."""
+    from django.contrib.contenttypes.models import ContentType
+
+    from casino.models import PlayerLink
+    from tournaments import dealing
+    from tournaments.models import DealtTable, Entry
+
+    table = DealtTable.objects.filter(pk=table_pk, tournament_id=tournament_id).first()
+    if table is None:
+        return None
+    hands = _hands_in(dealing.table_summary(table))
+    board = board_at(Tournament(pk=tournament_id))
+    at_table = {*hands, *(number for number, seat in board.seats.items() if seat.table == table.number)}
+    links = dict(PlayerLink.objects.filter(
+        seat_type=ContentType.objects.get_for_model(Entry),
+        seat_id__in=Entry.objects.filter(tournament_id=tournament_id, number__in=sorted(at_table)).values("pk"),
+        revoked_at__isnull=True, expires_at__gt=timezone.now(),
+    ).values_list("pk", "expires_at"))
+    return TapAtTable(table, hands, links)
+
+
+def phone_news(entry, link, event: dict, shown: int):
+    """A tap at the entry's table (its phones' group: the table's pk and version, no state):
+    one read of the table per version and process (``read_tap``), then every phone dealt in there renders on
+    the event loop, on top of the board version it shows, its link checked against that read. A revocation
+    committed before the read is in it; the revocation's own push reads the link's row and says goodbye."""
+    table_pk, version = event.get("table"), event.get("version")
+    if table_pk is None:
+        return None
+    tournament_id, number = entry.tournament_id, entry_number(entry)
+    key = ("tournament-tap", table_pk, version)
+
+    def read() -> None:
+        tap = read_tap(tournament_id, table_pk)
+        if tap is not None:
+            _taps.put(key, tap)
+
+    def render() -> str | None:
+        tap, board = _taps.get(key), remembered_board(tournament_id, shown)
+        if tap is None or board is None:
+            return None
+        expires_at = tap.links.get(link.pk)
+        if expires_at is None or expires_at <= timezone.now():
+            return None
+        hand = tap.hands.get(number)
+        if not _remember_hand(tournament_id, number, tap.table, hand):
+            hand = _hand_shown(tournament_id, number)
+        return phone_view(board, number, hand=hand)
+
+    return key, read, render
 
 
 _VERSION_SHOWN = re.compile(r'data-version="\d+"')

@@ -125,11 +125,21 @@ def test_the_other_process_finds_the_taps_render_in_redis(first_table, dealer_da
 @pytest.fixture
 def two_tables(director_dora, dealer_dana_here):
     """Seven players at two 6-max tables, the clock running, Dana on duty at both."""
+    return _event_at_6_max(director_dora, dealer_dana_here, players=7)
+
+
+@pytest.fixture
+def three_tables(director_dora, dealer_dana_here):
+    """Thirteen players at three 6-max tables (more than a final table seats), Dana on duty at all."""
+    return _event_at_6_max(director_dora, dealer_dana_here, players=13)
+
+
+def _event_at_6_max(director_dora, dealer_dana_here, players: int):
     tournament, _ = services.create_tournament(
         by=director_dora, key=uuid.uuid4().hex, name="Jueves", starts_at=datetime(2026, 12, 3, 20, tzinfo=UTC),
         buy_in=50, starting_stack=5000, seats_per_table=6)
     act(services.open_registration, tournament, director_dora)
-    for i in range(1, 8):
+    for i in range(1, players + 1):
         act(services.register, tournament, director_dora, name=f"Jugador {i}", id_type="dni",
             id_number=f"33.000.{i:03d}", birth_date=date(1980, 1, i))
     act(services.start_tournament, tournament, director_dora)
@@ -227,4 +237,108 @@ async def test_a_tap_at_one_table_reaches_no_phone_at_another(two_tables, dealer
     phone = await _phone(tournament, director_dora, seated_here)
     await database_sync_to_async(_tap)(dealer_dana_here, there, "new-hand")
     assert await phone.receive_nothing(timeout=0.5)
+    await phone.disconnect()
+
+
+async def test_a_tap_reaches_every_phone_dealt_in_from_one_read_of_the_table_none_in_a_worker_thread(
+    first_table, dealer_dana_here, director_dora, event_in_play, monkeypatch
+):
+    """A tap is pushed to the phone of every player dealt in (nine at a full table): the process reads the
+    table once for all of them and renders each on the event loop, its own stack in it (issue #15's bench)."""
+    from casino.consumers import PlayerConsumer
+    from tournaments import screens
+
+    await database_sync_to_async(_tap)(dealer_dana_here, first_table, "new-hand")
+    dealt = await database_sync_to_async(_dealt_at)(first_table)
+    to_act = await database_sync_to_async(lambda: dealing.hand_state(dealing.latest_hand(first_table)).to_act)()
+    seats = [to_act, *[s for s in dealt if s != to_act][:2]]
+    phones = [await _phone(event_in_play, director_dora, dealt[seat]) for seat in seats]
+
+    reads, worker_renders = [], []
+    read_tap = screens.read_tap
+    monkeypatch.setattr(screens, "read_tap", lambda *a: reads.append(a) or read_tap(*a))
+    checked = PlayerConsumer._checked_fragment
+    monkeypatch.setattr(PlayerConsumer, "_checked_fragment",
+                        lambda self, v: worker_renders.append(v) or checked(self, v))
+
+    await database_sync_to_async(_tap)(dealer_dana_here, first_table, "fold", seat=to_act)
+    pushed = [await phone.receive_from(timeout=5) for phone in phones]
+    stacks = await database_sync_to_async(lambda: dealing.hand_state(dealing.latest_hand(first_table)).stacks)()
+    assert len(reads) == 1 and worker_renders == []
+    for seat, html in zip(seats, pushed, strict=True):
+        assert f"{stacks[seat]:,}" in html or str(stacks[seat]) in html
+    assert "to act" in pushed[0] and "Your turn" not in pushed[0]
+    for phone in phones:
+        await phone.disconnect()
+
+
+async def test_a_link_revoked_before_the_tap_is_read_is_not_served_from_memory_but_says_goodbye(
+    first_table, dealer_dana_here, director_dora, event_in_play
+):
+    from django.contrib.contenttypes.models import ContentType
+    from django.db import transaction
+
+    from casino.models import PlayerLink
+    from tournaments import screens
+    from tournaments.models import Entry
+
+    await database_sync_to_async(_tap)(dealer_dana_here, first_table, "new-hand")
+    dealt = await database_sync_to_async(_dealt_at)(first_table)
+    number = next(iter(dealt.values()))
+    phone = await _phone(event_in_play, director_dora, number)
+
+    def news_for(link, entry):
+        table = type(first_table).objects.get(pk=first_table.pk)
+        shown = type(event_in_play).objects.get(pk=event_in_play.pk).version  # the board the phone shows
+        _key, read, render = screens.phone_news(entry, link, {"table": table.pk, "version": table.version}, shown)
+        read()
+        return render()
+
+    def revoke_and_read():
+        entry = Entry.objects.get(tournament=event_in_play, number=number)
+        (link,) = PlayerLink.objects.filter(seat_type=ContentType.objects.get_for_model(Entry), seat_id=entry.pk,
+                                            revoked_at__isnull=True)
+        served_before = news_for(link, entry)
+        with transaction.atomic():
+            screens.revoke_entry_links(entry, by=director_dora)
+        screens._taps.clear()  # a tap after the revocation: read again
+        return served_before, news_for(link, entry)
+
+    served_before, served_after = await database_sync_to_async(revoke_and_read)()
+    assert 'data-version="' in served_before and "data-access-ended" not in served_before
+    assert served_after is None  # the worker-thread path takes it, and reads the link's row
+    assert "data-access-ended" in await phone.receive_from(timeout=5)
+    assert (await phone.receive_output(timeout=5))["type"] == "websocket.close"
+
+
+async def test_a_moved_players_phone_hears_the_taps_at_its_new_table_and_none_at_the_old_one(
+    three_tables, dealer_dana_here, director_dora
+):
+    """A tap is announced once, to the group of its table's phones: a phone joins its player's new table's
+    group when the move reaches it, and leaves the old one's."""
+    tournament, tables = three_tables
+
+    def seats(table):
+        return services.tournament_state(tournament).table(table.number).players
+
+    # from a table of five to one of four: still balanced, so no plan holds the next hands (TDA-11)
+    by_size = sorted([(len(await database_sync_to_async(seats)(t)), t.number, t) for t in tables])
+    (_, _, there), (_, _, here) = by_size[0], by_size[-1]
+    players_here, players_there = await database_sync_to_async(seats)(here), await database_sync_to_async(seats)(there)
+    assert len(players_here) == len(players_there) + 1
+    moving = players_here[0][1]
+    free = min(set(range(1, 7)) - {seat for seat, _entry in players_there})
+    phone = await _phone(tournament, director_dora, moving)
+
+    await database_sync_to_async(act)(services.override_seat, tournament, director_dora, entry=moving,
+                                      table=there.number, seat=free, reason="Balancing by hand")
+    moved = await phone.receive_from(timeout=5)
+    assert f'data-role="table">{there.number}<' in moved
+    await phone.receive_from(timeout=5)  # shown once more on joining the new table's group
+    assert await phone.receive_nothing(timeout=0.3)
+
+    await database_sync_to_async(_tap)(dealer_dana_here, here, "new-hand")
+    assert await phone.receive_nothing(timeout=0.5)
+    await database_sync_to_async(_tap)(dealer_dana_here, there, "new-hand")
+    assert 'data-version="' in await phone.receive_from(timeout=5)
     await phone.disconnect()
