@@ -339,7 +339,7 @@ def _sync_entries(w: _Write) -> None:
 def _seated_fields(state: TournamentState, move: seating.Move, chips: int, *, plan: int | None = None,
                    table_seats: int | None = None, reason: str = "") -> dict[str, Any]:
     """A ``seated`` event's fields: the move, and the table's button and occupied seats at that moment."""
-    table = next((t for t in state.tables if t.table == move.to_table), None)
+    table = state.table_in_play(move.to_table)
     fields: dict[str, Any] = {
         "entry": move.entry, "table": move.to_table, "seat": move.to_seat, "chips": chips, "why": move.why,
         "button": table.button if table else None,

@@ -167,7 +167,7 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
                                      hand_for_hand_seconds=options.hand_for_hand_seconds)
         for number in [t.table for t in s.tables]:
             s = state()
-            table = next((t for t in s.tables if t.table == number), None)
+            table = s.table_in_play(number)
             if table is None or table.table in s.halted or table.count < 2:
                 continue
             stacks = {e: s.entry(e).stack for _, e in table.players}

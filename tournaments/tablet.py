@@ -80,7 +80,7 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
     write that made this version knew (its hand, rows and engine state), instead of reading them again."""
     tournament = Tournament.objects.get(pk=table.tournament_id)  # its version now, not when the table was read
     state = services.tournament_state(tournament)
-    seats = next((t for t in state.tables if t.table == table.number), None)
+    seats = state.table_in_play(table.number)
     # The names of this table's players only (an event has a thousand entries; a tablet shows nine).
     at_table = [entry for _seat, entry in (seats.players if seats else ())]
     if state.pending_plan is not None:
@@ -161,7 +161,7 @@ def event_facts(state, number: int) -> tuple:
     and penalties, the clock (its events: a level, a pause, a break, hand-for-hand and its releases), the
     moves the floor's plan makes to or from this table, a halt, the end. A change of the event that leaves these as
     they were (a hand's end at another table) need not redraw this tablet."""
-    seats = next((t for t in state.tables if t.table == number), None)
+    seats = state.table_in_play(number)
     players = tuple(seats.players) if seats else ()
     plan = state.pending_plan[1] if state.pending_plan is not None else None
     return (

@@ -140,10 +140,14 @@ class TournamentState:
         raise RuleViolation(N_("There is no entry %(entry)s in this event"), "CC-26", entry=number)
 
     def table(self, number: int) -> TableSeats:
-        for t in self.tables:
-            if t.table == number:
-                return t
-        raise RuleViolation(N_("There is no table %(table)s in play"), "TDA-07", table=number)
+        found = self.table_in_play(number)
+        if found is None:
+            raise RuleViolation(N_("There is no table %(table)s in play"), "TDA-07", table=number)
+        return found
+
+    def table_in_play(self, number: int) -> TableSeats | None:
+        """Table ``number``'s seats, or None when it is not in play (``table`` refuses instead)."""
+        return next((t for t in self.tables if t.table == number), None)
 
     @property
     def in_play(self) -> tuple[EntryState, ...]:
