@@ -1,10 +1,11 @@
 """The floor's penalty and the director's ruling reach the dealer's tablet in Debian's chromium (issue #15;
 TDA-71-D, TDA-01): the tablet shows the penalty without a reload and kills the player's next hand by itself,
-and a hand backed up from the table's page is redrawn on the tablet."""
+and a hand backed up from the table's page is redrawn on the tablet. The floor works from a phone: the
+table's page, its penalty form and list and its hand in play fit its width."""
 
 import pytest
 
-from tests.browser.conftest import off_the_browser_thread, wait_until
+from tests.browser.conftest import PHONE, off_the_browser_thread, wait_until
 from tests.browser.test_tournament_tablet import _running, tap
 from tests.browser.test_tournament_two_tablets import _log_in
 from tests.tournaments.conftest import (  # noqa: F401 - fixtures
@@ -41,7 +42,7 @@ def test_a_penalty_given_at_the_tables_page_is_served_at_the_tablet_and_a_ruling
     dealer.goto(f"{server.url}/tournaments/{registering.pk}/tables/{number}/deal/")
     wait_until(dealer, "window.htmx && document.querySelector('[ws-connect]')")
 
-    floor = _log_in(browser, server, floor_fede)
+    floor = _log_in(browser, server, floor_fede, viewport=PHONE)
     floor.goto(f"{server.url}/tournaments/{registering.pk}/tables/{number}/")
     floor.select_option("#penalty-form select[name=entry]", str(offender))
     floor.select_option("#penalty-form select[name=infraction]", "communication_device")
@@ -50,6 +51,7 @@ def test_a_penalty_given_at_the_tables_page_is_served_at_the_tablet_and_a_ruling
     floor.click("#penalty-form [data-action='penalty']")
     floor.wait_for_selector("#penalties")
     assert "0 of 1 hands served" in floor.inner_text("#penalties")
+    assert _fits(floor, "#penalty-form", "#penalties")
 
     # pushed to the tablet, no reload; the next hand kills the player's hand at the end of the deal
     dealer.wait_for_selector("text=Penalty: 1 hand to sit out", timeout=10000)
@@ -59,6 +61,7 @@ def test_a_penalty_given_at_the_tables_page_is_served_at_the_tablet_and_a_ruling
 
     # the director backs the hand up to before the call from the table's page (TDA-01)
     floor.goto(f"{server.url}/tournaments/{registering.pk}/tables/{number}/")
+    assert _fits(floor, "#hand-in-play")
     floor.fill("#hand-in-play input[name=reason]", "the player had only said 'call?'")
     before = dealer.get_attribute("#deal-table", "data-version")
     floor.click("#hand-in-play [data-action='back-up-hand']")
@@ -71,3 +74,14 @@ def test_a_penalty_given_at_the_tables_page_is_served_at_the_tablet_and_a_ruling
 
     assert "call" not in off_the_browser_thread(actions)
     assert dealer.query_selector("[data-action='call']") is not None  # the same player is asked again
+
+
+def _fits(page, *selectors: str) -> bool:
+    """Nothing of the page is wider than the phone, and each of ``selectors`` is there and within its width."""
+    if not page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"):
+        return False
+    for selector in selectors:
+        box = page.locator(selector).bounding_box()
+        if box is None or box["x"] < 0 or box["x"] + box["width"] > PHONE["width"]:
+            return False
+    return True
