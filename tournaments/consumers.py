@@ -248,7 +248,7 @@ class ClockDisplayConsumer(LiveConsumer):
         return screens.clock_display_fragment(screens.board_at(self.tournament, version))
 
     def fragment_from_memory(self, version: int) -> str | None:
-        board = screens.remembered_board(self.tournament.pk, version)
+        board = screens.board_since(self.tournament.pk, version)
         return None if board is None else screens.clock_display_fragment(board)
 
     def shared_read(self, version: int):

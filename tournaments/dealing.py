@@ -245,10 +245,14 @@ def table_summary(table: DealtTable) -> dict[str, Any] | None:
     """What the director's console shows of a dealt table's latest hand (None before its first): read once
     per table version in this process, since a console re-renders at every tap at any table."""
     def read() -> dict[str, Any] | None:
-        hand = latest_hand(table)
-        if hand is None:
-            return None
-        engine = hand_state(hand)
+        written = just_written(table)
+        if written is not None and written.table.version == table.version:
+            hand, engine = written.hand, written.engine  # this process made that version: no read
+        else:
+            hand = latest_hand(table)
+            if hand is None:
+                return None
+            engine = hand_state(hand)
         in_play = engine.phase not in ENDED
         return {
             "number": table.number, "hand": hand.number, "phase": engine.phase.value,

@@ -147,12 +147,32 @@ def board_at(tournament: Tournament, version: int | None = None) -> Board:
         if found is not None:
             return found
     tournament.refresh_from_db()
-    return _boards.get_or_make((tournament.pk, tournament.version), lambda: read_board(tournament), alone=True)
+    board = _boards.get_or_make((tournament.pk, tournament.version), lambda: read_board(tournament), alone=True)
+    newest = _newest_boards.get(tournament.pk)
+    if newest is None or newest.version < board.version:
+        _newest_boards.put(tournament.pk, board)
+    return board
+
+
+#: The newest board this process read of each event. A push's shared read finds the event's current
+#: version, which may be newer than the one the push announced (a hand ended meanwhile at another table):
+#: its sockets render that newer board rather than each reading again in a worker thread.
+_newest_boards: BoundedCache[Board] = BoundedCache(64)
 
 
 def remembered_board(tournament_id: int, version: int) -> Board | None:
     """The board of that version if this process holds it (no database: for the event loop)."""
     return _boards.get((tournament_id, version))
+
+
+def board_since(tournament_id: int, version: int) -> Board | None:
+    """The board of ``version`` or a newer one this process holds (for a push that announced ``version``:
+    a screen may show a later state than announced, never an earlier one); None if it holds neither."""
+    found = _boards.get((tournament_id, version))
+    if found is None:
+        newest = _newest_boards.get(tournament_id)
+        found = newest if newest is not None and newest.version >= version else None
+    return found
 
 
 def read_board(tournament: Tournament) -> Board:
@@ -546,7 +566,7 @@ def phone_shared_read(entry, version: int):
 def phone_from_memory(entry, link, version: int) -> str | None:
     """The phone at ``version`` from this process's memory (on the event loop, no database), the link
     checked against the version's usable links; None: the worker-thread path reads and checks."""
-    board = remembered_board(entry.tournament_id, version)
+    board = board_since(entry.tournament_id, version)
     links = _watching.get((entry.tournament_id, version))
     if board is None or links is None:
         return None

@@ -54,3 +54,29 @@ def test_a_write_that_knows_no_hand_state_forgets_what_the_last_one_knew(first_t
     assert dealing.just_written(first_table) is not None
     at(first_table, dealing.call_clock, floor_fede)
     assert dealing.just_written(first_table) is None
+
+
+def test_the_tables_summary_for_the_phones_is_what_the_write_knew_and_reads_nothing(
+    first_table, dealer_dana_here, django_assert_num_queries
+):
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": to_act(first_table)})
+    first_table.refresh_from_db()
+    dealing._SUMMARIES.clear()
+    with django_assert_num_queries(0):
+        from_the_write = dealing.table_summary(first_table)
+    dealing._SUMMARIES.clear()
+    dealing._WRITTEN.clear()
+    assert dealing.table_summary(first_table) == from_the_write  # as read and replayed from the record
+    assert from_the_write["to_act"] == to_act(first_table)
+
+
+def test_a_summary_of_a_version_another_process_made_is_read_from_the_record(first_table, dealer_dana_here):
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    knew = dealing.just_written(first_table)
+    folder = to_act(first_table)
+    at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": folder})
+    dealing._WRITTEN.put(reads.identity(first_table), knew)  # this process knew only the deal
+    dealing._SUMMARIES.clear()
+    first_table.refresh_from_db()
+    assert dealing.table_summary(first_table)["to_act"] == to_act(first_table) != folder

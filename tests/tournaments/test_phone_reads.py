@@ -1,0 +1,38 @@
+"""The phones' shared read of the event (issue #15, speed): a push that announced a version the event has
+already left renders the newer board from memory, never an older one, and never a worker-thread read per
+phone."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tournaments.conftest import act
+from tournaments import screens, services
+from tournaments.models import Entry, Tournament
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+
+
+def test_a_push_whose_version_the_event_left_is_rendered_from_the_newer_board_in_memory(
+    event_in_play, director_dora
+):
+    entry = Entry.objects.filter(tournament=event_in_play).first()
+    link = screens.issue_entry_link(entry, by=director_dora)
+    announced = Tournament.objects.get(pk=event_in_play.pk).version
+    act(services.clock_command, event_in_play, director_dora, kind="pause")  # before the push was read
+    screens._boards.clear()
+    screens._newest_boards.clear()
+
+    _key, read = screens.phone_shared_read(entry, announced)
+    read()
+    html = screens.phone_from_memory(entry, link, announced)
+
+    now = Tournament.objects.get(pk=event_in_play.pk).version
+    assert now > announced and html is not None
+    assert f'data-version="{now}"' in html and "paused" in html.lower()
+
+
+def test_a_board_older_than_the_push_is_never_shown(event_in_play, director_dora):
+    older = screens.board_at(Tournament.objects.get(pk=event_in_play.pk))
+    assert screens.board_since(event_in_play.pk, older.version) is older
+    assert screens.board_since(event_in_play.pk, older.version + 1) is None
