@@ -89,6 +89,29 @@
     kept = null;
   });
 
+  // A confirmation opened on a screen (a <details> with data-confirm: the pit boss's "Yes, approve 5000")
+  // stays open through a push: the pit's console is pushed at every tap at any of its tables, which
+  // closed it under the boss's finger. Matched by the nearest element with an id and its data-confirm.
+  var opened = null;
+  function confirmKey(details) {
+    var owner = details.parentElement && details.parentElement.closest("[id]");
+    return (owner ? owner.id : "") + "|" + details.getAttribute("data-confirm");
+  }
+  document.addEventListener("htmx:wsBeforeMessage", function (evt) {
+    opened = null;
+    if (evt.defaultPrevented) return;
+    var open = document.querySelectorAll("details[data-confirm][open]");
+    for (var i = 0; i < open.length; i++) { (opened = opened || []).push(confirmKey(open[i])); }
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    if (!opened) return;
+    var all = document.querySelectorAll("details[data-confirm]");
+    for (var i = 0; i < all.length; i++) {
+      if (opened.indexOf(confirmKey(all[i])) >= 0) { all[i].open = true; }
+    }
+    opened = null;
+  });
+
   var wasClosed = false;
   document.addEventListener("htmx:wsClose", function () {
     wasClosed = true;

@@ -66,3 +66,23 @@ def test_the_pit_boss_must_give_a_reason_to_deny_and_it_is_recorded(
     page.wait_for_selector("[data-action='deny']", state="detached", timeout=10000)
     denied = off_the_browser_thread(lambda: AuditEvent.objects.get(action="hand.award_denied"))
     assert denied.details["reason"] == "las cartas del crupier no se vieron en cámara"
+
+
+def test_a_push_from_another_table_leaves_the_confirmation_open_and_the_reason_typed(
+    daphne_servers, table_one, table_two, dealer_dana, dealer_diego, pit_boss_pat, browser
+):
+    """The console is pushed at every tap at any table of the pit: an open confirmation and a reason being
+    typed stay as they were (they closed under the pit boss's finger)."""
+    (server,) = daphne_servers(1)
+    off_the_browser_thread(lambda: _award_held(table_one, dealer_dana, pit_boss_pat))
+    page = _console(browser, server, pit_boss_pat)
+    page.click("[data-action='deny']")
+    page.fill("[data-deny-reason]", "revisar la cámara")
+    page.click("[data-action='approve']")
+    before = page.get_attribute(".pit-console", "data-version")
+
+    off_the_browser_thread(lambda: open_for_play(table_two, dealer_diego, pit_boss_pat))  # another table moves
+    wait_until(page, f"document.querySelector('.pit-console').dataset.version !== '{before}'", 10000)
+
+    assert page.is_visible("button[data-action='confirm-approve']")
+    assert page.input_value("[data-deny-reason]") == "revisar la cámara"
