@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -509,9 +509,9 @@ def _remember_hand(tournament_id: int, number: int, table, hand: HandAtSeat | No
     is kept already (a tap's news that arrived after a fresher read)."""
     read_at = (table.pk, table.version) if table is not None else None
     kept = _hands_shown.get((tournament_id, number))
-    if kept is not None and read_at is not None and kept[0] is not None and kept[0][0] == read_at[0] \
-            and kept[0][1] > read_at[1]:
-        return False
+    kept_at = kept[0] if kept is not None else None
+    if read_at and kept_at and kept_at[0] == read_at[0] and kept_at[1] > read_at[1]:
+        return False  # the same table, read at a later version
     _hands_shown.put((tournament_id, number), (read_at, hand))
     return True
 
@@ -538,16 +538,19 @@ _watching: BoundedCache[dict] = BoundedCache(64)
 _phone_html: BoundedCache[str] = BoundedCache(4096)
 
 
-def watching_links(tournament_id: int) -> dict:
-    """The usable player links of the event's entries: link id -> when it expires (one query)."""
+def watching_links(tournament_id: int, numbers: Iterable[int] | None = None) -> dict:
+    """The usable player links of the event's entries (only those ``numbers``, if given): link id -> when
+    it expires (one query)."""
     from django.contrib.contenttypes.models import ContentType
 
     from casino.models import PlayerLink
     from tournaments.models import Entry
 
+    entries = Entry.objects.filter(tournament_id=tournament_id)
+    if numbers is not None:
+        entries = entries.filter(number__in=sorted(numbers))
     return dict(PlayerLink.objects.filter(
-        seat_type=ContentType.objects.get_for_model(Entry),
-        seat_id__in=Entry.objects.filter(tournament_id=tournament_id).values("pk"),
+        seat_type=ContentType.objects.get_for_model(Entry), seat_id__in=entries.values("pk"),
         revoked_at__isnull=True, expires_at__gt=timezone.now(),
     ).values_list("pk", "expires_at"))
 
@@ -592,11 +595,8 @@ _taps: BoundedCache[TapAtTable] = BoundedCache(1024)
 def read_tap(tournament_id: int, table_pk: int) -> TapAtTable | None:
     """In a worker thread: the table as it stands (its summary, ``dealing.table_summary``) and the usable
     links of the entries dealt in or seated there (their phones hear its taps); None if the table is gone."""
-    from django.contrib.contenttypes.models import ContentType
-
-    from casino.models import PlayerLink
     from tournaments import dealing
-    from tournaments.models import DealtTable, Entry
+    from tournaments.models import DealtTable
 
     table = DealtTable.objects.filter(pk=table_pk, tournament_id=tournament_id).first()
     if table is None:
@@ -604,12 +604,7 @@ def read_tap(tournament_id: int, table_pk: int) -> TapAtTable | None:
     hands = _hands_in(dealing.table_summary(table))
     board = board_at(Tournament(pk=tournament_id))
     at_table = {*hands, *(number for number, seat in board.seats.items() if seat.table == table.number)}
-    links = dict(PlayerLink.objects.filter(
-        seat_type=ContentType.objects.get_for_model(Entry),
-        seat_id__in=Entry.objects.filter(tournament_id=tournament_id, number__in=sorted(at_table)).values("pk"),
-        revoked_at__isnull=True, expires_at__gt=timezone.now(),
-    ).values_list("pk", "expires_at"))
-    return TapAtTable(table, hands, links)
+    return TapAtTable(table, hands, watching_links(tournament_id, at_table))
 
 
 def phone_news(entry, link, event: dict, shown: int):
