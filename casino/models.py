@@ -19,7 +19,13 @@ from django.utils.translation import gettext_lazy as _
 def object_label(obj) -> str:
     """How the casino names one object, ``tables.table.3``, ``tournaments.tournament.1``: the name of
     its audit stream (casino.audit) and of its channel-layer group (casino.realtime) alike."""
-    return f"{obj._meta.label_lower}.{obj.pk}"
+    return label_of(type(obj), obj.pk)
+
+
+def label_of(model: type[models.Model], pk: int) -> str:
+    """``object_label`` from the model and the id, without making an instance (a push names groups on the
+    event loop for every phone: a model instance costs more than the rest of it)."""
+    return f"{model._meta.label_lower}.{pk}"
 
 
 class Capability(models.Model):

@@ -18,7 +18,7 @@ from django.template.loader import render_to_string
 from casino.consumers import LiveConsumer
 from casino.roles import Role, has_role
 from tournaments import screens
-from tournaments.models import Tournament
+from tournaments.models import Tournament, event_screens_group
 
 log = logging.getLogger(__name__)
 
@@ -136,7 +136,8 @@ class DealerTabletConsumer(LiveConsumer):
                       .filter(tournament_id=kwargs["tournament_id"], number=kwargs["table"]).first())
         if self.table is None or self.user is None or not tablet.may_open(self.user, self.table):
             return None
-        self.event_group = self.table.tournament.group_name
+        # the event's changes that its screens away from the console hear (not another table's plain hand)
+        self.event_group = event_screens_group(self.table.tournament_id)
         self.shown_facts: tuple | None = None
         return [self.table.group_name, self.event_group]
 
@@ -197,7 +198,7 @@ class ClockDisplayConsumer(LiveConsumer):
         self.tournament = Tournament.objects.filter(pk=tournament_id).first()
         if self.tournament is None:
             return None
-        self.coalesce_groups = frozenset({self.tournament.group_name})
+        self.coalesce_groups = frozenset({event_screens_group(self.tournament.pk)})
         return []  # the group is joined once per process (connect)
 
     async def connect(self) -> None:
@@ -218,7 +219,7 @@ class ClockDisplayConsumer(LiveConsumer):
         return Tournament.objects.filter(pk=self.tournament.pk).values_list("version", flat=True).first() or 0
 
     async def _lead(self) -> None:
-        group = self.tournament.group_name
+        group = event_screens_group(self.tournament.pk)
         await self.channel_layer.group_add(group, self.channel_name)
         self.joined.append(group)
 

@@ -14,7 +14,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from casino.models import object_label
+from casino.models import label_of, object_label
 
 SEATS_PER_TABLE = ((10, "10"), (9, "9"), (8, "8"), (6, _("6-max")))
 
@@ -133,11 +133,22 @@ class ExclusionListEntry(models.Model):
         super().save(*args, **kwargs)
 
 
+def event_screens_group(tournament_id: int) -> str:
+    """The group of the event's screens away from its console: the players' phones, the room's clock
+    displays and the dealers' tablets (for the event's part of them). Every change of the event is
+    announced there but one: the report of a plain hand (no bust, no penalty served, no hand-for-hand,
+    no balancing under way, its chips conserved) changes nothing those screens show but at its own
+    table, whose screens hear the table's own announcement (``services.only_its_table_sees``). At a
+    hundred dealt tables a hand ends about every second: each was a push to every phone of the event.
+    The console, which shows every table's stacks, follows the event's own group (``group_name``)."""
+    return f"{label_of(Tournament, tournament_id)}.screens"
+
+
 def table_phones_group(tournament_id: int, number: int) -> str:
     """The group of the phones of the players seated at the event's table ``number`` (besides the event's):
     the table announces each tap of its hands there (tournaments.dealing), one message a tap for all of
     them; a phone changes group when its player moves (``screens.phone_groups_now``)."""
-    return f"{object_label(Tournament(pk=tournament_id))}.table.{number}.phones"
+    return f"{label_of(Tournament, tournament_id)}.table.{number}.phones"
 
 
 class Entry(models.Model):

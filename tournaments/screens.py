@@ -160,11 +160,6 @@ def board_at(tournament: Tournament, version: int | None = None) -> Board:
 _newest_boards: BoundedCache[Board] = BoundedCache(64)
 
 
-def remembered_board(tournament_id: int, version: int) -> Board | None:
-    """The board of that version if this process holds it (no database: for the event loop)."""
-    return _boards.get((tournament_id, version))
-
-
 def board_since(tournament_id: int, version: int) -> Board | None:
     """The board of ``version`` or a newer one this process holds (for a push that announced ``version``:
     a screen may show a later state than announced, never an earlier one); None if it holds neither."""
@@ -420,23 +415,25 @@ def player_groups(entry) -> list[str]:
 
 
 def phone_groups(board: Board, number: int) -> list[str]:
-    from tournaments.models import table_phones_group
+    from tournaments.models import event_screens_group, table_phones_group
 
     seat = board.seats.get(number)
-    event = Tournament(pk=board.tournament_id).group_name
+    event = event_screens_group(board.tournament_id)
     return [event] if seat is None else [event, table_phones_group(board.tournament_id, seat.table)]
 
 
 def phone_groups_now(entry, shown: int) -> list[str] | None:
-    """On the event loop, after a push: the phone's groups as the board it shows has them (its player moved,
-    busted or was seated), or None if this process no longer holds that board."""
-    board = remembered_board(entry.tournament_id, shown)
+    """On the event loop, after a push: the phone's groups as the board it shows (or a newer one) has them
+    (its player moved, busted or was seated), or None if this process holds neither."""
+    board = board_since(entry.tournament_id, shown)
     return None if board is None else phone_groups(board, entry_number(entry))
 
 
 def versioned_groups(entry) -> list[str]:
     """The event's announcements carry the version the phone shows; its table's do not."""
-    return [entry.tournament.group_name]
+    from tournaments.models import event_screens_group
+
+    return [event_screens_group(entry.tournament_id)]
 
 
 #: The phone's part of the hand its player is dealt in (C-33: read-only, their own): the street, the pot,
@@ -624,7 +621,9 @@ def phone_news(entry, link, event: dict, shown: int):
             _taps.put(key, tap)
 
     def render() -> str | None:
-        tap, board = _taps.get(key), remembered_board(tournament_id, shown)
+        # the board the phone shows or a newer one (the tap's read reads the current board): the version a
+        # phone shows may be long past, as the event's plain hands are not announced to it
+        tap, board = _taps.get(key), board_since(tournament_id, shown)
         if tap is None or board is None:
             return None
         expires_at = tap.links.get(link.pk)

@@ -55,6 +55,7 @@ from tournaments.models import (
     Tournament,
     TournamentEvent,
     TournamentRequest,
+    event_screens_group,
     normalise_id_number,
 )
 
@@ -81,7 +82,8 @@ NOT_CORRECTABLE = frozenset({"setup", "correction"})
 
 TOURNAMENTS = Aggregate(
     model=Tournament, requests=TournamentRequest, owner="tournament", version_field="tournament_version",
-    stream=lambda pk: object_label(Tournament(pk=pk)), groups=lambda t: [t.group_name], saved_fields=("status",),
+    stream=lambda pk: object_label(Tournament(pk=pk)), groups=lambda t: [t.group_name, event_screens_group(t.pk)],
+    saved_fields=("status",),
 )
 
 
@@ -154,8 +156,11 @@ def _write(*, tournament, by, key: str, expected_version: int, action: str, work
         _require(w, who)
         w.replayer = _replayer_for(w.row)
         w.events = w.replayer.events
+        before = w.state  # kept with the replay by the last write: no cost
         work(w)
         _sync_entries(w)
+        if only_its_table_sees(w, before):
+            w.groups.remove(event_screens_group(w.row.pk))
         if w.appended:
             # the log keeps a digest of the record's events this write appended (tournaments.audit_check)
             w.audit("tournament.record", first=w.appended[0], last=w.appended[-1],
@@ -170,6 +175,21 @@ def _write(*, tournament, by, key: str, expected_version: int, action: str, work
     if w is None:  # a duplicate: the stored answer
         return TournamentResult(done.version, duplicate=True, alerts=done.alerts)
     return TournamentResult(done.version, alerts=done.alerts, entry=w.entry, refusal=w.refusal, seqs=w.appended)
+
+
+def only_its_table_sees(w: _Write, before: TournamentState) -> bool:
+    """Whether this write is a plain hand's report: one hand recorded and nothing else, no one busted or
+    serving a penalty in it, not hand-for-hand, no balancing under way, the chips in play as they were.
+    It changes the stacks and the button of its own table only, which the event's screens away from that
+    table do not show (the players' phones show their stack from their table's hand, the clock displays
+    the average stack): it is not announced to them (``models.event_screens_group``). Anything else is."""
+    if len(w.appended) != 1:
+        return False
+    hand, after = w.events[w.appended[0] - 1], w.state
+    return (hand["type"] == "hand" and not (before.hand_for_hand or after.hand_for_hand)
+            and not any(p.get("penalty") for p in hand.get("players") or ())
+            and before.pending_plan is None and after.pending_plan is None
+            and after.chips_in_play == before.chips_in_play and after.players_left == before.players_left)
 
 
 class _Replayers:

@@ -296,3 +296,56 @@ def test_a_registration_corrected_away_ends_its_players_phone_links(registering,
     act(services.correct, registering, director_dora, seq=registered.seq, reason="registered twice by mistake")
     link.refresh_from_db()
     assert link.revoked_at is not None
+
+
+# --- Who hears of a write --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def announced(monkeypatch):
+    """Every announcement sent after a commit, as (group, version)."""
+    from casino import realtime
+
+    sent = []
+    monkeypatch.setattr(realtime, "send_now", lambda groups, messages: sent.extend(
+        (m["group"], m["version"]) for m in messages))
+    return sent
+
+
+def test_a_plain_hands_report_reaches_the_console_but_not_the_events_other_screens(started, floor_fede, announced):
+    """At a hundred dealt tables a hand ends about every second: a hand without a bust changes nothing the
+    phones, the clock displays or the other tables' tablets show (models.event_screens_group)."""
+    from tournaments.models import event_screens_group
+
+    table = services.tournament_state(started).tables[0]
+    (sa, _a), (sb, _b), (sc, _c) = table.players[:3]
+    plain = act(services.report_hand, started, floor_fede, table=table.table, hand=1, button=sa, small_blind_seat=sb,
+                big_blind_seat=sc, stacks_at_start={sa: 10_000, sb: 10_000, sc: 10_000},
+                stacks_at_end={sa: 5_000, sb: 15_000, sc: 10_000})
+    bust = act(services.report_hand, started, floor_fede, table=table.table, hand=2, button=sb, small_blind_seat=sc,
+               big_blind_seat=sa, stacks_at_start={sa: 5_000, sb: 15_000, sc: 10_000},
+               stacks_at_end={sa: 0, sb: 20_000, sc: 10_000}, busts=[sa])
+    console, screens = started.group_name, event_screens_group(started.pk)
+    assert (console, plain.version) in announced and (console, bust.version) in announced
+    assert (screens, plain.version) not in announced and (screens, bust.version) in announced
+
+
+@pytest.mark.parametrize("why", ["a penalty served", "chips that appear", "hand-for-hand"])
+def test_a_hand_that_changes_more_than_its_table_is_announced_to_every_screen(started, floor_fede, director_dora,
+                                                                               announced, why):
+    from tournaments.models import event_screens_group
+
+    table = services.tournament_state(started).tables[0]
+    (sa, a), (sb, _b) = table.players[:2]
+    starts, ends, penalised = {sa: 10_000, sb: 10_000}, {sa: 5_000, sb: 15_000}, []
+    if why == "a penalty served":
+        act(services.give_penalty, started, director_dora, entry=a, kind="hands", count=1, reason="soft play")
+        penalised = [sa]
+    elif why == "chips that appear":
+        starts, ends = {}, {sa: 12_000}  # the floor reports a stack it counted, not a whole hand
+    else:
+        act(services.clock_command, started, director_dora, kind="start")
+        act(services.clock_command, started, director_dora, kind="hand_for_hand_on")
+    hand = act(services.report_hand, started, floor_fede, table=table.table, hand=1, button=sa, small_blind_seat=sa,
+               big_blind_seat=sb, stacks_at_start=starts, stacks_at_end=ends, penalised=penalised)
+    assert (event_screens_group(started.pk), hand.version) in announced
