@@ -535,19 +535,39 @@ _watching: BoundedCache[dict] = BoundedCache(64)
 _phone_html: BoundedCache[str] = BoundedCache(4096)
 
 
+#: Each event's entries' ids by number, as this process last read them: an entry keeps both for good.
+_entry_ids: BoundedCache[dict[int, int]] = BoundedCache(16)
+
+
+def _ids_of_entries(tournament_id: int, numbers: Iterable[int] | None) -> list[int]:
+    """The ids of the event's entries ``numbers`` (all of them: None), read again only for a number this
+    process has not seen (a late registration)."""
+    from tournaments.models import Entry
+
+    known = _entry_ids.get(tournament_id)
+    wanted = None if numbers is None else sorted(numbers)
+    if known is None or wanted is None or any(n not in known for n in wanted):
+        known = _entry_ids.put(tournament_id, dict(
+            Entry.objects.filter(tournament_id=tournament_id).values_list("number", "pk")))
+    return sorted(known.values()) if wanted is None else [known[n] for n in wanted if n in known]
+
+
 def watching_links(tournament_id: int, numbers: Iterable[int] | None = None) -> dict:
     """The usable player links of the event's entries (only those ``numbers``, if given): link id -> when
-    it expires (one query)."""
+    it expires.
+
+    The entries' ids as values, not a subquery: with its statistics behind a burst of registrations (or
+    with autovacuum off, as on the bench's machine), PostgreSQL planned the subquery once per link of the
+    event, half a second a read, and at a hundred tables this read, once per tap and process, took more
+    CPU than the daphne processes (docs/benchmarks.md, fourteenth session). By the ids it uses the links'
+    (seat type, seat id) index whatever it knows of the tables."""
     from django.contrib.contenttypes.models import ContentType
 
     from casino.models import PlayerLink
     from tournaments.models import Entry
 
-    entries = Entry.objects.filter(tournament_id=tournament_id)
-    if numbers is not None:
-        entries = entries.filter(number__in=sorted(numbers))
     return dict(PlayerLink.objects.filter(
-        seat_type=ContentType.objects.get_for_model(Entry), seat_id__in=entries.values("pk"),
+        seat_type=ContentType.objects.get_for_model(Entry), seat_id__in=_ids_of_entries(tournament_id, numbers),
         revoked_at__isnull=True, expires_at__gt=timezone.now(),
     ).values_list("pk", "expires_at"))
 

@@ -5,6 +5,7 @@ phone."""
 from __future__ import annotations
 
 import pytest
+from django.db import transaction
 
 from tests.tournaments.conftest import act
 from tournaments import screens, services
@@ -36,3 +37,19 @@ def test_a_board_older_than_the_push_is_never_shown(event_in_play, director_dora
     older = screens.board_at(Tournament.objects.get(pk=event_in_play.pk))
     assert screens.board_since(event_in_play.pk, older.version) is older
     assert screens.board_since(event_in_play.pk, older.version + 1) is None
+
+
+def test_the_links_read_finds_an_entry_registered_after_this_process_knew_the_events_entries(
+    registering, director_dora, floor_fede
+):
+    from tests.tournaments.conftest import register
+
+    first = Entry.objects.get(tournament=registering, number=register(registering, floor_fede, 0).entry)
+    early = screens.issue_entry_link(first, by=director_dora)
+    assert screens.watching_links(registering.pk) == {early.pk: early.expires_at}  # the entries' ids now known
+    late = Entry.objects.get(tournament=registering, number=register(registering, floor_fede, 1).entry)
+    link = screens.issue_entry_link(late, by=director_dora)
+    assert screens.watching_links(registering.pk, [late.number]) == {link.pk: link.expires_at}
+    with transaction.atomic():
+        screens.revoke_entry_links(first, by=director_dora)
+    assert screens.watching_links(registering.pk) == {link.pk: link.expires_at}
