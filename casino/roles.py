@@ -83,6 +83,17 @@ def remember_roles(user, group_names) -> set[str]:
     return user._casino_roles
 
 
+def read_again(user) -> None:
+    """The user's active flag and roles as they stand now, in one query: a staff screen checks them again
+    before every push, so that a deactivated account or a removed role stops receiving it at once."""
+    from django.contrib.auth import get_user_model
+
+    # the model, not type(user): a socket's user is a lazy wrapper
+    rows = list(get_user_model()._default_manager.filter(pk=user.pk).values_list("is_active", "groups__name"))
+    user.is_active = bool(rows) and rows[0][0]
+    remember_roles(user, (name for _active, name in rows if name))
+
+
 def has_role(user, *roles: str) -> bool:
     return bool(roles_of(user) & set(roles))
 

@@ -8,6 +8,7 @@ from the database. Nothing here changes the game; actions are HTTP POSTs.
 from __future__ import annotations
 
 from casino.consumers import LiveConsumer
+from casino.roles import read_again
 from tables import rendering
 from tables.access import is_dealer_at, supervises_pit
 from tables.models import Pit, Table, pit_group
@@ -38,8 +39,7 @@ class TableDealerConsumer(LiveConsumer):
     def still_allowed(self) -> bool:
         # A dealer relieved from the table (or whose role was removed) stops receiving it at once.
         self.table.refresh_from_db(fields=["dealer", "version"])
-        self.user.refresh_from_db(fields=["is_active"])
-        self.user._casino_roles = None
+        read_again(self.user)
         return self.user.is_active and is_dealer_at(self.user, self.table)
 
     def render_fragment(self, version: int | None = None) -> str:
@@ -65,8 +65,7 @@ class PitConsumer(LiveConsumer):
 
     def still_allowed(self) -> bool:
         self.pit.refresh_from_db(fields=["pit_boss"])
-        self.user.refresh_from_db(fields=["is_active"])
-        self.user._casino_roles = None
+        read_again(self.user)
         return self.user.is_active and supervises_pit(self.user, self.pit)
 
     def render_fragment(self, version: int | None = None) -> str:

@@ -16,7 +16,7 @@ from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 
 from casino.consumers import LiveConsumer
-from casino.roles import Role, has_role
+from casino.roles import Role, has_role, read_again
 from tournaments import screens
 from tournaments.models import Tournament, event_screens_group
 
@@ -101,8 +101,7 @@ class TournamentConsoleConsumer(LiveConsumer):
 
     def still_allowed(self) -> bool:
         # A person whose role was removed (or who was deactivated) stops receiving the console at once.
-        self.user.refresh_from_db(fields=["is_active"])
-        self.user._casino_roles = None
+        read_again(self.user)
         return runs_tournaments(self.user) and Tournament.objects.filter(pk=self.tournament.pk).exists()
 
     def render_fragment(self, version: int | None = None) -> str:
@@ -144,8 +143,7 @@ class DealerTabletConsumer(LiveConsumer):
     def still_allowed(self) -> bool:
         from tournaments import tablet
 
-        self.user.refresh_from_db(fields=["is_active"])
-        self.user._casino_roles = None
+        read_again(self.user)
         self.table.refresh_from_db(fields=["dealer"])  # taken off the table: the goodbye
         return self.user.is_active and tablet.may_open(self.user, self.table)
 

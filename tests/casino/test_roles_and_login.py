@@ -108,3 +108,21 @@ def test_a_role_taken_away_or_a_deactivated_account_counts_from_the_next_request
     dealer_dana.is_active = False
     dealer_dana.save(update_fields=["is_active"])
     assert client.get(reverse("tables:dealer_home")).status_code == 302  # logged out: to the login page
+
+
+def test_a_staff_screen_reads_the_account_and_its_roles_again_in_one_query(dealer_dana, django_user_model):
+    from casino.roles import has_role, read_again
+
+    dana = django_user_model.objects.get(pk=dealer_dana.pk)
+    assert has_role(dana, "dealer")
+    dealer_dana.groups.clear()
+    with CaptureQueriesContext(connection) as queries:
+        read_again(dana)
+    assert len(queries) == 1 and dana.is_active and not has_role(dana, "dealer")
+    dealer_dana.groups.add(Group.objects.get(name="dealer"))
+    django_user_model.objects.filter(pk=dana.pk).update(is_active=False)
+    read_again(dana)
+    assert not dana.is_active
+    django_user_model.objects.filter(pk=dana.pk).delete()
+    read_again(dana)  # an account deleted meanwhile is no longer active, with no error
+    assert not dana.is_active and not has_role(dana, "dealer")
