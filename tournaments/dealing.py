@@ -164,6 +164,7 @@ class _TableWrite(Write):
             rows, engine, last = self.seen
             written = Written(self.table, self.hand, tuple(rows), engine, last)
             reads.at_commit(lambda: _WRITTEN.put(key, written))
+            SUMMARIES.leave(self.table, SummaryAt(self.table.version, _summary(self.table, self.hand, engine)))
         else:  # what an earlier write left is no longer the table as it stands
             reads.at_commit(lambda: _WRITTEN.pop(key))
 
@@ -238,37 +239,57 @@ def hand_state(hand: TableHand, rows: list[TableHandAction] | None = None) -> Ho
     return HoldemHand.replay(TableSetup.from_dict(hand.setup, rules), [r.record for r in rows], rules)
 
 
-_SUMMARIES: BoundedCache[dict[str, Any]] = BoundedCache(1024)
+@dataclass(frozen=True)
+class SummaryAt:
+    """A table's summary (``table_summary``) at the version it was made at; None before its first hand."""
+
+    version: int
+    summary: dict[str, Any] | None
+
+
+def _summary(table: DealtTable, hand: TableHand, engine: HoldemHand) -> dict[str, Any]:
+    in_play = engine.phase not in ENDED
+    return {
+        "number": table.number, "hand": hand.number, "phase": engine.phase.value,
+        "paused": table.paused_reason,
+        "street": engine.street.value, "pot": engine.pot_total, "in_play": in_play,
+        "all_in": [s for s, c in engine.stacks.items() if c == 0 and not engine.folded[engine.seats.index(s)]]
+        if in_play else [],
+        "stacks": dict(engine.stacks), "to_act": engine.to_act,
+        "board_held": in_play and engine.phase is Phase.BOARD and engine.cards_up
+        and not hand.level.get("board_released"),
+        # for the players' phones: who sits where in this hand, and the clock called on a player (C-04)
+        "entries": {int(seat): entry for seat, entry in hand.entries.items()},
+        "clock": hand.level.get("clock") if in_play else None,
+    }
+
+
+def _read_summary(table: DealtTable) -> SummaryAt:
+    written = just_written(table)
+    if written is not None and written.table.version == table.version:
+        hand, engine = written.hand, written.engine  # this process made that version: no read
+    else:
+        hand = latest_hand(table)
+        if hand is None:
+            return SummaryAt(table.version, None)
+        engine = hand_state(hand)
+    return SummaryAt(table.version, _summary(table, hand, engine))
+
+
+#: The tables' summaries per version: the write that made a version leaves its summary at its commit, in
+#: this process and in Redis (``_TableWrite.before_announce``), so the other process's phones and
+#: consoles take it from there instead of reading and replaying the hand again.
+SUMMARIES: reads.VersionedReads[SummaryAt] = reads.VersionedReads(
+    "tournaments.dealttable.summary", read=_read_summary, fetch=lambda table: DealtTable.objects.get(pk=table.pk),
+    size=1024)
 
 
 def table_summary(table: DealtTable) -> dict[str, Any] | None:
-    """What the director's console shows of a dealt table's latest hand (None before its first): read once
-    per table version in this process, since a console re-renders at every tap at any table."""
-    def read() -> dict[str, Any] | None:
-        written = just_written(table)
-        if written is not None and written.table.version == table.version:
-            hand, engine = written.hand, written.engine  # this process made that version: no read
-        else:
-            hand = latest_hand(table)
-            if hand is None:
-                return None
-            engine = hand_state(hand)
-        in_play = engine.phase not in ENDED
-        return {
-            "number": table.number, "hand": hand.number, "phase": engine.phase.value,
-            "paused": table.paused_reason,
-            "street": engine.street.value, "pot": engine.pot_total, "in_play": in_play,
-            "all_in": [s for s, c in engine.stacks.items() if c == 0 and not engine.folded[engine.seats.index(s)]]
-            if in_play else [],
-            "stacks": dict(engine.stacks), "to_act": engine.to_act,
-            "board_held": in_play and engine.phase is Phase.BOARD and engine.cards_up
-            and not hand.level.get("board_released"),
-            # for the players' phones: who sits where in this hand, and the clock called on a player (C-04)
-            "entries": {int(seat): entry for seat, entry in hand.entries.items()},
-            "clock": hand.level.get("clock") if in_play else None,
-        }
-
-    return _SUMMARIES.get_or_make((table.pk, table.version), read)
+    """What the director's console shows of a dealt table's latest hand (None before its first), and the
+    players' phones of their part of it: once per table version in this process (a console re-renders at
+    every tap at any table), from what the write that made the version left where this process did not
+    make it."""
+    return SUMMARIES.snapshot_anywhere(table, table.version).summary
 
 
 # --- Writes ------------------------------------------------------------------------------------------

@@ -619,7 +619,11 @@ def read_tap(tournament_id: int, table_pk: int) -> TapAtTable | None:
     if table is None:
         return None
     hands = _hands_in(dealing.table_summary(table))
-    board = board_at(Tournament(pk=tournament_id))
+    # The players seated there but not dealt in, from the newest board this process holds: every change of
+    # a seat is announced to the phones, whose shared read of it made that board, and a phone follows a
+    # table only once the board it shows seats its player there. Read only when the process holds none:
+    # the event's version moves with every hand's end at any table, and each new one was a board to build.
+    board = board_since(tournament_id, 0) or board_at(Tournament(pk=tournament_id))
     at_table = {*hands, *(number for number, seat in board.seats.items() if seat.table == table.number)}
     return TapAtTable(table, hands, watching_links(tournament_id, at_table))
 
@@ -658,6 +662,8 @@ def phone_news(entry, link, event: dict, shown: int):
 
 
 _VERSION_SHOWN = re.compile(r'data-version="\d+"')
+HAND_SLOT = mark_safe("<!--phone-hand-->")  # noqa: S308 - a constant
+_phone_hands: BoundedCache[str] = BoundedCache(4096)
 _facts: BoundedCache[tuple] = BoundedCache(64)
 
 
@@ -686,8 +692,11 @@ def phone_view(board: Board, number: int, now: datetime | None = None, hand: Han
     seat = board.seats.get(number)
     if hand is not None and (seat is None or hand.table != seat.table):
         hand = None  # a hand at the table the entry has left is not shown
+    # The hand's part changes at every tap at the player's table and the rest seldom: each is rendered on
+    # its own (the rest with a slot where the hand goes), so that a tap renders the small part only.
+    language = translation.get_language()
     key = (_board_facts(board), number, view.key, move, seat, board.finishes.get(number),
-           board.leaving.get(number), board.penalties.get(number), hand, translation.get_language())
+           board.leaving.get(number), board.penalties.get(number), hand is not None, language)
     html = _phone_html.get(key)
     if html is None:
         finish = board.finishes.get(number)
@@ -701,9 +710,15 @@ def phone_view(board: Board, number: int, now: datetime | None = None, hand: Han
             "penalty_hands": board.penalties.get(number),
             "won": finish is not None and 1 in finish.places,
             "hand": hand,
-            "street": street_label(hand.street) if hand is not None else "",
+            "hand_section": HAND_SLOT,
         }
         html = _phone_html.put(key, render_to_string("tournaments/player_fragment.html", context))
+    if hand is not None:
+        hand_html = _phone_hands.get((hand, language))
+        if hand_html is None:
+            hand_html = _phone_hands.put((hand, language), render_to_string(
+                "tournaments/_phone_hand.html", {"hand": hand, "street": street_label(hand.street)}))
+        html = html.replace(HAND_SLOT, hand_html, 1)
     return _stamped(_VERSION_SHOWN.sub(f'data-version="{board.version}"', html, count=1))
 
 

@@ -5,8 +5,10 @@ a hand that is not the one recorded."""
 from __future__ import annotations
 
 import pytest
+from django.core.cache import caches
 
 from casino import reads
+from casino.memo import another_process
 from casino.rules.errors import RuleViolation
 from tests.tournaments.test_dealing import at, hand_in_play, to_act
 from tournaments import dealing
@@ -56,27 +58,41 @@ def test_a_write_that_knows_no_hand_state_forgets_what_the_last_one_knew(first_t
     assert dealing.just_written(first_table) is None
 
 
-def test_the_tables_summary_for_the_phones_is_what_the_write_knew_and_reads_nothing(
-    first_table, dealer_dana_here, django_assert_num_queries
+@pytest.fixture
+def shared_snapshots(settings):
+    """The processes share snapshots through a cache that pickles as Redis does (a copy, never the object)."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                   "LOCATION": "tournament-summaries"}}
+    settings.SHARE_SNAPSHOTS = True
+    yield
+    caches["default"].clear()
+
+
+def test_the_tables_summary_is_left_by_the_write_for_both_processes_and_reads_nothing(
+    first_table, dealer_dana_here, django_assert_num_queries, shared_snapshots
 ):
     at(first_table, dealing.start_hand, dealer_dana_here)
     at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": to_act(first_table)})
     first_table.refresh_from_db()
-    dealing._SUMMARIES.clear()
     with django_assert_num_queries(0):
         from_the_write = dealing.table_summary(first_table)
-    dealing._SUMMARIES.clear()
-    dealing._WRITTEN.clear()
-    assert dealing.table_summary(first_table) == from_the_write  # as read and replayed from the record
+    with another_process(), django_assert_num_queries(0):
+        assert dealing.table_summary(first_table) == from_the_write  # from Redis
+    caches["default"].clear()
+    with another_process():
+        assert dealing.table_summary(first_table) == from_the_write  # as read and replayed from the record
     assert from_the_write["to_act"] == to_act(first_table)
 
 
-def test_a_summary_of_a_version_another_process_made_is_read_from_the_record(first_table, dealer_dana_here):
+def test_a_summary_of_a_version_another_process_made_and_did_not_share_is_read_from_the_record(
+    first_table, dealer_dana_here, settings
+):
+    settings.SHARE_SNAPSHOTS = False
     at(first_table, dealing.start_hand, dealer_dana_here)
     knew = dealing.just_written(first_table)
     folder = to_act(first_table)
-    at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": folder})
+    with another_process():  # the fold is another process's write
+        at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": folder})
     dealing._WRITTEN.put(reads.identity(first_table), knew)  # this process knew only the deal
-    dealing._SUMMARIES.clear()
     first_table.refresh_from_db()
     assert dealing.table_summary(first_table)["to_act"] == to_act(first_table) != folder
