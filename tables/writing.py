@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Max
 
-from casino.models import object_label
+from casino.models import label_of
 from casino.roles import SUPERVISE_PIT, can
 from casino.rules.errors import N_
 from casino.rules.holdem_bonus import HandState
@@ -61,7 +61,7 @@ def _table_groups(table: Table) -> list[str]:
 
 TABLES = Aggregate(
     model=Table, requests=TableRequest, owner="table", version_field="table_version",
-    stream=lambda pk: object_label(Table(pk=pk)), groups=_table_groups, answer_ids=("hand",),
+    stream=lambda pk: label_of(Table, pk), groups=_table_groups, answer_ids=("hand",),
     saved_fields=("status",),
 )
 

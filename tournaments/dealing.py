@@ -41,7 +41,7 @@ from typing import Any
 
 from casino import reads
 from casino.memo import BoundedCache
-from casino.models import object_label
+from casino.models import label_of
 from casino.roles import DEAL, DIRECT_TOURNAMENTS, RUN_TOURNAMENT_FLOOR, Role, can, has_role
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.holdem import HoldemHand, HouseRules, Phase, TableSetup, action_from_dict
@@ -82,7 +82,7 @@ def part_of_the_deal(row: TableHandAction, hand: TableHand) -> bool:
 
 def tables_group(tournament_id: int) -> str:
     """The group that hears of every tap at an event's dealt tables: the director's console follows it."""
-    return f"{object_label(Tournament(pk=tournament_id))}.tables"
+    return f"{label_of(Tournament, tournament_id)}.tables"
 
 
 #: What the director (or the floor for him) does at a table whatever its state: pausing, resuming, releasing,
@@ -92,7 +92,7 @@ DIRECTOR_ACTIONS = frozenset({"pause", "resume", "release_board", "assign_dealer
 
 TABLES = Aggregate(
     model=DealtTable, requests=TableRequest, owner="table", version_field="table_version",
-    stream=lambda pk: object_label(DealtTable(pk=pk)), groups=lambda t: [t.group_name, tables_group(t.tournament_id)],
+    stream=lambda pk: label_of(DealtTable, pk), groups=lambda t: [t.group_name, tables_group(t.tournament_id)],
     answer_ids=("hand",), saved_fields=("paused_reason", "dealer"),
 )
 

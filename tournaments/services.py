@@ -36,7 +36,7 @@ from django.utils import timezone
 
 from casino.audit import record_event
 from casino.memo import BoundedCache
-from casino.models import object_label
+from casino.models import label_of
 from casino.roles import DEAL, DIRECT_TOURNAMENTS, RUN_TOURNAMENT_FLOOR, can
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.shuffle import SYSTEM_RANDOM
@@ -82,7 +82,7 @@ NOT_CORRECTABLE = frozenset({"setup", "correction"})
 
 TOURNAMENTS = Aggregate(
     model=Tournament, requests=TournamentRequest, owner="tournament", version_field="tournament_version",
-    stream=lambda pk: object_label(Tournament(pk=pk)), groups=lambda t: [t.group_name, event_screens_group(t.pk)],
+    stream=lambda pk: label_of(Tournament, pk), groups=lambda t: [t.group_name, event_screens_group(t.pk)],
     saved_fields=("status",),
 )
 
@@ -156,7 +156,7 @@ def _write(*, tournament, by, key: str, expected_version: int, action: str, work
         _require(w, who)
         w.replayer = _replayer_for(w.row)
         w.events = w.replayer.events
-        before = w.state  # kept with the replay by the last write: no cost
+        before = w.state  # usually frozen already: the last write kept it with the replay
         work(w)
         _sync_entries(w)
         if only_its_table_sees(w, before):
