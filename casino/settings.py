@@ -228,7 +228,7 @@ REDIS_CACHE_TIMEOUT = env.float("REDIS_CACHE_TIMEOUT", default=0.5)  # seconds, 
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "casino.channel_layer.CasinoChannelLayer",
             "CONFIG": {
                 # redis-py 8 reads with a 5 s socket timeout by default, the very time channels-redis
                 # blocks in BZPOPMIN waiting for a message: an idle socket's receive then fails with

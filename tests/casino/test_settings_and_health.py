@@ -74,7 +74,7 @@ def test_the_embedded_default_is_sqlite_and_the_in_memory_layer():
 def test_redis_url_selects_the_redis_channel_layer():
     code = "from django.conf import settings as s; print(s.CHANNEL_LAYERS['default']['BACKEND'])"
     result = _manage("shell", "-c", code, env={"REDIS_URL": "redis://127.0.0.1:6379/3"})
-    assert result.stdout.strip().splitlines()[-1] == "channels_redis.core.RedisChannelLayer"
+    assert result.stdout.strip().splitlines()[-1] == "casino.channel_layer.CasinoChannelLayer"
 
 
 @pytest.mark.django_db
