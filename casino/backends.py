@@ -1,27 +1,28 @@
-"""Staff authentication: Django's ModelBackend, with the user's roles read in the same query."""
+"""Staff authentication: Django's ModelBackend, with the user's roles and permissions read in the same query."""
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 
-from casino.roles import remember_roles
+from casino.roles import ACCESS_FIELDS, remember_access
 
 
 class StaffBackend(ModelBackend):
-    """Every staff request loads its user and then, for the role check, the user's groups: two round
-    trips to PostgreSQL before the view starts. Here one query reads both (one row per group), and the
-    roles are kept for the request where ``casino.roles.roles_of`` looks (``remember_roles``). They are
-    still read on every request, so a role taken away takes effect on the next one."""
+    """Every staff request loads its user, then its groups for the role check, then its permissions (its
+    own and its groups') for each capability checked: four round trips to PostgreSQL before the view starts
+    its work. Here one query reads them all (one row per group and permission), kept for the request where
+    ``casino.roles.roles_of`` and ModelBackend look (``remember_access``). They are still read on every
+    request, so a role or a permission taken away takes effect on the next one."""
 
     def get_user(self, user_id):
         User = get_user_model()
         fields = [f.attname for f in User._meta.concrete_fields]
-        rows = list(User._default_manager.filter(pk=user_id).values_list(*fields, "groups__name"))
+        rows = list(User._default_manager.filter(pk=user_id).values_list(*fields, *ACCESS_FIELDS))
         if not rows:
             return None
-        user = User.from_db(User._default_manager.db, fields, rows[0][:-1])
+        user = User.from_db(User._default_manager.db, fields, rows[0][: len(fields)])
         if not self.user_can_authenticate(user):
             return None
-        remember_roles(user, (row[-1] for row in rows if row[-1]))
+        remember_access(user, rows)
         return user

@@ -3,6 +3,7 @@
 import pytest
 from django.contrib.auth.models import Group
 from django.db import connection
+from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -126,3 +127,48 @@ def test_a_staff_screen_reads_the_account_and_its_roles_again_in_one_query(deale
     django_user_model.objects.filter(pk=dana.pk).delete()
     read_again(dana)  # an account deleted meanwhile is no longer active, with no error
     assert not dana.is_active and not has_role(dana, "dealer")
+
+
+def test_a_staff_request_reads_the_permissions_with_the_user_and_checks_a_capability_without_a_query(
+    client, dealer_dana
+):
+    from django.contrib.auth import get_user
+
+    from casino.roles import DEAL, SUPERVISE_PIT, can
+
+    client.force_login(dealer_dana)
+    request = RequestFactory().get("/")
+    request.session = client.session
+    with CaptureQueriesContext(connection) as reading:
+        dana = get_user(request)
+    with CaptureQueriesContext(connection) as checking:
+        assert can(dana, DEAL) and not can(dana, SUPERVISE_PIT)
+    assert len(reading) == 1 and "auth_permission" in reading[0]["sql"]
+    assert len(checking) == 0
+
+
+def test_a_capability_taken_from_a_role_counts_from_the_next_request_and_the_next_push(client, dealer_dana):
+    from django.contrib.auth import get_user
+    from django.contrib.auth.models import Permission
+
+    from casino.roles import DEAL, can, read_again
+
+    client.force_login(dealer_dana)
+    request = RequestFactory().get("/")
+    request.session = client.session
+    on_the_socket = get_user(request)
+    dealers = Group.objects.get(name="dealer")
+    dealers.permissions.remove(Permission.objects.get(codename=DEAL))
+
+    assert can(on_the_socket, DEAL)  # kept for the request it was read for
+    assert not can(get_user(request), DEAL)  # the next request reads it again
+    read_again(on_the_socket)  # before a staff screen's next push
+    assert not can(on_the_socket, DEAL)
+
+
+def test_a_superuser_keeps_every_permission_after_its_roles_are_read_again(django_user_model):
+    from casino.roles import DEAL, can, read_again
+
+    boss = django_user_model.objects.create_superuser("root_rita", password="x-secret-2026")
+    read_again(boss)
+    assert can(boss, DEAL)
