@@ -609,16 +609,40 @@ class TapAtTable:
 _taps: BoundedCache[TapAtTable] = BoundedCache(1024)
 
 
-def read_tap(tournament_id: int, table_pk: int) -> TapAtTable | None:
-    """In a worker thread: the table as it stands (its summary, ``dealing.table_summary``) and the usable
-    links of the entries dealt in or seated there (their phones hear its taps); None if the table is gone."""
-    from tournaments import dealing
+#: Each dealt table's fixed facts (its event, number and creation stamp), by id, as this process read them.
+_tables: BoundedCache[tuple[int, int, datetime]] = BoundedCache(1024)
+
+
+def _table_at(tournament_id: int, table_pk: int, version: int):
+    """The dealt table ``table_pk`` of the event as an unsaved row at ``version`` (what a snapshot's key
+    needs: its id and creation stamp), its fixed facts read once per process; None if it is not there."""
     from tournaments.models import DealtTable
 
-    table = DealtTable.objects.filter(pk=table_pk, tournament_id=tournament_id).first()
+    facts = _tables.get(table_pk)
+    if facts is None:
+        row = DealtTable.objects.filter(pk=table_pk).values_list("tournament_id", "number", "created_at").first()
+        if row is None:
+            return None
+        facts = _tables.put(table_pk, row)
+    event, number, created_at = facts
+    if event != tournament_id:
+        return None
+    return DealtTable(pk=table_pk, tournament_id=event, number=number, created_at=created_at, version=version)
+
+
+def read_tap(tournament_id: int, table_pk: int, version: int) -> TapAtTable | None:
+    """In a worker thread: the table at the version its tap announced (its summary, ``dealing.table_summary``,
+    as the tap's write left it, or read now) and the usable links of the entries dealt in or seated there
+    (their phones hear its taps); None if the table is not the event's. The table's row is not read: at a
+    hundred tables that was a query per tap and process for what the announcement says."""
+    from tournaments import dealing
+
+    table = _table_at(tournament_id, table_pk, version)
     if table is None:
         return None
-    hands = _hands_in(dealing.table_summary(table))
+    at_version = dealing.SUMMARIES.snapshot_anywhere(table, version)
+    table.version = at_version.version  # read now, it may be a later version: it says which
+    hands = _hands_in(at_version.summary)
     # The players seated there but not dealt in, from the newest board this process holds: every change of
     # a seat is announced to the phones, whose shared read of it made that board, and a phone follows a
     # table only once the board it shows seats its player there. Read only when the process holds none:
@@ -634,13 +658,13 @@ def phone_news(entry, link, event: dict, shown: int):
     the event loop, on top of the board version it shows, its link checked against that read. A revocation
     committed before the read is in it; the revocation's own push reads the link's row and says goodbye."""
     table_pk, version = event.get("table"), event.get("version")
-    if table_pk is None:
+    if table_pk is None or version is None:
         return None
     tournament_id, number = entry.tournament_id, entry_number(entry)
     key = ("tournament-tap", table_pk, version)
 
     def read() -> None:
-        tap = read_tap(tournament_id, table_pk)
+        tap = read_tap(tournament_id, table_pk, version)
         if tap is not None:
             _taps.put(key, tap)
 

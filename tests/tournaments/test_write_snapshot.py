@@ -96,3 +96,27 @@ def test_a_summary_of_a_version_another_process_made_and_did_not_share_is_read_f
     dealing._WRITTEN.put(reads.identity(first_table), knew)  # this process knew only the deal
     first_table.refresh_from_db()
     assert dealing.table_summary(first_table)["to_act"] == to_act(first_table) != folder
+
+
+def test_a_taps_news_reads_only_the_links_where_the_write_shared_the_table(
+    first_table, dealer_dana_here, shared_snapshots, event_in_play, director_dora, django_assert_num_queries
+):
+    """The phones' read of a tap (``screens.read_tap``, once per tap and process) takes the table at the
+    version its announcement names from what the write left: the table's row is not read again, only the
+    links that may watch it."""
+    from tournaments import screens
+
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    dealt = dealing.latest_hand(first_table).entries
+    screens.issue_entry_link(event_in_play.entries.get(number=next(iter(dealt.values()))), by=director_dora)
+    at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": to_act(first_table)})
+    first_table.refresh_from_db()
+    with another_process():
+        screens.board_at(event_in_play)  # the board this process's phones show
+        screens.read_tap(event_in_play.pk, first_table.pk, first_table.version - 1)  # knows the table by now
+        with django_assert_num_queries(1) as queries:  # the links
+            tap = screens.read_tap(event_in_play.pk, first_table.pk, first_table.version)
+    assert "casino_playerlink" in queries.captured_queries[0]["sql"]
+    assert (tap.table.pk, tap.table.version) == (first_table.pk, first_table.version)
+    assert set(tap.hands) == {int(number) for number in dealt.values()} and len(tap.links) == 1
+    assert screens.read_tap(event_in_play.pk + 1, first_table.pk, first_table.version) is None  # not its event
