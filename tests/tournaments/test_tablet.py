@@ -140,3 +140,23 @@ def test_between_hands_the_tablet_offers_to_undo_the_award_until_the_next_deal_C
     tap(client, running, number, "award-pots")
     dealt = tap(client, running, number, "new-hand").content.decode()
     assert 'data-action="undo-award"' not in dealt
+
+
+def test_the_tablet_names_its_players_from_what_the_process_read_of_them_once(
+    client, running, number, dealer_dana_here
+):
+    """A name is taken at registration and never changes: the render at each tap's commit does not ask for
+    the nine names again (at a hundred tables, a query a tap)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tournaments import tablet
+
+    client.force_login(dealer_dana_here)
+    assert tap(client, running, number, "new-hand").status_code == 200
+    with CaptureQueriesContext(connection) as queries:
+        answer = tap(client, running, number, "call", seat=to_act(dealing.dealt_table(running, number)))
+    assert answer.status_code == 200 and "Pia Paz" in answer.content.decode()
+    assert not [q for q in queries.captured_queries if '"tournaments_entry"."player_name"' in q["sql"]]
+    tablet._NAMES.pop(running.pk)  # another process, or a restart: it reads them again
+    assert "Pia Paz" in tablet.tablet_fragment(dealing.dealt_table(running, number))
