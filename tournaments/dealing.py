@@ -456,8 +456,9 @@ def _apply(w: _TableWrite, hand: TableHand, before: HoldemHand, action, rng, *, 
     after = before.apply(action)
     made = _append(w, hand, [a.to_dict() for a in after.actions[len(before.actions):]], last=last)
     w.seen = ([*rows, *made], after, made[-1].seq if made else last)
+    # most actions leave the phase as it was (a check, a call): the row is written only when it changes
+    fields = ["phase"] if hand.phase != after.phase.value else []
     hand.phase = after.phase.value
-    fields = ["phase"]
     if "clock" in hand.level:
         hand.level = {k: v for k, v in hand.level.items() if k != "clock"}
         fields.append("level")
@@ -467,7 +468,8 @@ def _apply(w: _TableWrite, hand: TableHand, before: HoldemHand, action, rng, *, 
         if after.phase is Phase.COMPLETE:
             hand.reported_seq = _report(w, hand, after, rng, award=made[-1].seq)
             fields.append("reported_seq")
-    hand.save(update_fields=fields)
+    if fields:
+        hand.save(update_fields=fields)
     w.hand = hand
     return after
 

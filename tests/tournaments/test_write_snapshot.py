@@ -120,3 +120,21 @@ def test_a_taps_news_reads_only_the_links_where_the_write_shared_the_table(
     assert (tap.table.pk, tap.table.version) == (first_table.pk, first_table.version)
     assert set(tap.hands) == {int(number) for number in dealt.values()} and len(tap.links) == 1
     assert screens.read_tap(event_in_play.pk + 1, first_table.pk, first_table.version) is None  # not its event
+
+
+def test_an_action_that_leaves_the_phase_does_not_write_the_hands_row_and_one_that_moves_it_does(
+    first_table, dealer_dana_here
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    with CaptureQueriesContext(connection) as calling:
+        at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": to_act(first_table)})
+    assert not [q for q in calling.captured_queries if q["sql"].startswith('UPDATE "tournaments_tablehand"')]
+    assert hand_in_play(first_table).phase == "betting"
+    while hand_in_play(first_table).phase == "betting":  # everyone calls or checks to the flop
+        engine = dealing.hand_state(hand_in_play(first_table))
+        move = "check" if engine.legal().call == 0 else "call"
+        at(first_table, dealing.act, dealer_dana_here, record={"action": move, "seat": engine.to_act})
+    assert hand_in_play(first_table).phase == dealing.hand_state(hand_in_play(first_table)).phase.value != "betting"
