@@ -90,8 +90,10 @@ class FloorTabletSocket(AsyncWebsocketConsumer):
 class FloorPhone(AsyncWebsocketConsumer):
     async def connect(self):
         self.group = f"floor.{int(self.scope['url_route']['kwargs']['table_id'])}"
-        await self.accept()
+        # joined before the socket opens: an announcement sent once it is open is heard (announcements go
+        # from their own loop, casino.realtime, so nothing orders them after a join still under way)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
 
     async def disconnect(self, code):
         await self.channel_layer.group_discard(self.group, self.channel_name)

@@ -33,7 +33,7 @@ def send_now(groups: list[str], messages: list[dict]) -> None:
 
     With Redis, that loop is the announcer's own (``_ANNOUNCER``), not the process's: the process's loop
     serves every socket of the process, and a tap that waited there for its turn (four round trips to
-    Redis a group, each queued behind the sockets' work) spent 16 ms at the median and 130 ms at the 95th
+    Redis a group, each queued behind the sockets' work) spent 16 ms at the median and 133 ms at the 95th
     percentile announcing, at 100 dealt tables (docs/benchmarks.md, fifteenth session). channels-redis
     keeps a connection pool per loop, so both loops send on one layer. The in-memory layer (a laptop, the
     suite without Redis) keeps its queues on the process's loop: it is reached there, as before.
@@ -81,7 +81,13 @@ class Announcer:
 
     def run(self, send: Callable[[], Awaitable[None]]) -> None:
         """Run ``send()`` on the announcer's loop and wait for it (``send`` bounds its own time; this is a
-        safety net on top)."""
+        safety net on top). Sync code only, as ``async_to_sync``: waiting here on an event loop would stall it."""
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            pass
+        else:
+            raise RuntimeError("an announcement is sent from sync code, not from an event loop's thread")
         future = asyncio.run_coroutine_threadsafe(send(), self._running_loop())
         try:
             future.result(ANNOUNCE_SECONDS + 1)

@@ -109,3 +109,8 @@ def test_an_announcement_is_sent_from_the_announcers_own_loop_not_the_processs(m
 
     assert sent_from == ["announcer"]
     assert async_to_sync(layer.receive)(channel) == {"type": "state.changed", "version": 3}
+
+
+async def test_an_announcement_is_refused_on_an_event_loops_thread_rather_than_stall_it():
+    with pytest.raises(RuntimeError, match="sync code"):
+        realtime.Announcer().run(lambda: asyncio.sleep(0))
