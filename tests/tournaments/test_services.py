@@ -349,3 +349,20 @@ def test_a_hand_that_changes_more_than_its_table_is_announced_to_every_screen(st
     hand = act(services.report_hand, started, floor_fede, table=table.table, hand=1, button=sa, small_blind_seat=sa,
                big_blind_seat=sb, stacks_at_start=starts, stacks_at_end=ends, penalised=penalised)
     assert (event_screens_group(started.pk), hand.version) in announced
+
+
+def test_an_entry_corrected_away_keeps_its_number_and_the_next_registration_takes_a_new_one_CC_04(
+    registering, director_dora, floor_fede
+):
+    from tournaments.models import Entry, TournamentEvent
+
+    register(registering, floor_fede, 0)
+    register(registering, floor_fede, 1)
+    mistake = TournamentEvent.objects.filter(tournament=registering, type="registered").order_by("-seq").first()
+    act(services.correct, registering, director_dora, seq=mistake.seq, reason="registered by mistake")
+
+    register(registering, floor_fede, 2)
+
+    registering.refresh_from_db()
+    assert sorted(e.entry for e in services.tournament_state(registering).entries) == [1, 3]
+    assert list(Entry.objects.filter(tournament=registering).values_list("number", flat=True)) == [1, 2, 3]
