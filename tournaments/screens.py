@@ -535,21 +535,27 @@ _watching: BoundedCache[dict] = BoundedCache(64)
 _phone_html: BoundedCache[str] = BoundedCache(4096)
 
 
-#: Each event's entries' ids by number, as this process last read them: an entry keeps both for good.
-_entry_ids: BoundedCache[dict[int, int]] = BoundedCache(16)
+#: Each event's entries by number, as this process last read them: (id, player's name). An entry keeps its
+#: number, id and name for good (a registration corrected away keeps its row).
+_entries: BoundedCache[dict[int, tuple[int, str]]] = BoundedCache(16)
+
+
+def entries_by_number(tournament_id: int, numbers: Iterable[int] | None) -> dict[int, tuple[int, str]]:
+    """The event's entries ``numbers`` (all of them: None) as (id, player's name), read again only for a
+    number this process has not seen (a late registration)."""
+    from tournaments.models import Entry
+
+    known = _entries.get(tournament_id)
+    wanted = None if numbers is None else list(numbers)
+    if known is None or wanted is None or any(n not in known for n in wanted):
+        known = _entries.put(tournament_id, {
+            number: (pk, name) for number, pk, name in
+            Entry.objects.filter(tournament_id=tournament_id).values_list("number", "pk", "player_name")})
+    return dict(known) if wanted is None else {n: known[n] for n in wanted if n in known}
 
 
 def _ids_of_entries(tournament_id: int, numbers: Iterable[int] | None) -> list[int]:
-    """The ids of the event's entries ``numbers`` (all of them: None), read again only for a number this
-    process has not seen (a late registration)."""
-    from tournaments.models import Entry
-
-    known = _entry_ids.get(tournament_id)
-    wanted = None if numbers is None else sorted(numbers)
-    if known is None or wanted is None or any(n not in known for n in wanted):
-        known = _entry_ids.put(tournament_id, dict(
-            Entry.objects.filter(tournament_id=tournament_id).values_list("number", "pk")))
-    return sorted(known.values()) if wanted is None else [known[n] for n in wanted if n in known]
+    return sorted(pk for pk, _name in entries_by_number(tournament_id, numbers).values())
 
 
 def watching_links(tournament_id: int, numbers: Iterable[int] | None = None) -> dict:

@@ -45,9 +45,9 @@ from casino.rules.holdem.hand import ENDED
 from casino.rules.tournament import clock
 from casino.rules.tournament.structure import Structure
 from casino.writes import before_announcing
-from tournaments import dealing, forms, services
+from tournaments import dealing, forms, screens, services
 from tournaments.forms import BadInput
-from tournaments.models import DealtTable, Entry, Tournament
+from tournaments.models import DealtTable, Tournament
 from tournaments.views import _guard, outcome
 
 #: Who opens a tournament table's tablet: its dealers, the floor and the director (and administrators).
@@ -85,7 +85,7 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
     at_table = [entry for _seat, entry in (seats.players if seats else ())]
     if state.pending_plan is not None:
         at_table += [m.entry for m in state.pending_plan[1].moves]
-    names = _names(tournament.pk, at_table)
+    names = {number: name for number, (_pk, name) in screens.entries_by_number(tournament.pk, at_table).items()}
     if written is not None:
         hand, records, engine = written.hand, list(written.rows), written.engine
     else:
@@ -153,23 +153,6 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
         view["breaks"] = table.number in plan.broken
         view["redraw"] = plan.redraw  # "redraw" (the last two tables, CC-48) or "final_table" (C-01)
     return view
-
-
-#: Each event's players' names by entry number, as this process read them: a name is taken at registration
-#: and never changes (a registration corrected away keeps its number, and leaves the table).
-_NAMES: BoundedCache[dict[int, str]] = BoundedCache(16)
-
-
-def _names(tournament_id: int, numbers: list[int]) -> dict[int, str]:
-    """The names of the event's entries ``numbers``, read only for those this process does not know yet."""
-    known = _NAMES.get(tournament_id)
-    if known is None:
-        known = _NAMES.put(tournament_id, {})
-    missing = [n for n in numbers if n not in known]
-    if missing:
-        known.update(Entry.objects.filter(tournament_id=tournament_id, number__in=missing)
-                     .values_list("number", "player_name"))
-    return {n: known[n] for n in numbers if n in known}
 
 
 def event_facts(state, number: int) -> tuple:

@@ -150,7 +150,7 @@ def test_the_tablet_names_its_players_from_what_the_process_read_of_them_once(
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from tournaments import tablet
+    from tournaments import screens, tablet
 
     client.force_login(dealer_dana_here)
     assert tap(client, running, number, "new-hand").status_code == 200
@@ -158,5 +158,5 @@ def test_the_tablet_names_its_players_from_what_the_process_read_of_them_once(
         answer = tap(client, running, number, "call", seat=to_act(dealing.dealt_table(running, number)))
     assert answer.status_code == 200 and "Pia Paz" in answer.content.decode()
     assert not [q for q in queries.captured_queries if '"tournaments_entry"."player_name"' in q["sql"]]
-    tablet._NAMES.pop(running.pk)  # another process, or a restart: it reads them again
+    screens._entries.pop(running.pk)  # another process, or a restart: it reads them again
     assert "Pia Paz" in tablet.tablet_fragment(dealing.dealt_table(running, number))
