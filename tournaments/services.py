@@ -547,8 +547,7 @@ def register(*, tournament, by, key: str, expected_version: int, name: str, id_t
             player.save(update_fields=["image_consent", "image_consent_at"])
         # A registration corrected away keeps its number (its row and its receipt stay, CC-04: corrected, not
         # erased): the next entry takes the next number never given, not the one after the entries standing.
-        given = Entry.objects.filter(tournament=w.row).aggregate(last=Max("number"))["last"] or 0
-        number = max([given, *(e.entry for e in w.state.entries)]) + 1
+        number = (Entry.objects.filter(tournament=w.row).aggregate(last=Max("number"))["last"] or 0) + 1
         reentry_of = earlier[-1].number if earlier else None
         entry = Entry.objects.create(tournament=w.row, number=number, player=player, player_name=player.name)
         w.record("registered", entry=number, reentry_of=reentry_of)
