@@ -129,15 +129,8 @@ class VersionedReads(Generic[S]):
     def snapshot_from_redis(self, row, version: int) -> S | None:
         """The snapshot of exactly ``version`` that another process left in Redis, now held in this
         process too; None if absent, if sharing is off or Redis does not answer (the log says so)."""
-        cache = shared_cache()
-        if cache is None:
-            return None
         key = version_key(row, version)
-        try:
-            found = cache.get(self._shared_name(key))
-        except Exception:  # noqa: BLE001 - the caller reads the database instead
-            log.warning("could not read the shared snapshot %r", key, exc_info=True)
-            return None
+        found = shared(self._shared_name(key))
         if found is None or getattr(found, "version", None) != version:
             return None
         self._snapshots.put(key, found)
@@ -172,13 +165,7 @@ class VersionedReads(Generic[S]):
 
         def leave_now() -> None:
             self._snapshots.put(key, snapshot)
-            cache = shared_cache()
-            if cache is None:
-                return
-            try:
-                cache.set(self._shared_name(key), snapshot, SHARED_SNAPSHOT_SECONDS)
-            except Exception:  # noqa: BLE001 - the screens read the database instead; say so in the log
-                log.warning("could not share the snapshot %r", key, exc_info=True)
+            share(self._shared_name(key), snapshot)
 
         at_commit(leave_now)
 
@@ -202,6 +189,32 @@ def shared_cache():
     """Redis, where a version's snapshot waits for the other processes' screens; None when sharing is off
     (one process) or there is no Redis."""
     return caches["default"] if settings.SHARE_SNAPSHOTS else None
+
+
+def share(name: str, value: Any) -> None:
+    """Leave ``value`` in Redis under ``name`` for the other processes, for ``SHARED_SNAPSHOT_SECONDS``
+    (nothing when sharing is off). A failure costs them a read of their own: the log says so, the write
+    that made it stands."""
+    cache = shared_cache()
+    if cache is None:
+        return
+    try:
+        cache.set(name, value, SHARED_SNAPSHOT_SECONDS)
+    except Exception:  # noqa: BLE001 - the other processes read the database instead
+        log.warning("could not share the snapshot %s", name, exc_info=True)
+
+
+def shared(name: str) -> Any | None:
+    """What a process left in Redis under ``name`` (``share``); None if absent, expired, sharing is off
+    or Redis does not answer (the log says so): the caller reads the database instead."""
+    cache = shared_cache()
+    if cache is None:
+        return None
+    try:
+        return cache.get(name)
+    except Exception:  # noqa: BLE001 - the caller reads the database instead
+        log.warning("could not read the shared snapshot %s", name, exc_info=True)
+        return None
 
 
 class ReplayedStates(Generic[V]):

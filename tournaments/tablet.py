@@ -18,7 +18,6 @@ table does not.
 
 from __future__ import annotations
 
-import logging
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -55,7 +54,6 @@ TABLET_ROLES = (Role.DEALER, Role.TOURNAMENT_FLOOR, Role.TOURNAMENT_DIRECTOR, Ro
 SCREEN_ID = "deal-table"
 TEMPLATE = "tournaments/_tablet_fragment.html"
 _CARDS = re.compile(r"[\s,]+")
-log = logging.getLogger(__name__)
 
 
 def may_open(user, table: DealtTable) -> bool:
@@ -232,12 +230,7 @@ def make_fragment(table: DealtTable, written: dealing.Written | None = None) -> 
                         render_to_string(TEMPLATE, {**context, "notice_slot": True}))
     key = _made_key(table, table.version, translation.get_language())
     _MADE.put(key, made)
-    cache = reads.shared_cache()
-    if cache is not None:
-        try:
-            cache.set(_shared_name(key), made, reads.SHARED_SNAPSHOT_SECONDS)
-        except Exception:  # noqa: BLE001 - the other process's screens render it themselves
-            log.warning("could not share the tablet of %r", key, exc_info=True)
+    reads.share(_shared_name(key), made)  # the other process's screens render it themselves if this fails
     return made
 
 
@@ -248,14 +241,7 @@ def made_fragment(table: DealtTable, version: int) -> MadeFragment | None:
     found = _MADE.get(key)
     if found is not None:
         return found
-    cache = reads.shared_cache()
-    if cache is None:
-        return None
-    try:
-        found = cache.get(_shared_name(key))
-    except Exception:  # noqa: BLE001 - the screen renders it itself
-        log.warning("could not read the shared tablet of %r", key, exc_info=True)
-        return None
+    found = reads.shared(_shared_name(key))
     if isinstance(found, MadeFragment):
         _MADE.put(key, found)
         return found
