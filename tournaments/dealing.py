@@ -34,6 +34,8 @@ Every refusal is a ``RuleViolation`` (or ``NotAllowed``) a dealer can read; noth
 from __future__ import annotations
 
 import copy
+import dataclasses
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -128,13 +130,53 @@ def just_written(table: DealtTable) -> Written | None:
     return _WRITTEN.get(reads.identity(table))
 
 
+def _shape(*classes: type) -> str:
+    """The fields of ``classes`` (dataclasses, models) as a short fingerprint."""
+    names = [f"{cls.__name__}.{f.name}" for cls in classes for f in
+             (dataclasses.fields(cls) if dataclasses.is_dataclass(cls) else cls._meta.concrete_fields)]
+    return format(zlib.crc32(" ".join(names).encode()), "08x")
+
+
+#: In the name of what a write leaves in Redis: during a rolling deploy the two processes may run different
+#: code, and what one pickled must not reach a write of the other in another shape (a field added, renamed):
+#: a process then finds nothing under its own shape and reads the record.
+_SHARED_SHAPE = _shape(Written, HoldemHand, TableSetup, HouseRules, DealtTable, TableHand, TableHandAction)
+
+
+def _shared_name(table: DealtTable, version: int) -> str:
+    pk, created_at, version = reads.version_key(table, version)
+    return f"tournaments.dealttable.written:{_SHARED_SHAPE}:{pk}:{created_at.timestamp()}:{version}"
+
+
+def _keep(written: Written) -> None:
+    """At a write's commit: what it knew, in this process (its render, its next write) and in Redis under the
+    version it made. A tablet's taps need not reach one process: a load balancer that does not keep a tablet
+    on one (the bench alternates them) sends about every other tap to the other process, which then read the
+    hand's rows and replayed them."""
+    _WRITTEN.put(reads.identity(written.table), written)
+    reads.share(_shared_name(written.table, written.table.version), written)
+
+
+def written_at(table: DealtTable, version: int, *, shared: bool = False) -> Written | None:
+    """What the write that made ``version`` of ``table`` knew: this process's, if it made that version (no
+    write since, in any process: the version says so); with ``shared``, else what the other process's write
+    left in Redis. None: read the record."""
+    written = _WRITTEN.get(reads.identity(table))
+    if written is not None and written.table.version == version:
+        return written
+    if not shared:
+        return None
+    found = reads.shared(_shared_name(table, version))
+    return found if isinstance(found, Written) and found.table.version == version else None
+
+
 def _hand_in_play(w: _TableWrite) -> tuple[TableHand | None, HoldemHand | None, list[TableHandAction], int]:
     """Inside a write: the table's latest hand, its engine state, its effective rows and its last row's
-    number. From what this process's last write here knew when the locked row is still at the version that
-    write made (no write since, in any process); read and replayed otherwise. The hand's row is a copy: a
-    write that rolls back must not leave its changes in what the next one starts from."""
-    written = _WRITTEN.get(reads.identity(w.table))
-    if written is not None and written.table.version == w.table.version:
+    number. From what the write that made the locked row's version knew (``written_at``: this process's or
+    the other's); read and replayed otherwise. The hand's row is a copy: a write that rolls back must not
+    leave its changes in what the next one starts from."""
+    written = written_at(w.table, w.table.version, shared=True)
+    if written is not None:
         return copy.copy(written.hand), written.engine, list(written.rows), written.last
     hand = latest_hand(w.table)
     if hand is None:
@@ -163,7 +205,7 @@ class _TableWrite(Write):
         if self.hand is not None and self.seen is not None:
             rows, engine, last = self.seen
             written = Written(self.table, self.hand, tuple(rows), engine, last)
-            reads.at_commit(lambda: _WRITTEN.put(key, written))
+            reads.at_commit(lambda: _keep(written))
             SUMMARIES.leave(self.table, SummaryAt(self.table.version, _summary(self.table, self.hand, engine)))
         else:  # what an earlier write left is no longer the table as it stands
             reads.at_commit(lambda: _WRITTEN.pop(key))
@@ -265,8 +307,8 @@ def _summary(table: DealtTable, hand: TableHand, engine: HoldemHand) -> dict[str
 
 
 def _read_summary(table: DealtTable) -> SummaryAt:
-    written = just_written(table)
-    if written is not None and written.table.version == table.version:
+    written = written_at(table, table.version)
+    if written is not None:
         hand, engine = written.hand, written.engine  # this process made that version: no read
     else:
         hand = latest_hand(table)

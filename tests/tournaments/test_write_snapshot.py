@@ -98,6 +98,72 @@ def test_a_summary_of_a_version_another_process_made_and_did_not_share_is_read_f
     assert dealing.table_summary(first_table)["to_act"] == to_act(first_table) != folder
 
 
+def hand_reads(queries) -> list[str]:
+    return [q["sql"] for q in queries if q["sql"].startswith("SELECT") and "tournaments_tablehand" in q["sql"]]
+
+
+def test_a_tap_in_the_other_process_starts_from_what_the_last_write_left_in_redis_reading_no_hand_rows(
+    first_table, dealer_dana_here, shared_snapshots
+):
+    """A tablet's taps may reach either daphne process: the next tap in the other one takes the hand as the
+    last write left it in Redis, at the version it made, instead of reading the hand's rows and replaying."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": to_act(first_table)})
+    seat = to_act(first_table)
+    with another_process(), CaptureQueriesContext(connection) as tapping:
+        at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": seat})
+        there = dealing.just_written(first_table)
+    assert hand_reads(tapping.captured_queries) == []
+    assert [r["action"] for r in recorded(first_table)][-2:] == ["call", "fold"]
+    assert there.engine.actions == dealing.hand_state(hand_in_play(first_table)).actions
+    assert [r.pk for r in there.rows] == [r.pk for r in dealing.effective_rows(hand_in_play(first_table))]
+
+
+def test_what_a_process_of_other_code_left_in_redis_is_not_where_a_tap_starts(
+    first_table, dealer_dana_here, shared_snapshots, monkeypatch
+):
+    """A rolling deploy: the other process runs code whose hand state has another shape; what it pickled is
+    never unpickled into this one's write (the hand is read from the record instead)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    seat = to_act(first_table)
+    monkeypatch.setattr(dealing, "_SHARED_SHAPE", "another")
+    with another_process(), CaptureQueriesContext(connection) as tapping:
+        at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": seat})
+    assert hand_reads(tapping.captured_queries) != []
+    assert [r["action"] for r in recorded(first_table)][-1] == "call"
+
+
+def test_the_shape_of_what_a_write_leaves_changes_with_a_field_added_or_renamed():
+    from dataclasses import make_dataclass
+
+    before = dealing._shape(make_dataclass("Written", ["hand", "rows"]))
+    assert dealing._shape(make_dataclass("Written", ["hand", "rows"])) == before
+    assert dealing._shape(make_dataclass("Written", ["hand", "rows", "engine"])) != before
+    assert dealing._shape(make_dataclass("Written", ["hand", "records"])) != before
+
+
+def test_what_redis_holds_of_an_earlier_version_is_not_where_a_tap_starts(
+    first_table, dealer_dana_here, shared_snapshots, settings
+):
+    at(first_table, dealing.start_hand, dealer_dana_here)  # shared, at its version
+    folder = to_act(first_table)
+    settings.SHARE_SNAPSHOTS = False
+    with another_process():  # the other process's fold is not shared (Redis did not answer, say)
+        at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": folder})
+    settings.SHARE_SNAPSHOTS = True
+    with another_process():  # a third tap, in a process that knows neither: Redis holds only the deal
+        with pytest.raises(RuleViolation):
+            at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": folder})
+        at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": to_act(first_table)})
+    assert [r["action"] for r in recorded(first_table)][-2:] == ["fold", "call"]
+
+
 def test_a_taps_news_reads_only_the_links_where_the_write_shared_the_table(
     first_table, dealer_dana_here, shared_snapshots, event_in_play, director_dora, django_assert_num_queries
 ):
