@@ -6,7 +6,9 @@ every request, and every worker-thread call of a websocket, starts from the even
 each one built a new backend, a new pool and a new TCP connection to Redis: a read cost more than the
 database read it was meant to save (measured by bench/bench_pit_load.py, docs/benchmarks.md). Here
 every backend object with the same servers and options uses one client, so one pool per process;
-redis-py's pools are thread-safe.
+redis-py's pools are thread-safe. Django's client also builds a ``redis.Redis`` object for every call
+(its constructor alone was 2 % of a daphne's CPU at a hundred tournament tables, docs/benchmarks.md):
+here one per pool is kept, as thread-safe as the pool.
 
 The process also counts the connections it opens to Redis (``connections_made``): a new one after a
 pooled one has been in use means Redis restarted or failed, and may hold copies of sessions logged out
@@ -40,6 +42,21 @@ def connections_made() -> int:
     return _latest_connection
 
 
+class ProcessRedisCacheClient(RedisCacheClient):
+    """Django's client, keeping one ``redis.Redis`` per connection pool instead of one per call."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._redis_of_pool: dict[int, object] = {}  # id of a pool (kept in self._pools for good) -> its client
+
+    def get_client(self, key=None, *, write=False):
+        pool = self._get_connection_pool(write)
+        client = self._redis_of_pool.get(id(pool))
+        if client is None:  # two threads may both make one: either will do
+            client = self._redis_of_pool.setdefault(id(pool), self._client(connection_pool=pool))
+        return client
+
+
 class ProcessRedisCache(RedisCache):
     """``django.core.cache.backends.redis.RedisCache`` whose client is shared by the whole process."""
 
@@ -49,5 +66,6 @@ class ProcessRedisCache(RedisCache):
         with _clients_lock:
             client = _clients.get(key)
             if client is None:
-                client = _clients[key] = self._class(self._servers, **self._options, redis_connect_func=_connected)
+                client = _clients[key] = ProcessRedisCacheClient(self._servers, **self._options,
+                                                                  redis_connect_func=_connected)
         return client

@@ -41,6 +41,16 @@ def test_every_request_context_gets_its_own_backend_but_the_process_one_redis_po
     assert _backend_in_a_fresh_context()._cache is not first._cache  # another Redis, another pool
 
 
+def test_each_call_to_the_cache_uses_the_same_redis_client(settings):
+    settings.CACHES = {"default": {"BACKEND": REDIS, "LOCATION": "redis://127.0.0.1:6379/3"}}
+    client = _backend_in_a_fresh_context()._cache
+    assert client.get_client() is client.get_client(write=True)  # Django's built a redis.Redis per call
+    cache = _backend_in_a_fresh_context()
+    cache.set("casino-test-one-client", 1, 5)
+    assert cache.get("casino-test-one-client") == 1
+    cache.delete("casino-test-one-client")
+
+
 @pytest.mark.django_db
 def test_a_session_is_read_from_the_cache_and_kept_in_the_database(settings):
     store = _session_in_the_cache_and_the_database(settings, player_link="abc")
