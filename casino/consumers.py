@@ -22,6 +22,7 @@ from collections.abc import Callable, Hashable
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels_redis.core import RedisChannelLayer
 from django.core.exceptions import SynchronousOnlyOperation
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -258,7 +259,7 @@ _watchers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task] = 
 
 def watch_the_layer(consumer: LiveConsumer) -> None:
     """Count ``consumer`` among this process's live sockets, and watch the layer's Redis while any is."""
-    if not hasattr(consumer.channel_layer, "connection"):
+    if not isinstance(consumer.channel_layer, RedisChannelLayer):
         return  # the in-memory layer lives and dies with this process: nothing to watch
     _live_sockets.add(consumer)
     loop = asyncio.get_running_loop()
