@@ -533,6 +533,8 @@ def player_fragment(entry, link, *, version: int | None = None) -> str:
 
 _watching: BoundedCache[dict] = BoundedCache(64)
 _phone_html: BoundedCache[str] = BoundedCache(4096)
+_phone_own: BoundedCache[str] = BoundedCache(4096)  # a phone's own part (phone_view)
+_phone_shared: BoundedCache[str] = BoundedCache(64)  # what every phone of an event shows alike
 
 
 #: Each event's entries by number, as this process last read them: (id, player's name). An entry keeps its
@@ -722,27 +724,30 @@ def phone_view(board: Board, number: int, now: datetime | None = None, hand: Han
     seat = board.seats.get(number)
     if hand is not None and (seat is None or hand.table != seat.table):
         hand = None  # a hand at the table the entry has left is not shown
-    # The hand's part changes at every tap at the player's table and the rest seldom: each is rendered on
-    # its own (the rest with a slot where the hand goes), so that a tap renders the small part only.
+    # Three parts, each rendered when what it shows changes: the phone's own (its seat, move, result,
+    # penalty), what every phone of the event shows alike (the clock, the counts, the money: a bust anywhere
+    # changes it for a thousand phones at once, rendered once for all of them), and its part of the hand
+    # at its table (at every tap there), put in its slot.
     language = translation.get_language()
-    key = (_board_facts(board), number, view.key, move, seat, board.finishes.get(number),
-           board.leaving.get(number), board.penalties.get(number), hand is not None, language)
+    finish = board.finishes.get(number)
+    own_key = (board.tournament_id, board.name, number, move, seat, finish, board.leaving.get(number),
+               board.penalties.get(number), hand is not None, language)
+    shared_key = (_board_facts(board), view.key, finish is None, language)
+    key = (own_key, shared_key)
     html = _phone_html.get(key)
     if html is None:
-        finish = board.finishes.get(number)
-        context = {
-            **clock_context(board, view),
-            "number": number,
-            "seat": seat,
-            "move": move,
-            "finish": finish,
-            "leaving": board.leaving.get(number),
-            "penalty_hands": board.penalties.get(number),
-            "won": finish is not None and 1 in finish.places,
-            "hand": hand,
-            "hand_section": HAND_SLOT,
-        }
-        html = _phone_html.put(key, render_to_string("tournaments/player_fragment.html", context))
+        own = _phone_own.get(own_key)
+        if own is None:
+            own = _phone_own.put(own_key, render_to_string("tournaments/_phone_own.html", {
+                "board": board, "number": number, "seat": seat, "move": move, "finish": finish,
+                "leaving": board.leaving.get(number), "penalty_hands": board.penalties.get(number),
+                "won": finish is not None and 1 in finish.places, "hand": hand, "hand_section": HAND_SLOT}))
+        shared = _phone_shared.get(shared_key)
+        if shared is None:
+            shared = _phone_shared.put(shared_key, render_to_string(
+                "tournaments/_phone_shared.html", {**clock_context(board, view), "money": finish is None}))
+        html = _phone_html.put(key, render_to_string("tournaments/player_fragment.html", {
+            "board": board, "state": _clock_state(view), "own": own, "shared": shared}))
     if hand is not None:
         hand_html = _phone_hands.get((hand, language))
         if hand_html is None:

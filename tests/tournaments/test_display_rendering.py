@@ -133,7 +133,8 @@ def test_a_new_version_that_leaves_a_phone_as_it_was_is_not_rendered_again(monke
     now = START + timedelta(minutes=10)
     first = screens.phone_view(seated, 5, now)
     later = screens.phone_view(replace(seated, version=4), 5, now)
-    assert renders == ["tournaments/player_fragment.html"]
+    assert renders == ["tournaments/_phone_own.html", "tournaments/_phone_shared.html",
+                       "tournaments/player_fragment.html"]
     assert 'data-version="3"' in first and 'data-version="4"' in later
     # the same render, but for its version and the server's "now" stamped at each send (a millisecond may pass)
     def unstamped(html):
@@ -142,9 +143,28 @@ def test_a_new_version_that_leaves_a_phone_as_it_was_is_not_rendered_again(monke
     assert unstamped(later.replace('data-version="4"', 'data-version="3"')) == unstamped(first)
     # What the phone shows changes: a bust elsewhere (players left), its own move: rendered again.
     busted = screens.phone_view(replace(seated, version=5, players_left=86), 5, now)
-    assert "86 of 120" in busted and len(renders) == 2
+    assert "86 of 120" in busted and len(renders) == 5
     moved = replace(seated, version=6, seats={5: SeatAt(8, 1), 9: SeatAt(6, 2)})
-    assert '<strong data-role="table">8</strong>' in screens.phone_view(moved, 5, now) and len(renders) == 3
+    assert '<strong data-role="table">8</strong>' in screens.phone_view(moved, 5, now) and len(renders) == 7
+
+
+def test_a_bust_anywhere_renders_what_every_phone_shows_once_for_all_of_them_and_no_phones_own_part(monkeypatch):
+    """A bust changes the counts every phone of the event shows: a thousand phones each rendered whole for
+    it was the load of an event's busts (docs/benchmarks.md, sixteenth session). The part they all show is
+    rendered once, each phone's own part is kept."""
+    seated = board(seats={5: SeatAt(3, 4), 9: SeatAt(6, 2)})
+    now = START + timedelta(minutes=10)
+    before = {number: screens.phone_view(seated, number, now) for number in (5, 9)}
+    renders = []
+    real = screens.render_to_string
+    monkeypatch.setattr(screens, "render_to_string", lambda *a, **k: renders.append(a[0]) or real(*a, **k))
+    busted = replace(seated, version=4, players_left=86)
+    after = {number: screens.phone_view(busted, number, now) for number in (5, 9)}
+    assert renders.count("tournaments/_phone_shared.html") == 1
+    assert "tournaments/_phone_own.html" not in renders
+    assert all("86 of 120" in html and "87 of 120" in before[n] for n, html in after.items())
+    assert '<strong data-role="table">3</strong>' in after[5] and '<strong data-role="table">6</strong>' in after[9]
+    assert "Entry 9" not in after[5] and "Entry 5" not in after[9]
 
 
 def test_a_phone_shows_its_part_of_the_hand_its_stack_whose_turn_and_the_clock_on_it_C_04_C_33():
