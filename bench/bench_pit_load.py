@@ -158,6 +158,7 @@ class Dealer(threading.Thread):
         self.sent: dict[int, float] = {}  # version -> time the request that produced it was sent
         self.request_seconds: list[float] = []  # how long each tap took to answer
         self.errors: list[str] = []
+        self.finished = False  # set by the script when this dealer's table is gone (a tournament's broken table)
         self.connections: dict[str, http.client.HTTPConnection] = {}
         self.cookies: dict[str, str] = {}
         self.close_each = close_each
@@ -210,10 +211,14 @@ class Dealer(threading.Thread):
             # or every table's tap would land in the same instant and measure a burst, not a pit.
             time.sleep(random.random() / self.rate)  # noqa: S311 - timing jitter, not a game
             step = 0
-            while time.time() < self.stop_at:
+            while time.time() < self.stop_at and not self.finished:
                 started = time.time()
                 base = self.base_urls[step % len(self.base_urls)]
-                version = self.script.act(self, base, started)
+                try:
+                    version = self.script.act(self, base, started)
+                except TimeoutError as error:  # no answer in 15 s: counted, and the dealer taps again
+                    self.errors.append(repr(error))
+                    version = None
                 self.request_seconds.append(time.time() - started)
                 if version is not None:
                     self.sent.setdefault(version, started)

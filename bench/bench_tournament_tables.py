@@ -17,6 +17,13 @@ before measuring, so that hands end all the time as at a real event (the steady 
 put on duty at its table by the director first (only the dealer on duty deals there). It prints
 p50/p95/p99, the daphne processes' CPU per tap and the machine's. Compare with the stack's floor at the
 same rate and sockets: ``bench_pit_load.py --app floor --tables 100 --sockets 1010 --rate 0.2``.
+
+``--busts 0.05``: a player in turn who may go all-in does so once in twenty, so players bust as at a real
+event; each bust is ranked in the event, which proposes the balancing (moves, broken tables, halts), and
+the floor (this process, through the services, as the console's one tap does) confirms each plan a second
+or two after it appears. A table the plan touches waits for it, a broken table's dealer stops, the moved
+players' phones follow them to their new seats. The report then counts the busts, the plans confirmed,
+the tables broken and the "New hand" taps refused while a table waited.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ import random
 import re
 import statistics
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -103,7 +111,51 @@ def prepare(n_tables: int, n_phones: int, prefix: str):
         session[player_links.SESSION_KEY] = str(link.pk)
         session.create()
         phones.append(session.session_key)
-    return tournament.pk, tables, phones
+    return tournament.pk, tables, phones, director.pk
+
+
+class Floor(threading.Thread):
+    """The tournament floor: confirms each balancing plan the event proposes, a second or two after it
+    appears (``services.confirm_plan``, the console's one tap), until ``stop`` is set."""
+
+    def __init__(self, event: int, director_id: int, stop: threading.Event) -> None:
+        super().__init__(daemon=True)
+        self.event, self.director_id, self.stop = event, director_id, stop
+        self.confirmed = 0
+        self.errors: list[str] = []
+
+    def run(self) -> None:
+        from django.contrib.auth import get_user_model
+        from django.db import connection
+
+        from casino.writes import StaleVersion
+        from tournaments import services
+        from tournaments.models import Tournament
+
+        director = get_user_model().objects.get(pk=self.director_id)
+        try:
+            while not self.stop.wait(1.5):
+                tournament = Tournament.objects.get(pk=self.event)
+                pending = services.tournament_state(tournament).pending_plan
+                if pending is None:
+                    continue
+                try:
+                    services.confirm_plan(tournament=tournament, by=director, key=uuid.uuid4().hex,
+                                          expected_version=tournament.version, proposed=pending[0])
+                    self.confirmed += 1
+                except StaleVersion:
+                    continue  # a hand ended meanwhile: look again
+                except Exception as error:  # noqa: BLE001 - reported in the summary
+                    self.errors.append(repr(error))
+        finally:
+            connection.close()
+
+
+def players_left(event: int) -> int:
+    from tournaments import services
+    from tournaments.models import Tournament
+
+    return services.tournament_state(Tournament.objects.get(pk=event)).players_left
 
 
 async def listen(url: str, origin: str, cookie: str | None, pattern: re.Pattern, arrivals: list,
@@ -125,9 +177,12 @@ async def listen(url: str, origin: str, cookie: str | None, pattern: re.Pattern,
         task.cancel()
 
 
-async def run(args, event: int, tables, phones, servers, bases) -> dict:
+async def run(args, event: int, tables, phones, servers, bases, director_id: int) -> dict:
     stop = asyncio.Event()
-    script = TabletScript(event, random.Random(7))  # noqa: S311 - a bench's choices, not a game
+    script = TabletScript(event, random.Random(7), all_in=args.busts)  # noqa: S311 - a bench's choices, not a game
+    floor_stop = threading.Event()
+    floor = Floor(event, director_id, floor_stop) if args.busts else None
+    left_before = await asyncio.to_thread(players_left, event)
     dealers = [Dealer(number, username, bases, args.rate, script) for number, username in tables]
     for dealer in dealers:
         dealer.start()
@@ -168,6 +223,8 @@ async def run(args, event: int, tables, phones, servers, bases) -> dict:
     for dealer in dealers:
         dealer.stop_at = began + args.warmup + args.seconds
         dealer.go.set()
+    if floor is not None:
+        floor.start()
     if args.warmup:
         # The tables start together: their first hands end together, about two minutes in. Measured after
         # a warm-up, hands end all the time, as at a real event (each end a change of the event).
@@ -187,6 +244,10 @@ async def run(args, event: int, tables, phones, servers, bases) -> dict:
     await asyncio.sleep(3)  # the last pushes
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
+    floor_stop.set()
+    if floor is not None:
+        await asyncio.to_thread(floor.join)
+    left_after = await asyncio.to_thread(players_left, event)
 
     latencies, missed = [], 0
     for dealer in dealers:
@@ -226,6 +287,9 @@ async def run(args, event: int, tables, phones, servers, bases) -> dict:
         "machine_cpu_ms_per_tap": round(1000 * busy * os.cpu_count() * wall / max(1, taps), 1),
         "machine_cpu_percent": round(100 * busy, 1),
         "load_generator_cpu_percent": round(100 * own_cpu / wall, 1),
+        **({"busts": left_before - left_after, "plans_confirmed": floor.confirmed,
+            "tables_broken": len(script.broken), "new_hands_refused_while_waiting": script.refused,
+            "floor_errors": floor.errors[:5]} if floor is not None else {}),
         "errors": errors[:5],
         "error_count": len(errors),
     }
@@ -241,17 +305,20 @@ def main() -> None:
                         help="seconds of taps before the measurement (150: the first hands have ended)")
     parser.add_argument("--rate", type=float, default=0.2, help="taps per second per table (0.2: one every 5 s)")
     parser.add_argument("--servers", type=int, default=2)
+    parser.add_argument("--busts", type=float, default=0.0,
+                        help="the chance a player in turn who may go all-in does (0.05: players bust, the floor "
+                             "confirms the balancing)")
     args = parser.parse_args()
 
     env = production_on_loopback("bench_tournament_tables measures PostgreSQL + Redis: set DATABASE_URL and REDIS_URL")
     prefix = f"t{int(time.time())}_"
     began = time.time()
-    event, tables, phones = prepare(args.tables, args.phones, prefix)
+    event, tables, phones, director_id = prepare(args.tables, args.phones, prefix)
     print(f"event {event}: {len(tables)} tables drawn, {len(phones)} phone links, in {time.time() - began:.0f} s")
     servers = start_servers(args.servers, env)
     bases = [f"http://127.0.0.1:{port}" for _proc, port in servers]
     try:
-        report = asyncio.run(run(args, event, tables, phones, servers, bases))
+        report = asyncio.run(run(args, event, tables, phones, servers, bases, director_id))
         print(json.dumps(report, indent=2))
     finally:
         stop_servers(servers)

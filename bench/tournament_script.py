@@ -3,9 +3,15 @@
 Each tap is one POST to the tablet's view (``/tournaments/<event>/tables/<n>/deal/<action>/``), as the
 tablet sends it: the table's version, a fresh idempotency key, htmx's header. The answer is the tablet's
 fresh fragment, whose ``data-version`` this tap produced and whose buttons say what the next tap is: a new
-hand; in the betting, a check where it may, otherwise a call or a fold (no all-in: nobody busts, so the
-tables stay as drawn and every tap is a hand's); the board's cards; each hand shown at the showdown; the
-award. About 20 taps a hand at a full table.
+hand; in the betting, a check where it may, otherwise a call or a fold; the board's cards; each hand shown at
+the showdown; the award. About 20 taps a hand at a full table.
+
+By default nobody goes all-in: nobody busts, the tables stay as drawn and every tap is a hand's. With
+``all_in`` (the chance that a player in turn who may go all-in does), players bust: their hands' ends go
+into the event, which ranks them and proposes the balancing the floor confirms (``bench_tournament_tables
+--busts``). Meanwhile a table the plan touches waits: its dealer's "New hand" is refused (TDA-11, or CC-59
+while it is halted) and tapped again at the dealer's pace, as a dealer would; those refusals are counted, not
+errors. A table the plan breaks is no longer in play (its tablet answers 404): its dealer stops.
 """
 
 from __future__ import annotations
@@ -26,10 +32,12 @@ HOLES.update({9: "9d 9c", 10: "Kd Qd"})
 
 
 class TabletScript:
-    def __init__(self, event: int, rng: random.Random) -> None:
-        self.event, self.rng = event, rng
+    def __init__(self, event: int, rng: random.Random, all_in: float = 0.0) -> None:
+        self.event, self.rng, self.all_in = event, rng, all_in
         self.pages: dict[int, str] = {}  # table number -> the tablet's last fragment
         self.csrf: dict[int, str] = {}
+        self.refused = 0  # taps refused while the table waits for the floor (with all_in only)
+        self.broken: set[int] = set()  # tables broken by the floor's plans (with all_in only)
 
     def socket_path(self, table: int) -> str:
         return f"/ws/tournaments/{self.event}/tables/{table}/deal/"
@@ -54,6 +62,8 @@ class TabletScript:
         # the seat the step asks for (the seats' table above it has a seat field per row: dead hands, TDA-30)
         seat = SEAT.search(page, max(0, page.find('data-step="')))
         if 'data-step="betting"' in page:
+            if self.all_in and 'data-action="all-in"' in page and self.rng.random() < self.all_in:
+                return "all-in", {"seat": seat.group(1)}
             if 'data-action="check"' in page:
                 return "check", {"seat": seat.group(1)}
             return ("call" if self.rng.random() < 0.35 else "fold"), {"seat": seat.group(1)}
@@ -75,10 +85,17 @@ class TabletScript:
         status, answer = dealer.request(
             base, f"/tournaments/{self.event}/tables/{table}/deal/{action}/", data,
             headers={"HX-Request": "true", "X-CSRFToken": self.csrf[table]})
-        self.pages[table] = answer
         match = FRAGMENT_VERSION.search(answer)
+        if self.all_in and status == 404:  # the floor's plan broke this table: its dealer's work is done
+            self.broken.add(table)
+            dealer.finished = True
+            return None
+        self.pages[table] = answer
         if status == 200 and match:
             return int(match.group(1))
+        if self.all_in and status == 422 and action == "new-hand":
+            self.refused += 1  # the table waits for the floor's moves (TDA-11) or its balancing (CC-59)
+            return None
         if status != 409:
             dealer.errors.append(f"{action}: HTTP {status} {re.sub(r'<[^>]+>', ' ', answer)[:160]!r}")
         return None
