@@ -149,7 +149,8 @@ class DealerTabletConsumer(LiveConsumer):
 
     async def state_changed(self, event) -> None:
         if event.get("group") == self.event_group:
-            concerned = await database_sync_to_async(self._event_concerns_this_table, thread_sensitive=False)()
+            concerned = await database_sync_to_async(self._event_concerns_this_table, thread_sensitive=False)(
+                event.get("version"))
             if concerned:
                 await self.push_fragment()
             return
@@ -157,10 +158,15 @@ class DealerTabletConsumer(LiveConsumer):
         await self.push_fragment(version=event.get("version") if event.get("group") == self.table.group_name
                                  else None)
 
-    def _event_concerns_this_table(self) -> bool:
+    def _event_concerns_this_table(self, version: int | None = None) -> bool:
+        """Whether the event's change announced at ``version`` changes what this tablet shows of the event.
+        The event at the version announced, not its row read again: every tablet of the event hears every
+        change (a bust, a plan, a confirmation), a hundred of them at once, and the first of the process to
+        ask reads the record's new events for all (``services.tournament_state``, once per version)."""
         from tournaments import services, tablet
 
-        tournament = Tournament.objects.get(pk=self.table.tournament_id)
+        tournament = (Tournament(pk=self.table.tournament_id, version=version) if version is not None
+                      else Tournament.objects.get(pk=self.table.tournament_id))
         return tablet.event_facts(services.tournament_state(tournament), self.table.number) != self.shown_facts
 
     def render_fragment(self, version: int | None = None) -> str:

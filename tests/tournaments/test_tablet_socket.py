@@ -188,6 +188,25 @@ async def test_a_hands_end_at_another_table_does_not_redraw_this_tablet_but_the_
     await socket.disconnect()
 
 
+def test_whether_a_change_of_the_event_concerns_a_tablet_is_read_at_the_announced_version_without_a_query(
+    two_tables, director_dora, django_assert_num_queries
+):
+    """A hundred tablets hear each of the event's changes: each asked the event's row again (a query per
+    tablet and change, docs/benchmarks.md, sixteenth session); the announcement names the version."""
+    from tournaments.consumers import DealerTabletConsumer
+
+    tournament, (here, _there) = two_tables
+    tournament.refresh_from_db()
+    consumer = DealerTabletConsumer()
+    consumer.table = here
+    consumer.shown_facts = tablet.event_facts(services.tournament_state(tournament), here.number)
+    with django_assert_num_queries(0):  # this process holds the event at that version
+        assert consumer._event_concerns_this_table(tournament.version) is False
+    act(services.clock_command, tournament, director_dora, kind="pause")
+    tournament.refresh_from_db()
+    assert consumer._event_concerns_this_table(tournament.version) is True  # the clock's events changed
+
+
 # --- The players' phones during a hand -------------------------------------------------------------------
 
 
