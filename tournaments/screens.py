@@ -729,31 +729,25 @@ def phone_view(board: Board, number: int, now: datetime | None = None, hand: Han
     # changes it for a thousand phones at once, rendered once for all of them), and its part of the hand
     # at its table (at every tap there), put in its slot.
     language = translation.get_language()
-    finish = board.finishes.get(number)
-    own_key = (board.tournament_id, board.name, number, move, seat, finish, board.leaving.get(number),
-               board.penalties.get(number), hand is not None, language)
+    finish, leaving, penalty_hands = board.finishes.get(number), board.leaving.get(number), board.penalties.get(number)
+    own_key = (board.tournament_id, board.name, number, move, seat, finish, leaving, penalty_hands, hand is not None,
+               language)
     shared_key = (_board_facts(board), view.key, finish is None, language)
-    key = (own_key, shared_key)
-    html = _phone_html.get(key)
-    if html is None:
-        own = _phone_own.get(own_key)
-        if own is None:
-            own = _phone_own.put(own_key, render_to_string("tournaments/_phone_own.html", {
-                "board": board, "number": number, "seat": seat, "move": move, "finish": finish,
-                "leaving": board.leaving.get(number), "penalty_hands": board.penalties.get(number),
-                "won": finish is not None and 1 in finish.places, "hand": hand, "hand_section": HAND_SLOT}))
-        shared = _phone_shared.get(shared_key)
-        if shared is None:
-            shared = _phone_shared.put(shared_key, render_to_string(
-                "tournaments/_phone_shared.html", {**clock_context(board, view), "money": finish is None}))
-        html = _phone_html.put(key, render_to_string("tournaments/player_fragment.html", {
-            "board": board, "state": _clock_state(view), "own": own, "shared": shared}))
+
+    def whole() -> str:
+        own = _phone_own.get_or_make(own_key, lambda: render_to_string("tournaments/_phone_own.html", {
+            "board": board, "number": number, "seat": seat, "move": move, "finish": finish, "leaving": leaving,
+            "penalty_hands": penalty_hands, "won": finish is not None and 1 in finish.places, "hand": hand,
+            "hand_section": HAND_SLOT}))
+        shared = _phone_shared.get_or_make(shared_key, lambda: render_to_string(
+            "tournaments/_phone_shared.html", {**clock_context(board, view), "money": finish is None}))
+        return render_to_string("tournaments/player_fragment.html", {
+            "board": board, "state": _clock_state(view), "own": own, "shared": shared})
+
+    html = _phone_html.get_or_make((own_key, shared_key), whole)
     if hand is not None:
-        hand_html = _phone_hands.get((hand, language))
-        if hand_html is None:
-            hand_html = _phone_hands.put((hand, language), render_to_string(
-                "tournaments/_phone_hand.html", {"hand": hand, "street": street_label(hand.street)}))
-        html = html.replace(HAND_SLOT, hand_html, 1)
+        html = html.replace(HAND_SLOT, _phone_hands.get_or_make((hand, language), lambda: render_to_string(
+            "tournaments/_phone_hand.html", {"hand": hand, "street": street_label(hand.street)})), 1)
     return _stamped(_VERSION_SHOWN.sub(f'data-version="{board.version}"', html, count=1))
 
 
