@@ -61,8 +61,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
         """The groups this viewer may follow, or None to refuse the connection."""
         raise NotImplementedError
 
-    def still_allowed(self) -> bool:
-        """Re-checked before every push: a revoked link or a removed role stops at once."""
+    def still_allowed(self, version: int | None = None) -> bool:
+        """Re-checked before every push: a revoked link or a removed role stops at once. ``version``: what
+        the push being answered announced, if anything (a screen may check against what it holds of it)."""
         return True
 
     #: The goodbye shown when ``still_allowed`` says no: it replaces the element with ``screen_id()``.
@@ -235,7 +236,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
     def _checked_fragment(self, version: int | None) -> tuple[str, bool]:
         """In a worker thread: the viewer's right checked again, then their fragment (or a goodbye)."""
         with translation.override(self.language):
-            if not self.still_allowed():
+            if not self.still_allowed(version):
                 return render_to_string(self.goodbye_template, {"screen_id": self.screen_id()}), False
             return self.render_fragment(version), True
 
@@ -343,7 +344,7 @@ class PlayerConsumer(LiveConsumer):
         self.coalesce_groups = frozenset(versioned_groups(self.link))
         return [self.link.group_name, *seat]
 
-    def still_allowed(self) -> bool:
+    def still_allowed(self, version: int | None = None) -> bool:
         # The link's row read again: on the worker-thread path only (the connection, a revocation's
         # own push, a push the memory could not serve). Pushes rendered from memory check the link
         # against the links read for their version instead (fragment_from_memory).

@@ -36,7 +36,9 @@ between tests (``casino.memo.clear_all``).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+import zlib
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -189,6 +191,16 @@ def shared_cache():
     """Redis, where a version's snapshot waits for the other processes' screens; None when sharing is off
     (one process) or there is no Redis."""
     return caches["default"] if settings.SHARE_SNAPSHOTS else None
+
+
+def shape_of(*classes: type) -> str:
+    """The fields of ``classes`` (dataclasses, models) as a short fingerprint, for the name of what a process
+    leaves in Redis (``share``): during a rolling deploy the processes may run different code, and what one
+    pickled must not reach another in another shape (a field added, renamed). A process then finds nothing
+    under its own shape and reads the record."""
+    names = [f"{cls.__name__}.{f.name}" for cls in classes for f in
+             (dataclasses.fields(cls) if dataclasses.is_dataclass(cls) else cls._meta.concrete_fields)]
+    return format(zlib.crc32(" ".join(names).encode()), "08x")
 
 
 def share(name: str, value: Any) -> None:

@@ -36,7 +36,7 @@ class TableDealerConsumer(LiveConsumer):
         self.coalesce_groups = frozenset({self.table.group_name})  # the tablet shows the table's version
         return [self.table.group_name]
 
-    def still_allowed(self) -> bool:
+    def still_allowed(self, version: int | None = None) -> bool:
         # A dealer relieved from the table (or whose role was removed) stops receiving it at once.
         self.table.refresh_from_db(fields=["dealer", "version"])
         read_again(self.user)
@@ -63,7 +63,7 @@ class PitConsumer(LiveConsumer):
             return None
         return [pit_group(self.pit.pk)]
 
-    def still_allowed(self) -> bool:
+    def still_allowed(self, version: int | None = None) -> bool:
         self.pit.refresh_from_db(fields=["pit_boss"])
         read_again(self.user)
         return self.user.is_active and supervises_pit(self.user, self.pit)

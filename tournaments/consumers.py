@@ -99,7 +99,7 @@ class TournamentConsoleConsumer(LiveConsumer):
             self.tables_push.cancel()
         await super().disconnect(code)
 
-    def still_allowed(self) -> bool:
+    def still_allowed(self, version: int | None = None) -> bool:
         # A person whose role was removed (or who was deactivated) stops receiving the console at once.
         read_again(self.user)
         return runs_tournaments(self.user) and Tournament.objects.filter(pk=self.tournament.pk).exists()
@@ -140,11 +140,18 @@ class DealerTabletConsumer(LiveConsumer):
         self.shown_facts: tuple | None = None
         return [self.table.group_name, self.event_group]
 
-    def still_allowed(self) -> bool:
+    def still_allowed(self, version: int | None = None) -> bool:
         from tournaments import tablet
 
         read_again(self.user)
-        self.table.refresh_from_db(fields=["dealer"])  # taken off the table: the goodbye
+        # Taken off the table: the goodbye. The dealer on duty at the version the push shows, as its tap's
+        # commit rendered it (a change of dealer is a write of the table: its own push reads the row, as
+        # does any push whose render is not there). At a hundred tables the row read again was a query a tap.
+        made = tablet.made_fragment(self.table, version) if version is not None else None
+        if made is None:
+            self.table.refresh_from_db(fields=["dealer"])
+        else:
+            self.table.dealer_id = made.dealer_id
         return self.user.is_active and tablet.may_open(self.user, self.table)
 
     async def state_changed(self, event) -> None:
@@ -246,7 +253,7 @@ class ClockDisplayConsumer(LiveConsumer):
             if isinstance(result, Exception):
                 log.warning("a clock display could not be pushed", exc_info=result)
 
-    def still_allowed(self) -> bool:
+    def still_allowed(self, version: int | None = None) -> bool:
         return True  # a public screen: nothing to revoke
 
     def render_fragment(self, version: int | None = None) -> str:

@@ -34,8 +34,6 @@ Every refusal is a ``RuleViolation`` (or ``NotAllowed``) a dealer can read; noth
 from __future__ import annotations
 
 import copy
-import dataclasses
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -130,17 +128,9 @@ def just_written(table: DealtTable) -> Written | None:
     return _WRITTEN.get(reads.identity(table))
 
 
-def _shape(*classes: type) -> str:
-    """The fields of ``classes`` (dataclasses, models) as a short fingerprint."""
-    names = [f"{cls.__name__}.{f.name}" for cls in classes for f in
-             (dataclasses.fields(cls) if dataclasses.is_dataclass(cls) else cls._meta.concrete_fields)]
-    return format(zlib.crc32(" ".join(names).encode()), "08x")
-
-
-#: In the name of what a write leaves in Redis: during a rolling deploy the two processes may run different
-#: code, and what one pickled must not reach a write of the other in another shape (a field added, renamed):
-#: a process then finds nothing under its own shape and reads the record.
-_SHARED_SHAPE = _shape(Written, HoldemHand, TableSetup, HouseRules, DealtTable, TableHand, TableHandAction)
+#: In the name of what a write leaves in Redis (``reads.shape_of``: a process running other code during a rolling
+#: deploy finds nothing under its own shape and reads the record).
+_SHARED_SHAPE = reads.shape_of(Written, HoldemHand, TableSetup, HouseRules, DealtTable, TableHand, TableHandAction)
 
 
 def _shared_name(table: DealtTable, version: int) -> str:

@@ -199,6 +199,9 @@ class MadeFragment:
     screen_version: int
     event_facts: tuple
     html: str
+    #: the table's dealer on duty at that version: the tablet's push checks its viewer against it instead of
+    #: reading the table's row again (``DealerTabletConsumer.still_allowed``)
+    dealer_id: int | None
 
     def with_notice(self, notice: dict | None = None) -> str:
         notice_html = render_to_string("tournaments/_tablet_notice.html", {"notice": notice}) if notice else ""
@@ -214,7 +217,10 @@ def _made_key(table: DealtTable, version: int, language: str) -> tuple:
 
 def _shared_name(key: tuple) -> str:
     pk, created_at, version, language = key
-    return f"tournament-tablet:{pk}:{created_at.timestamp()}:{version}:{language}"
+    return f"tournament-tablet:{_SHARED_SHAPE}:{pk}:{created_at.timestamp()}:{version}:{language}"
+
+
+_SHARED_SHAPE = reads.shape_of(MadeFragment)
 
 
 def make_fragment(table: DealtTable, written: dealing.Written | None = None) -> MadeFragment:
@@ -227,7 +233,7 @@ def make_fragment(table: DealtTable, written: dealing.Written | None = None) -> 
         table.refresh_from_db()
     context = tablet_context(table, written=written)
     made = MadeFragment(context["screen_version"], context["event_facts"],
-                        render_to_string(TEMPLATE, {**context, "notice_slot": True}))
+                        render_to_string(TEMPLATE, {**context, "notice_slot": True}), table.dealer_id)
     key = _made_key(table, table.version, translation.get_language())
     _MADE.put(key, made)
     reads.share(_shared_name(key), made)  # the other process's screens render it themselves if this fails

@@ -119,6 +119,29 @@ def test_the_other_process_finds_the_taps_render_in_redis(first_table, dealer_da
         assert made.screen_version == first_table.version + first_table.tournament.version
 
 
+def test_a_taps_push_checks_the_dealer_on_duty_from_the_render_at_its_commit_without_reading_the_table(
+    first_table, dealer_dana_here, floor_fede, django_assert_num_queries
+):
+    """At a hundred tables the tablet's push read the table's row again for its dealer on duty: a query a tap
+    (docs/benchmarks.md, seventeenth session). The render at the tap's commit says who was on duty at that
+    version; a change of dealer is a write whose push finds no such render and reads the row."""
+    from tournaments.consumers import DealerTabletConsumer
+    from tournaments.models import DealtTable
+
+    _tap(dealer_dana_here, first_table, "new-hand")
+    first_table.refresh_from_db()
+    consumer = DealerTabletConsumer()
+    consumer.table, consumer.user = DealtTable.objects.get(pk=first_table.pk), dealer_dana_here
+    with django_assert_num_queries(1):  # the viewer's own rights read again, not the table's row
+        assert consumer.still_allowed(first_table.version) is True
+    dealing.assign_dealer(table=first_table, by=floor_fede, key=uuid.uuid4().hex,
+                          expected_version=first_table.version, dealer=None)
+    first_table.refresh_from_db()
+    assert tablet.made_fragment(first_table, first_table.version) is None
+    assert consumer.still_allowed(first_table.version) is False  # relieved: the row read again says so
+    assert consumer.still_allowed() is False
+
+
 # --- A change of the event, drawn only where it shows --------------------------------------------------
 
 

@@ -142,10 +142,10 @@ def test_what_a_process_of_other_code_left_in_redis_is_not_where_a_tap_starts(
 def test_the_shape_of_what_a_write_leaves_changes_with_a_field_added_or_renamed():
     from dataclasses import make_dataclass
 
-    before = dealing._shape(make_dataclass("Written", ["hand", "rows"]))
-    assert dealing._shape(make_dataclass("Written", ["hand", "rows"])) == before
-    assert dealing._shape(make_dataclass("Written", ["hand", "rows", "engine"])) != before
-    assert dealing._shape(make_dataclass("Written", ["hand", "records"])) != before
+    before = reads.shape_of(make_dataclass("Written", ["hand", "rows"]))
+    assert reads.shape_of(make_dataclass("Written", ["hand", "rows"])) == before
+    assert reads.shape_of(make_dataclass("Written", ["hand", "rows", "engine"])) != before
+    assert reads.shape_of(make_dataclass("Written", ["hand", "records"])) != before
 
 
 def test_what_redis_holds_of_an_earlier_version_is_not_where_a_tap_starts(
