@@ -5,6 +5,7 @@ cookies to a websocket from any origin, so without it any web page could
 open a socket as a logged-in dealer.
 """
 
+import gc
 import os
 import sys
 
@@ -35,3 +36,20 @@ from django.conf import settings  # noqa: E402
 # reaches the switch interval (5 ms by default), and a dealer's tap makes a dozen round trips: under
 # load the waits, not the work, made most of a tap's time (docs/benchmarks.md).
 sys.setswitchinterval(settings.GIL_SWITCH_INTERVAL)
+
+# A daphne process at a hundred tournament tables holds some 370,000 objects the cyclic garbage collector
+# tracks (a thousand sockets with their scopes, the screens' caches, Django itself). Python's full
+# collection walks them all while the whole process waits, every socket and request: it came about every
+# ten seconds and took 200 to 490 ms, each time a stall of every tap and push in flight there
+# (docs/benchmarks.md, seventeenth session). What the process loaded to start (Django, the URLconf and
+# every view) lives as long as the process: it is left out of every collection (gc.freeze). A full
+# collection then waits for GC_FULL_COLLECTION_EVERY collections of the middle generation instead of
+# Python's 10: minutes apart instead of seconds. The price: the garbage only a full collection frees (a
+# few thousand objects a second there, in reference cycles) waits that long, some tens of megabytes.
+gc.set_threshold(gc.get_threshold()[0], gc.get_threshold()[1], settings.GC_FULL_COLLECTION_EVERY)
+if settings.GC_FREEZE_AT_START:
+    from django.urls import get_resolver  # noqa: E402
+
+    get_resolver().url_patterns  # every view imported now, to be frozen with the rest  # noqa: B018
+    gc.collect()
+    gc.freeze()

@@ -277,3 +277,21 @@ def test_a_write_that_waits_too_long_for_a_lock_gives_up_with_an_error_the_retry
     finally:
         release.set()
         holder.join()
+
+
+def test_a_serving_process_leaves_what_it_loaded_out_of_the_collector_and_collects_in_full_less_often():
+    """Daphne's application (casino.asgi): at a hundred tournament tables Python's full collection stalled a
+    process for 200 to 490 ms about every ten seconds (docs/benchmarks.md, seventeenth session)."""
+    code = "import gc, casino.asgi; print(gc.get_freeze_count(), gc.get_threshold()[2])"
+
+    def served(**env) -> list[int]:
+        clean = {k: v for k, v in os.environ.items() if not k.startswith("GC_")}
+        result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**clean, "DEBUG": "1", **env},
+                                capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, result.stderr
+        return [int(n) for n in result.stdout.split()]
+
+    frozen, full_every = served()
+    assert frozen > 10_000  # Django, the URLconf and every view, out of every collection
+    assert full_every == 100  # Python's is 10
+    assert served(GC_FREEZE_AT_START="0", GC_FULL_COLLECTION_EVERY="25") == [0, 25]
