@@ -215,9 +215,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Seconds a thread may hold the GIL before another that waits gets it (casino.asgi): 1 ms instead of
 # Python's 5 ms, measured by bench/bench_pit_load.py.
 GIL_SWITCH_INTERVAL = env.float("GIL_SWITCH_INTERVAL", default=0.001)
-# The cyclic garbage collector in a serving process (casino.asgi): what the process loaded to start is left
-# out of every collection, and a full collection waits for this many collections of the middle generation
-# (Python's default is 10), measured by bench/bench_tournament_tables.py (docs/benchmarks.md).
+# The cyclic garbage collector in a process that loads casino.asgi (daphne's, the suite's): what it loaded
+# to start is left out of every collection, and a full collection waits for this many collections of the
+# middle generation (Python's default is 10), measured by bench/bench_tournament_tables.py (docs/realtime.md).
 GC_FREEZE_AT_START = env.bool("GC_FREEZE_AT_START", default=True)
 GC_FULL_COLLECTION_EVERY = env.int("GC_FULL_COLLECTION_EVERY", default=100)
 # HTTP requests a daphne process runs at once, each in a thread kept for the next (casino.asgi_http);
