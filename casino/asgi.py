@@ -46,7 +46,8 @@ sys.setswitchinterval(settings.GIL_SWITCH_INTERVAL)
 # collection then waits for GC_FULL_COLLECTION_EVERY collections of the middle generation instead of
 # Python's 10: minutes apart instead of seconds. The price: the garbage only a full collection frees (a
 # few thousand objects a second there, in reference cycles) waits that long, some tens of megabytes.
-gc.set_threshold(gc.get_threshold()[0], gc.get_threshold()[1], settings.GC_FULL_COLLECTION_EVERY)
+young, middle, _full = gc.get_threshold()
+gc.set_threshold(young, middle, settings.GC_FULL_COLLECTION_EVERY)
 if settings.GC_FREEZE_AT_START:
     from django.urls import get_resolver  # noqa: E402
 

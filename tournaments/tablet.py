@@ -215,12 +215,14 @@ def _made_key(table: DealtTable, version: int, language: str) -> tuple:
     return (*reads.version_key(table, version), language)
 
 
+#: In the name of what a render leaves in Redis (``reads.shape_of``): a process running other code during a
+#: rolling deploy never unpickles a render of another shape.
+_SHARED_SHAPE = reads.shape_of(MadeFragment)
+
+
 def _shared_name(key: tuple) -> str:
     pk, created_at, version, language = key
     return f"tournament-tablet:{_SHARED_SHAPE}:{pk}:{created_at.timestamp()}:{version}:{language}"
-
-
-_SHARED_SHAPE = reads.shape_of(MadeFragment)
 
 
 def make_fragment(table: DealtTable, written: dealing.Written | None = None) -> MadeFragment:
