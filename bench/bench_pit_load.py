@@ -201,6 +201,15 @@ class Dealer(threading.Thread):
         """The cookies this dealer's browser would send (its session's among them)."""
         return "; ".join(f"{name}={value}" for name, value in self.cookies.items())
 
+    def base_for(self, step: int) -> str:
+        """The process this dealer's tap number ``step`` goes to. Each dealer's taps alternate between the
+        processes (its next tap may land on the other one: what a process keeps must hold across both),
+        starting from its table's own: half the tables on each process at any moment, as a balancer spreads
+        them. All starting on the first, every dealer's k-th tap went to the same process within the same
+        1/rate seconds (the tables tap at one pace): one process took every tap for five seconds, then the
+        other, each loaded twice over in turn (seen at 100 tournament tables, 2026-11-26)."""
+        return self.base_urls[(step + self.table_id) % len(self.base_urls)]
+
     def run(self) -> None:
         try:
             with LOGINS:
@@ -213,7 +222,7 @@ class Dealer(threading.Thread):
             step = 0
             while time.time() < self.stop_at and not self.finished:
                 started = time.time()
-                base = self.base_urls[step % len(self.base_urls)]
+                base = self.base_for(step)
                 try:
                     version = self.script.act(self, base, started)
                 except TimeoutError as error:  # no answer in 15 s: counted, and the dealer taps again
