@@ -202,6 +202,9 @@ class MadeFragment:
     #: the table's dealer on duty at that version: the tablet's push checks its viewer against it instead of
     #: reading the table's row again (``DealerTabletConsumer.still_allowed``)
     dealer_id: int | None
+    #: who tapped it: their right to deal there was checked by the write, and its answer showed them this very
+    #: render; their own tablet's push shows it again without reading their rights (None: not a tap's render)
+    author_id: int | None = None
 
     def with_notice(self, notice: dict | None = None) -> str:
         notice_html = render_to_string("tournaments/_tablet_notice.html", {"notice": notice}) if notice else ""
@@ -225,29 +228,31 @@ def _shared_name(key: tuple) -> str:
     return f"tournament-tablet:{_SHARED_SHAPE}:{pk}:{created_at.timestamp()}:{version}:{language}"
 
 
-def make_fragment(table: DealtTable, written: dealing.Written | None = None) -> MadeFragment:
+def make_fragment(table: DealtTable, written: dealing.Written | None = None, author=None) -> MadeFragment:
     """The tablet at its table's version now, rendered in the active language, kept in this process and in
     Redis for the other's screens: called at a tap's commit, before its announcement (the push that
-    follows finds it), from what the tap's write knew (``written``); and by a screen that found none."""
+    follows finds it), from what the tap's write knew (``written``) and with who tapped (``author``); and by
+    a screen that found none."""
     if written is not None:
         table = written.table  # the row as the write left it, at the version it made
     else:
         table.refresh_from_db()
     context = tablet_context(table, written=written)
     made = MadeFragment(context["screen_version"], context["event_facts"],
-                        render_to_string(TEMPLATE, {**context, "notice_slot": True}), table.dealer_id)
+                        render_to_string(TEMPLATE, {**context, "notice_slot": True}), table.dealer_id,
+                        getattr(author, "pk", None))
     key = _made_key(table, table.version, translation.get_language())
     _MADE.put(key, made)
     reads.share(_shared_name(key), made)  # the other process's screens render it themselves if this fails
     return made
 
 
-def made_fragment(table: DealtTable, version: int) -> MadeFragment | None:
+def made_fragment(table: DealtTable, version: int, *, memory_only: bool = False) -> MadeFragment | None:
     """The tablet at ``version`` of its table in the active language, as a tap's commit rendered it: from
-    this process, else from Redis; None if neither holds it."""
+    this process, else from Redis (not with ``memory_only``: on an event loop); None if neither holds it."""
     key = _made_key(table, version, translation.get_language())
     found = _MADE.get(key)
-    if found is not None:
+    if found is not None or memory_only:
         return found
     found = reads.shared(_shared_name(key))
     if isinstance(found, MadeFragment):
@@ -330,7 +335,7 @@ def tablet_act(request, tournament_id: int, table: int, action: str):
         return dealing.act(**common, record=_record(action, post))
 
     # The new version is rendered once, at the commit, before the push announces it (the module's docstring).
-    with before_announcing(lambda: make_fragment(dealt, dealing.just_written(dealt))):
+    with before_announcing(lambda: make_fragment(dealt, dealing.just_written(dealt), author=request.user)):
         status, notice, result = outcome(run)
     if status == 200 and result is not None and not result.duplicate:
         dealt.version = result.version  # the version this tap made (the answer's render is keyed by it)

@@ -15,6 +15,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
+from django.utils import translation
 
 from casino.asgi import application
 from casino.memo import another_process
@@ -130,16 +131,49 @@ def test_a_taps_push_checks_the_dealer_on_duty_from_the_render_at_its_commit_wit
 
     _tap(dealer_dana_here, first_table, "new-hand")
     first_table.refresh_from_db()
-    consumer = DealerTabletConsumer()
-    consumer.table, consumer.user = DealtTable.objects.get(pk=first_table.pk), dealer_dana_here
-    with django_assert_num_queries(1):  # the viewer's own rights read again, not the table's row
-        assert consumer.still_allowed(first_table.version) is True
+    dana, fede = DealerTabletConsumer(), DealerTabletConsumer()
+    dana.table, dana.user = DealtTable.objects.get(pk=first_table.pk), dealer_dana_here
+    fede.table, fede.user = DealtTable.objects.get(pk=first_table.pk), floor_fede
+    with django_assert_num_queries(1):  # the floor watching Dana's tap: his own rights read again, not the table
+        assert fede.still_allowed(first_table.version) is True
     dealing.assign_dealer(table=first_table, by=floor_fede, key=uuid.uuid4().hex,
                           expected_version=first_table.version, dealer=None)
     first_table.refresh_from_db()
     assert tablet.made_fragment(first_table, first_table.version) is None
-    assert consumer.still_allowed(first_table.version) is False  # relieved: the row read again says so
-    assert consumer.still_allowed() is False
+    assert dana.still_allowed(first_table.version) is False  # relieved: the row read again says so
+    assert dana.still_allowed() is False
+
+
+def test_a_dealers_own_tap_is_pushed_to_their_tablet_from_its_render_without_reading_their_rights(
+    first_table, dealer_dana_here, floor_fede, django_assert_num_queries
+):
+    """The write checked Dana's right to deal at its commit and its answer showed her this render: its push to
+    her tablet shows her nothing new, so it reads nothing (rendered on the socket's loop where the tap was
+    answered in the same process). The floor's tablet at the same table is checked as every push is."""
+    from tournaments.consumers import DealerTabletConsumer
+    from tournaments.models import DealtTable
+
+    answer = _tap(dealer_dana_here, first_table, "new-hand")
+    first_table.refresh_from_db()
+    dana, fede = DealerTabletConsumer(), DealerTabletConsumer()
+    dana.table, dana.user = DealtTable.objects.get(pk=first_table.pk), dealer_dana_here
+    fede.table, fede.user = DealtTable.objects.get(pk=first_table.pk), floor_fede
+    dana.shown_facts = fede.shown_facts = None
+    with translation.override("en"), django_assert_num_queries(0):
+        pushed = dana.fragment_from_memory(first_table.version)
+        assert dana.still_allowed(first_table.version) is True
+    assert pushed == answer.content.decode()
+    assert dana.shown_facts is not None
+    with translation.override("en"):
+        assert fede.fragment_from_memory(first_table.version) is None  # not his tap: the worker thread checks him
+
+    # A render without an author (a screen that found none, or a change of dealer) is checked as before.
+    with another_process(), translation.override("en"):
+        assert dana.fragment_from_memory(first_table.version) is None  # this process holds nothing: Redis, in a thread
+        tablet.make_fragment(dana.table)
+        made = tablet.made_fragment(dana.table, first_table.version, memory_only=True)
+        assert made is not None and made.author_id is None
+        assert dana.fragment_from_memory(first_table.version) is None
 
 
 # --- A change of the event, drawn only where it shows --------------------------------------------------
