@@ -185,9 +185,14 @@ def check_key(key: object) -> str:
     return key
 
 
-def write(kind: Aggregate, *, pk: int, by, key: str, expected_version: int, action: str,
+def write(kind: Aggregate, *, pk: int, by, key: str, expected_version: int | None, action: str,
           work: Callable[[Write], None], write_class: type[Write] = Write) -> Written:
-    """Lock -> idempotency -> version -> ``work`` -> version bump -> request kept -> announce after commit."""
+    """Lock -> idempotency -> version -> ``work`` -> version bump -> request kept -> announce after commit.
+
+    ``expected_version``: the version the person saw when they asked (a stale one is refused: they look
+    again). None only for a write that another write makes in its own transaction, on what that one locked
+    and checked (a table's hand reported into its event): it rests on no screen, so whatever the aggregate's
+    version at the lock, ``work`` checks its facts against the locked state."""
     key = check_key(key)
     pk = int(pk)
     stream = kind.stream(pk)
@@ -198,7 +203,7 @@ def write(kind: Aggregate, *, pk: int, by, key: str, expected_version: int, acti
             .annotate(key_used=Exists(requests.filter(**{kind.owner: OuterRef("pk")}, key=key)), **stream_lock(stream))
             .get(pk=pk)
         )
-        stale = int(expected_version) != locked.version
+        stale = expected_version is not None and int(expected_version) != locked.version
         # A double tap's twin may have waited on the lock while the first committed: the statement saw
         # the requests as they were when it began, so a stale version asks again (a statement of its own).
         if locked.key_used or stale:

@@ -509,13 +509,17 @@ def _apply(w: _TableWrite, hand: TableHand, before: HoldemHand, action, rng, *, 
 def _report(w: _TableWrite, hand: TableHand, state: HoldemHand, rng, *, award: int) -> int | None:
     """The hand's end into the tournament's record, in this transaction: its button and blinds, the stacks
     at its start and end, and the busts (CC-19 ranks them by the stacks at the start). ``award``: the
-    award's row, in the report's key (a hand whose award was undone is reported again)."""
-    tournament = Tournament.objects.get(pk=w.table.tournament_id)
+    award's row, in the report's key (a hand whose award was undone is reported again).
+
+    On the event as it is at its lock, not at a version read before it: the table's own version was checked,
+    and at a hundred tables another table's hand often ends in the same moment. Read before the lock, the
+    event's version was stale whenever one did, and the dealer's award was refused as a conflict (the bench
+    saw it on most hands' ends); ``report_hand`` checks the report against the event it locked."""
     starts = dict(state.setup.stacks)
     ends = dict(state.stacks)
     where = hand.level["where"]
     result = services.report_hand(
-        tournament=tournament, by=w.by, key=f"dealt-hand-{hand.pk}-{award}", expected_version=tournament.version,
+        tournament=w.table.tournament_id, by=w.by, key=f"dealt-hand-{hand.pk}-{award}", expected_version=None,
         table=w.table.number, hand=hand.number, button=where["button"],
         small_blind_seat=where["small_blind_position"], big_blind_seat=where["big_blind"],
         stacks_at_start=starts, stacks_at_end=ends, busts=[s for s, c in sorted(ends.items()) if c == 0],
@@ -544,9 +548,9 @@ def undo_last(*, table: DealtTable, by, key: str, expected_version: int, reason:
         if hand.reported_seq is not None:
             # The award of the table's last hand, before the next deal (CC-43, C-15): its report leaves the
             # event's record too, in this transaction (refused for a hand with a bust: the director's).
-            tournament = Tournament.objects.get(pk=w.table.tournament_id)
-            services.withdraw_hand(tournament=tournament, by=w.by, key=f"undo-{w.key}"[:100],
-                                   expected_version=tournament.version, seq=hand.reported_seq, reason=reason)
+            # on the event as it is at its lock, as the report was (``_report``)
+            services.withdraw_hand(tournament=w.table.tournament_id, by=w.by, key=f"undo-{w.key}"[:100],
+                                   expected_version=None, seq=hand.reported_seq, reason=reason)
             hand.reported_seq = None
         undone = rows[-1]
         _append(w, hand, [{"action": "undo"}], undoes=undone, reason=reason[:200])

@@ -145,7 +145,7 @@ def _events_of(tournament_id: int) -> list[dict]:
     return [e.as_record() for e in TournamentEvent.objects.filter(tournament_id=tournament_id).order_by("seq")]
 
 
-def _write(*, tournament, by, key: str, expected_version: int, action: str, work: Callable[[_Write], None],
+def _write(*, tournament, by, key: str, expected_version: int | None, action: str, work: Callable[[_Write], None],
            who: str = "director", rng=SYSTEM_RANDOM) -> TournamentResult:
     """One command on a tournament through the one write path (``casino.writes.write``)."""
     tournament_id = tournament.pk if isinstance(tournament, Tournament) else int(tournament)
@@ -828,7 +828,7 @@ def record_bust(*, tournament, by, key: str, expected_version: int, table: int, 
                   work=work, who="floor", rng=rng)
 
 
-def report_hand(*, tournament, by, key: str, expected_version: int, table: int, hand: int, button: int,
+def report_hand(*, tournament, by, key: str, expected_version: int | None, table: int, hand: int, button: int,
                 small_blind_seat: int | None, big_blind_seat: int | None, stacks_at_start: dict[int, int],
                 stacks_at_end: dict[int, int], busts: list[int] = (), penalised: list[int] = (),
                 rng=SYSTEM_RANDOM, who: str = "floor") -> TournamentResult:
@@ -917,7 +917,7 @@ def end_penalty(*, tournament, by, key: str, expected_version: int, entry: int, 
                   work=work, who="floor")
 
 
-def withdraw_hand(*, tournament, by, key: str, expected_version: int, seq: int, reason: str) -> TournamentResult:
+def withdraw_hand(*, tournament, by, key: str, expected_version: int | None, seq: int, reason: str) -> TournamentResult:
     """A dealt table's hand taken back out of the record before the next deal there (CC-43, C-15: a hand is
     corrected until the next deal starts): its dealer undid the award (``dealing.undo_last``). The ``hand``
     event at ``seq`` is voided by a correction with the reason (the record keeps both; the replay gives

@@ -170,6 +170,40 @@ def test_the_last_action_is_undone_with_a_reason_audited_and_the_start_is_not_CC
         at(first_table, dealing.undo_last, dealer_dana_here, reason="again")
 
 
+def test_a_hand_ends_into_the_event_even_when_the_event_moved_on_in_the_same_moment(
+    first_table, dealer_dana_here, director_dora, event_in_play, monkeypatch
+):
+    """At a hundred tables another table's hand often ends (or the director pauses the clock) in the very
+    moment a dealer awards a pot: the report goes into the event as it is at its lock, and the dealer's tap
+    is not refused as a conflict for something that happened elsewhere (the bench saw most awards refused)."""
+    # the director's pause commits between what the table's write knew of the event and its report
+    monkeypatch.setattr(services, "report_hand", _after_a_clock_command(services.report_hand, event_in_play,
+                                                                        director_dora, "pause"))
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    while to_act(first_table) is not None:
+        at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": to_act(first_table)})
+    at(first_table, dealing.act, dealer_dana_here, record={"action": "award-pots"})
+    hand = hand_in_play(first_table)
+    assert hand.phase == "complete" and hand.reported_seq is not None
+    record = services.tournament_record(event_in_play)
+    assert record[hand.reported_seq - 1]["type"] == "hand" and record[hand.reported_seq - 2]["kind"] == "pause"
+    # undoing the award takes it out of the event as it is then, too (C-15)
+    monkeypatch.setattr(services, "withdraw_hand", _after_a_clock_command(services.withdraw_hand, event_in_play,
+                                                                          director_dora, "resume"))
+    at(first_table, dealing.undo_last, dealer_dana_here, reason="pushed the pot to the wrong seat")
+    assert hand_in_play(first_table).reported_seq is None
+    assert services.tournament_record(event_in_play)[-1]["voids"] == hand.reported_seq
+
+
+def _after_a_clock_command(service, tournament, by, kind):
+    """``service`` as the dealing module calls it, the director's clock command committed just before."""
+
+    def wrapped(**kwargs):
+        act(services.clock_command, tournament, by, kind=kind)
+        return service(**kwargs)
+    return wrapped
+
+
 def test_the_award_is_undone_until_the_next_deal_and_the_hand_leaves_the_record_C_15_CC_43(
     first_table, dealer_dana_here, event_in_play
 ):
