@@ -51,6 +51,19 @@ def test_each_call_to_the_cache_uses_the_same_redis_client(settings):
     cache.delete("casino-test-one-client")
 
 
+def test_a_key_is_not_checked_for_memcached_which_this_cache_never_is(settings):
+    import warnings
+
+    settings.CACHES = {"default": {"BACKEND": REDIS, "LOCATION": "redis://127.0.0.1:6379/3"}}
+    cache = _backend_in_a_fresh_context()
+    key = "casino test " + "k" * 300  # a space and 312 characters: memcached refuses both, Redis takes them
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # Django's check warns (CacheKeyWarning); none is raised here
+        cache.set(key, 1, 5)
+        assert cache.get(key) == 1
+    cache.delete(key)
+
+
 @pytest.mark.django_db
 def test_a_session_is_read_from_the_cache_and_kept_in_the_database(settings):
     store = _session_in_the_cache_and_the_database(settings, player_link="abc")
