@@ -228,7 +228,7 @@ def _replayer_for(row: Tournament) -> record.Replayer:
         length, replayer, _state = kept
         if length == len(replayer.events) and TournamentEvent.objects.filter(tournament_id=row.pk).count() == length:
             return replayer
-    return record.Replayer(events_as_read(row.pk))
+    return replayer_as_read(row.pk)
 
 
 # --- Who may act -------------------------------------------------------------------------------------
@@ -289,13 +289,22 @@ def _appended_since(replayer: record.Replayer | None, tournament_id: int) -> lis
             TournamentEvent.objects.filter(tournament_id=tournament_id, seq__gt=known).order_by("seq")]
 
 
-def events_as_read(tournament_id: int) -> list[dict]:
-    """The record's events as they stand now, reading only those this process has not read yet. For a
-    write that finds no replay of its own to go on from (the last write was the other process's): it
-    replays these under its lock instead of reading the whole record again."""
-    with _FOLLOWING:
+def replayer_as_read(tournament_id: int) -> record.Replayer:
+    """The record replayed as it stands now, for a write that finds no replay of its own to go on from (the
+    last write was the other process's, as every other hand's end at a hundred tables): a copy of this
+    process's replay (``record.Replayer.copy``) with the events appended since, read and applied; inside a
+    write they may still roll back, so the process's own replay is not advanced. Replaying the whole
+    record instead (thousands of events) was more than half the CPU of a hand's report at a hundred tables
+    (docs/benchmarks.md)."""
+    with _FOLLOWING:  # the process's replay is advanced in place by the reads outside a write
         replayer = _FOLLOWED.get(tournament_id)
-        return (list(replayer.events) if replayer is not None else []) + _appended_since(replayer, tournament_id)
+        new = _appended_since(replayer, tournament_id)
+        if replayer is None:
+            return record.Replayer(new)
+        twin = replayer.copy()
+    for event in new:
+        twin.append(event)
+    return twin
 
 
 def record_as_read(tournament_id: int) -> tuple[list[dict], TournamentState]:
@@ -308,8 +317,10 @@ def record_as_read(tournament_id: int) -> tuple[list[dict], TournamentState]:
             # Inside a write what it read may still roll back: the kept replay is not touched.
             if not new and replayer is not None:
                 return list(replayer.events), replayer.state()
-            events = (replayer.events if replayer is not None else []) + new
-            return events, record.Replayer(events).state()
+            twin = replayer.copy() if replayer is not None else record.Replayer()
+            for event in new:
+                twin.append(event)
+            return list(twin.events), twin.state()
         if replayer is None:
             replayer = record.Replayer(new)
         else:

@@ -52,3 +52,26 @@ def test_a_kept_replay_that_does_not_match_the_stored_record_is_not_used(sunday_
     t.refresh_from_db()
     assert services.tournament_state(t) == replay(services.tournament_record(t))
     assert len(services.tournament_state(t).entries) == 4
+
+
+def test_a_write_after_the_other_processs_goes_on_from_this_processs_replay_not_the_whole_record(
+    sunday_event, director_dora, floor_fede, monkeypatch
+):
+    """At a hundred tables every other hand's end is reported by the other process: the write then goes on
+    from a copy of the replay this process follows, with the events appended since, and never replays the
+    whole record (thousands of events at a real event) under its lock."""
+    t = sunday_event
+    started(t, director_dora, floor_fede)
+    t.refresh_from_db()
+    act(services.clock_command, t, director_dora, kind="start")
+    services.record_as_read(t.pk)  # this process follows the record (its phones and tablets read it)
+    t.refresh_from_db()
+    assert services._REPLAYERS.take((t.pk, t.version)) is not None  # as if the other process wrote last
+    replayed = []
+    monkeypatch.setattr(Replayer, "_rebuild", lambda self, rebuild=Replayer._rebuild: (
+        replayed.append(len(self.events)), rebuild(self)))
+    act(services.clock_command, t, director_dora, kind="pause")
+    assert replayed == []
+    t.refresh_from_db()
+    assert services.tournament_state(t) == replay(services.tournament_record(t))
+    assert services.tournament_state(t).clock_events[-1].kind == "pause"

@@ -227,6 +227,39 @@ def test_a_replay_kept_up_to_date_event_by_event_is_the_full_replay():
         assert kept.state() == replay(kept.events)
 
 
+def test_a_copy_of_a_replay_goes_on_alone_and_the_replay_it_was_taken_from_is_left_as_it_was():
+    """A write goes on from a copy of the process's replay (it may roll back): what it appends to the copy,
+    a bust, a hand, a penalty, the clock, a table halted, is never seen by the replay it was copied from."""
+    from casino.rules.tournament.record import Replayer
+
+    r = started()
+    r.add("hand", table=1, hand=1, button=1, small_blind=2, big_blind=3,
+          players=[{"entry": n, "seat": n, "start": 10_000, "end": 10_000} for n in range(1, 5)])
+    original = Replayer(r.events)
+    before = original.state()
+    copy = original.copy()
+    assert copy.state() == before
+    more = Record()
+    more.events = list(r.events)
+    more.add("hand", table=1, hand=2, button=2, small_blind=3, big_blind=4,
+             players=[{"entry": 1, "seat": 1, "start": 10_000, "end": 0},
+                      {"entry": 2, "seat": 2, "start": 10_000, "end": 20_000}])
+    more.add("bust", entry=1, table=1, hand=2)
+    more.add("penalty", entry=2, kind="hands", hands=2, infraction="other", reason="x")
+    more.add("clock", kind="start", seconds=0, step=0)
+    more.add("table_halted", table=1)
+    for event in more.events[len(r.events):]:
+        copy.append(event)
+    assert copy.state() == replay(more.events)  # the copy, gone on, is the whole replay of what it holds
+    assert original.state() == before and len(original.events) == len(r.events)
+    # the original goes on its own way: nothing the copy applied is in it
+    r.add("clock", kind="start", seconds=0, step=0)
+    original.append(r.events[-1])
+    assert original.state() == replay(r.events)
+    assert original.state().entry(1).status != "busted" and not original.state().penalties
+    assert not original.state().halted
+
+
 def test_cc21_a_split_prize_and_a_cc47_shared_prize_survive_the_record_to_the_last_chip():
     """The record's results keep a split's rounding remainder and a disqualified player's shared prize,
     so what each entry is paid from the record alone adds up to the pool (a record that kept only
