@@ -199,3 +199,16 @@ def test_an_entry_corrected_away_shows_the_goodbye_not_the_event():
 def test_the_clock_time_filter_reads_as_the_browser_script_does():
     assert [clock_time(s) for s in (0, 9, 75, 1200, 3725)] == ["0:00", "0:09", "1:15", "20:00", "1:02:05"]
     assert clock_time(-5) == "0:00"
+
+
+@pytest.mark.parametrize("language", ["es", "en"])
+def test_chips_are_grouped_by_thousands_as_the_language_writes_them_as_djangos_number_format(language):
+    from django.utils.formats import number_format
+
+    from tournaments.templatetags.tournament_display import chips
+
+    with translation.override(language):
+        for value in (0, 5, 999, 1_000, 12_500, -12_500, 1_200_000, 10**12, "4500"):
+            assert chips(value) == number_format(int(value), force_grouping=True)
+        assert chips(None) == chips("") == ""
+        assert chips(12_500) == {"es": "12\xa0500", "en": "12,500"}[language]
