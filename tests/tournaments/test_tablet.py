@@ -160,3 +160,19 @@ def test_the_tablet_names_its_players_from_what_the_process_read_of_them_once(
     assert not [q for q in queries.captured_queries if '"tournaments_entry"."player_name"' in q["sql"]]
     screens._entries.pop(running.pk)  # another process, or a restart: it reads them again
     assert "Pia Paz" in tablet.tablet_fragment(dealing.dealt_table(running, number))
+
+
+def test_the_tablets_tap_urls_are_djangos_reversed_once_per_script_prefix():
+    from django.urls import get_script_prefix, reverse, set_script_prefix
+
+    from tournaments.templatetags.tournament_console import tablet_act_url
+
+    for action in ("fold", "call", "new-hand", "award-pots", "clock-ran-out"):
+        assert tablet_act_url(7, 3, action) == reverse("tournaments:tablet_act", args=[7, 3, action])
+    before = get_script_prefix()
+    set_script_prefix("/casino/")  # served under a path of its own (FORCE_SCRIPT_NAME)
+    try:
+        assert tablet_act_url(7, 3, "fold") == "/casino/tournaments/7/tables/3/deal/fold/"
+    finally:
+        set_script_prefix(before)
+    assert tablet_act_url(7, 3, "fold") == "/tournaments/7/tables/3/deal/fold/"

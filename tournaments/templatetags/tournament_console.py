@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
+import functools
 import uuid
 
 from django import template
+from django.urls import get_script_prefix, reverse
 from django.utils.html import format_html
 
 register = template.Library()
+
+
+@register.simple_tag
+def tablet_act_url(tournament_id, table, action) -> str:
+    """``{% url 'tournaments:tablet_act' tournament_id table action %}``, reversed once per process: a
+    tablet's render names a dozen such URLs, each the same at every tap (the URLconf does not change
+    while the process runs; the script prefix is in the key)."""
+    return _tablet_act_url(get_script_prefix(), int(tournament_id), int(table), str(action))
+
+
+@functools.lru_cache(maxsize=4096)
+def _tablet_act_url(_prefix: str, tournament_id: int, table: int, action: str) -> str:
+    return reverse("tournaments:tablet_act", args=[tournament_id, table, action])
 
 
 @register.simple_tag
