@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 
 from channels_redis.core import RedisChannelLayer
+from redis.asyncio import BlockingConnectionPool
 
 # KEYS[1]: the process's channel key, KEYS[2]: its backup set, ARGV[1]: how many to take at most.
 _TAKE_WAITING = """
@@ -47,6 +48,23 @@ return taken
 class CasinoChannelLayer(RedisChannelLayer):
     #: At most this many waiting messages taken in one trip (each goes to its sockets' buffers at once).
     batch = 100
+    #: A process's connections to Redis for the layer at most (redis-py's own bound), and how long a call
+    #: waits for one of them to be free before it fails.
+    max_connections = 100
+    connection_wait_seconds = 10
+
+    def create_pool(self, index):
+        """A pool whose calls beyond its bound wait for a free connection. Upstream's (redis-py 8's
+        ``ConnectionPool``) refuses the 101st call at once with "Too many connections", and the socket's
+        consumer dies: a thousand phones reconnecting after a blip, or leaving as a process stops, join
+        or leave their groups in the same moment (the bench's thousand sockets closing did it). Sentinel
+        hosts keep upstream's pool."""
+        host = dict(self.hosts[index])
+        if "address" not in host:
+            return super().create_pool(index)
+        address = host.pop("address")
+        return BlockingConnectionPool.from_url(address, max_connections=self.max_connections,
+                                               timeout=self.connection_wait_seconds, **host)
 
     async def receive_single(self, channel):
         """As upstream's (``(channel or channels, message)``), for the process's own channel key: the

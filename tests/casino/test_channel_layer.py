@@ -114,3 +114,18 @@ def test_an_announcement_is_sent_from_the_announcers_own_loop_not_the_processs(m
 async def test_an_announcement_is_refused_on_an_event_loops_thread_rather_than_stall_it():
     with pytest.raises(RuntimeError, match="sync code"):
         realtime.Announcer().run(lambda: asyncio.sleep(0))
+
+
+async def test_a_burst_of_sockets_joining_and_leaving_at_once_waits_for_a_connection_instead_of_failing(layer):
+    """A thousand phones reconnect at once after a blip (or leave as a process stops): each join and leave is
+    a call to Redis at the same moment. redis-py 8's pool refuses a call beyond its 100th connection ("Too
+    many connections": the socket's consumer died, seen at the end of the bench); the layer's pool makes the
+    call wait for one instead, and opens no more than its own bound."""
+    channels = [f"{layer.prefix}.phone!{n}" for n in range(400)]
+    await asyncio.gather(*(layer.group_add("table.3", channel) for channel in channels))
+    connection = layer.connection(0)
+    assert await connection.zcard(layer._group_key("table.3")) == 400
+    await asyncio.gather(*(layer.group_discard("table.3", channel) for channel in channels))
+    assert await connection.zcard(layer._group_key("table.3")) == 0
+    pool = connection.connection_pool
+    assert len(pool._available_connections) + len(pool._in_use_connections) <= pool.max_connections
