@@ -473,7 +473,8 @@ def hand_at_seat(board: Board, number: int) -> HandAtSeat | None:
     from tournaments.models import DealtTable
 
     seat = board.seats.get(number)
-    table = DealtTable.objects.filter(tournament_id=board.tournament_id, number=seat.table).first() \
+    # unordered: one row at most (as the tablet's read, tablet._table)
+    table = DealtTable.objects.filter(tournament_id=board.tournament_id, number=seat.table).order_by().first() \
         if seat is not None else None
     hand = _hands_in(dealing.table_summary(table) if table is not None else None).get(number)
     _remember_hand(board.tournament_id, number, table, hand)
