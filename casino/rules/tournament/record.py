@@ -134,6 +134,11 @@ class TournamentState:
         return hands_left(self.penalties, entry)
 
     def entry(self, number: int) -> EntryState:
+        # The entries are in the order of their numbers, which run 1, 2, 3... (``_Replay.freeze``): entry n is
+        # almost always the n-th. A screen asks for a table's nine at every tap, of a thousand entries.
+        guess = self.entries[number - 1] if isinstance(number, int) and 0 < number <= len(self.entries) else None
+        if guess is not None and guess.entry == number:
+            return guess
         for e in self.entries:
             if e.entry == number:
                 return e

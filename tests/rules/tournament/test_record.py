@@ -282,3 +282,14 @@ def test_cc21_a_split_prize_and_a_cc47_shared_prize_survive_the_record_to_the_la
     assert sum(paid.values()) == sum(pool_prizes)
     assert {e: int(v) for d in results_to_dicts(computed) for e, v in d["prizes"].items()} == \
         {str(e): v for e, v in paid.items()}
+
+
+def test_an_entry_is_found_by_its_number_wherever_it_sits_in_the_state_and_a_missing_one_is_refused_CC_26():
+    from casino.rules.tournament.record import EntryState, TournamentState
+
+    state = TournamentState(entries=tuple(EntryState(entry=n, stack=n * 100) for n in (1, 2, 5, 9)))
+    assert [state.entry(n).stack for n in (1, 2, 5, 9)] == [100, 200, 500, 900]  # 5 and 9 are not 5th and 9th
+    for missing in (3, 4, 0, -1, 10):
+        with pytest.raises(RuleViolation) as refused:
+            state.entry(missing)
+        assert refused.value.clause == "CC-26"
