@@ -176,3 +176,19 @@ def test_the_tablets_tap_urls_are_djangos_reversed_once_per_script_prefix():
     finally:
         set_script_prefix(before)
     assert tablet_act_url(7, 3, "fold") == "/tournaments/7/tables/3/deal/fold/"
+
+
+def test_the_keypads_limits_are_digits_the_browser_reads_back_whatever_the_houses_number_format(
+    client, running, number, dealer_dana_here, settings
+):
+    """The form fields carry numbers for the browser (min, max, value of the keypad): never grouped, even where
+    the house groups its amounts (USE_THOUSAND_SEPARATOR); the amounts shown are grouped by |chips."""
+    import re
+
+    settings.USE_THOUSAND_SEPARATOR = True
+    client.force_login(dealer_dana_here)
+    page = tap(client, running, number, "new-hand").content.decode()
+    keypad = re.search(r'<input name="to"[^>]*>', page).group(0)
+    limits = dict(re.findall(r'(min|max|value)="([^"]*)"', keypad))
+    assert set(limits) == {"min", "max", "value"} and all(v.isdigit() for v in limits.values()), keypad
+    assert int(limits["max"]) > 1_000 and "10,000" in page  # the stacks, through |chips
