@@ -76,7 +76,9 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
     """What the tablet shows: the same for every viewer who may open it (its dealer on duty, the floor, the
     director), so that one render per version serves them all (``make_fragment``). ``written``: what the
     write that made this version knew (its hand, rows and engine state), instead of reading them again."""
-    tournament = Tournament.objects.get(pk=table.tournament_id)  # its version now, not when the table was read
+    # its version now, not when the table was read; the tablet shows only its name (the rest of the event is
+    # the replay's): not its structure, payouts and options, decoded from JSON at every tap's render
+    tournament = Tournament.objects.only("name", "version").get(pk=table.tournament_id)
     state = services.tournament_state(tournament)
     seats = state.table_in_play(table.number)
     # The names of this table's players only (an event has a thousand entries; a tablet shows nine).

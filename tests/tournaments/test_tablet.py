@@ -158,6 +158,9 @@ def test_the_tablet_names_its_players_from_what_the_process_read_of_them_once(
         answer = tap(client, running, number, "call", seat=to_act(dealing.dealt_table(running, number)))
     assert answer.status_code == 200 and "Pia Paz" in answer.content.decode()
     assert not [q for q in queries.captured_queries if '"tournaments_entry"."player_name"' in q["sql"]]
+    # the event's row read once for the render, its name and version only (nothing deferred read after)
+    event_reads = [q["sql"] for q in queries.captured_queries if 'FROM "tournaments_tournament"' in q["sql"]]
+    assert len(event_reads) == 1 and '"tournaments_tournament"."structure"' not in event_reads[0]
     screens._entries.pop(running.pk)  # another process, or a restart: it reads them again
     assert "Pia Paz" in tablet.tablet_fragment(dealing.dealt_table(running, number))
 
