@@ -298,10 +298,15 @@ def replayer_as_read(tournament_id: int) -> record.Replayer:
     (docs/benchmarks.md)."""
     with _FOLLOWING:  # the process's replay is advanced in place by the reads outside a write
         replayer = _FOLLOWED.get(tournament_id)
-        new = _appended_since(replayer, tournament_id)
-        if replayer is None:
-            return record.Replayer(new)
-        twin = replayer.copy()
+        return _gone_on(replayer, _appended_since(replayer, tournament_id))
+
+
+def _gone_on(replayer: record.Replayer | None, new: list[dict]) -> record.Replayer:
+    """A replay of its own: a copy of ``replayer`` with the ``new`` events applied (a new replay of them without
+    one); ``replayer`` is left as it was. Under ``_FOLLOWING``: the reads outside a write advance it in place."""
+    if replayer is None:
+        return record.Replayer(new)
+    twin = replayer.copy()
     for event in new:
         twin.append(event)
     return twin
@@ -317,9 +322,7 @@ def record_as_read(tournament_id: int) -> tuple[list[dict], TournamentState]:
             # Inside a write what it read may still roll back: the kept replay is not touched.
             if not new and replayer is not None:
                 return list(replayer.events), replayer.state()
-            twin = replayer.copy() if replayer is not None else record.Replayer()
-            for event in new:
-                twin.append(event)
+            twin = _gone_on(replayer, new)
             return list(twin.events), twin.state()
         if replayer is None:
             replayer = record.Replayer(new)
