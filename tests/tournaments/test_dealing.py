@@ -170,7 +170,7 @@ def test_the_last_action_is_undone_with_a_reason_audited_and_the_start_is_not_CC
         at(first_table, dealing.undo_last, dealer_dana_here, reason="again")
 
 
-def test_a_hand_ends_into_the_event_even_when_the_event_moved_on_in_the_same_moment(
+def test_a_hand_ends_into_the_event_even_when_the_event_moved_on_in_the_same_moment_CC_19_C_15(
     first_table, dealer_dana_here, director_dora, event_in_play, monkeypatch
 ):
     """At a hundred tables another table's hand often ends (or the director pauses the clock) in the very
