@@ -194,13 +194,20 @@ def shared_cache():
 
 
 def shape_of(*classes: type) -> str:
-    """The fields of ``classes`` (dataclasses, models) as a short fingerprint, for the name of what a process
-    leaves in Redis (``share``): during a rolling deploy the processes may run different code, and what one
-    pickled must not reach another in another shape (a field added, renamed). A process then finds nothing
-    under its own shape and reads the record."""
-    names = [f"{cls.__name__}.{f.name}" for cls in classes for f in
-             (dataclasses.fields(cls) if dataclasses.is_dataclass(cls) else cls._meta.concrete_fields)]
+    """The fields of ``classes`` (dataclasses, NamedTuples, models) as a short fingerprint, for the name of
+    what a process leaves in Redis (``share``): during a rolling deploy the processes may run different code,
+    and what one pickled must not reach another in another shape (a field added, renamed). A process then
+    finds nothing under its own shape and reads the record."""
+    names = [f"{cls.__name__}.{name}" for cls in classes for name in _field_names(cls)]
     return format(zlib.crc32(" ".join(names).encode()), "08x")
+
+
+def _field_names(cls: type) -> list[str]:
+    if dataclasses.is_dataclass(cls):
+        return [f.name for f in dataclasses.fields(cls)]
+    if hasattr(cls, "_fields"):  # a NamedTuple
+        return list(cls._fields)
+    return [f.name for f in cls._meta.concrete_fields]
 
 
 def share(name: str, value: Any) -> None:

@@ -37,7 +37,9 @@ import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
+
+from django.db import DEFAULT_DB_ALIAS
 
 from casino import reads
 from casino.memo import BoundedCache
@@ -72,7 +74,7 @@ BOARD_KINDS = frozenset({"deal-flop", "deal-turn", "deal-river"})
 START_KINDS = frozenset({"post-antes", "post-blinds", "deal-hole-cards"})
 
 
-def part_of_the_deal(row: TableHandAction, hand: TableHand) -> bool:
+def part_of_the_deal(row: TableHandAction | SeenRow, hand: TableHand) -> bool:
     """A row of the hand's start, which no undo or ruling takes back (a misdeal is declared instead): the
     engine's posts and deal, and the dead hand of a player serving a penalty (TDA-71-D)."""
     action = row.record.get("action")
@@ -105,6 +107,25 @@ class TableResult:
     alerts: list[str] = field(default_factory=list)
 
 
+class SeenRow(NamedTuple):
+    """A row of a hand's record as a write saw it: what the tablet and the next write read of it (its record,
+    its number, the undo it is: ``reads.effective_rows``, ``part_of_the_deal``), not the model's instance.
+
+    A ``Written`` goes to Redis at every tap for the other process. Its rows as model instances carried their
+    cached ``hand`` and ``by``: the dealer's user with his roles, permissions and password hash, pickled at
+    every tap and unpickled at every other one (7.5 kB a snapshot; with the rest of the instances' state,
+    about a tenth of the daphnes' time at a hundred tables, py-spy). As these, a few hundred bytes."""
+
+    pk: int
+    seq: int
+    record: dict[str, Any]
+    undoes_id: int | None
+
+    @classmethod
+    def of(cls, row: TableHandAction | SeenRow) -> SeenRow:
+        return row if isinstance(row, SeenRow) else cls(row.pk, row.seq, row.record, row.undoes_id)
+
+
 @dataclass(frozen=True)
 class Written:
     """What a write at a table knew when it committed: the table's row at the version it made, the hand,
@@ -113,9 +134,26 @@ class Written:
 
     table: DealtTable
     hand: TableHand
-    rows: tuple[TableHandAction, ...]
+    rows: tuple[SeenRow, ...]
     engine: HoldemHand
     last: int  # the number of the hand's last row (an undo row included)
+
+    def __reduce__(self):
+        # Pickled for the other process (``_keep``): the two rows as their fields' values, without what their
+        # instances cached (the event, the hand's table, a write's annotations).
+        return _written_from, (_field_values(self.table), _field_values(self.hand), self.rows, self.engine,
+                               self.last)
+
+
+def _field_values(row) -> tuple:
+    return tuple(getattr(row, f.attname) for f in row._meta.concrete_fields)
+
+
+def _written_from(table: tuple, hand: tuple, rows: tuple[SeenRow, ...], engine: HoldemHand, last: int) -> Written:
+    def instance(model, values):
+        return model.from_db(DEFAULT_DB_ALIAS, [f.attname for f in model._meta.concrete_fields], values)
+
+    return Written(instance(DealtTable, table), instance(TableHand, hand), rows, engine, last)
 
 
 #: What the last write this process committed at each table knew: for the render at its commit, and for
@@ -130,7 +168,7 @@ def just_written(table: DealtTable) -> Written | None:
 
 #: In the name of what a write leaves in Redis (``reads.shape_of``: a process running other code during a rolling
 #: deploy finds nothing under its own shape and reads the record).
-_SHARED_SHAPE = reads.shape_of(Written, HoldemHand, TableSetup, HouseRules, DealtTable, TableHand, TableHandAction)
+_SHARED_SHAPE = reads.shape_of(Written, SeenRow, HoldemHand, TableSetup, HouseRules, DealtTable, TableHand)
 
 
 def _shared_name(table: DealtTable, version: int) -> str:
@@ -160,7 +198,7 @@ def written_at(table: DealtTable, version: int, *, shared: bool = False) -> Writ
     return found if isinstance(found, Written) and found.table.version == version else None
 
 
-def _hand_in_play(w: _TableWrite) -> tuple[TableHand | None, HoldemHand | None, list[TableHandAction], int]:
+def _hand_in_play(w: _TableWrite) -> tuple[TableHand | None, HoldemHand | None, list[TableHandAction | SeenRow], int]:
     """Inside a write: the table's latest hand, its engine state, its effective rows and its last row's
     number. From what the write that made the locked row's version knew (``written_at``: this process's or
     the other's); read and replayed otherwise. The hand's row is a copy: a write that rolls back must not
@@ -179,7 +217,7 @@ def _hand_in_play(w: _TableWrite) -> tuple[TableHand | None, HoldemHand | None, 
 class _TableWrite(Write):
     hand: TableHand | None = None
     #: the hand's effective rows and the engine's state after this write, where the write has them
-    seen: tuple[list[TableHandAction], HoldemHand, int] | None = None
+    seen: tuple[list[TableHandAction | SeenRow], HoldemHand, int] | None = None
 
     @property
     def table(self) -> DealtTable:
@@ -194,7 +232,7 @@ class _TableWrite(Write):
         key = reads.identity(self.table)
         if self.hand is not None and self.seen is not None:
             rows, engine, last = self.seen
-            written = Written(self.table, self.hand, tuple(rows), engine, last)
+            written = Written(self.table, self.hand, tuple(SeenRow.of(r) for r in rows), engine, last)
             reads.at_commit(lambda: _keep(written))
             SUMMARIES.leave(self.table, SummaryAt(self.table.version, _summary(self.table, self.hand, engine)))
         else:  # what an earlier write left is no longer the table as it stands
@@ -481,7 +519,7 @@ def act(*, table: DealtTable, by, key: str, expected_version: int, record: dict,
 
 
 def _apply(w: _TableWrite, hand: TableHand, before: HoldemHand, action, rng, *, last: int,
-           rows: list[TableHandAction]) -> HoldemHand:
+           rows: list[TableHandAction | SeenRow]) -> HoldemHand:
     """The engine applies ``action``; its records are appended after row ``last`` (the hand's effective
     rows were ``rows``), the hand saved, its end reported. A clock called on the player in turn stops: he
     has acted (or his time ran out)."""

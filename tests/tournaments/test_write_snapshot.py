@@ -122,6 +122,31 @@ def test_a_tap_in_the_other_process_starts_from_what_the_last_write_left_in_redi
     assert [r.pk for r in there.rows] == [r.pk for r in dealing.effective_rows(hand_in_play(first_table))]
 
 
+def test_what_a_write_leaves_in_redis_carries_no_user_and_comes_back_as_the_hand_it_was(
+    first_table, dealer_dana_here, shared_snapshots
+):
+    """The snapshot a tap leaves for the other process holds the hand's records, not the model instances'
+    caches: no dealer with his password's hash and his roles (they made it 7.5 kB a tap); read back, it is
+    the table, the hand and the rows as written."""
+    import pickle
+
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": to_act(first_table)})
+    first_table.refresh_from_db()
+    left = caches["default"].get(dealing._shared_name(first_table, first_table.version))
+    pickled = pickle.dumps(left)
+    assert dealer_dana_here.username.encode() not in pickled
+    assert dealer_dana_here.password.encode() not in pickled
+    here = dealing.just_written(first_table)
+    assert (left.table.pk, left.table.version, left.table.tournament_id) == (first_table.pk, first_table.version,
+                                                                          first_table.tournament_id)
+    assert (left.hand.pk, left.hand.phase, left.hand.level) == (here.hand.pk, here.hand.phase, here.hand.level)
+    assert not left.table._state.adding and left.hand._state.db == "default"
+    assert [(r.pk, r.seq, r.record) for r in left.rows] == [
+        (r.pk, r.seq, r.record) for r in dealing.effective_rows(hand_in_play(first_table))]
+    assert left.engine.actions == here.engine.actions and left.last == here.last
+
+
 def test_what_a_process_of_other_code_left_in_redis_is_not_where_a_tap_starts(
     first_table, dealer_dana_here, shared_snapshots, monkeypatch
 ):
