@@ -132,13 +132,14 @@ def test_a_staff_screen_reads_the_account_and_its_roles_again_in_one_query(deale
 def test_a_staff_request_reads_the_permissions_with_the_user_and_checks_a_capability_without_a_query(
     client, dealer_dana
 ):
-    from django.contrib.auth import get_user
+    from django.contrib.auth import SESSION_KEY, get_user
 
     from casino.roles import DEAL, SUPERVISE_PIT, can
 
     client.force_login(dealer_dana)
     request = RequestFactory().get("/")
     request.session = client.session
+    request.session.get(SESSION_KEY)  # the session itself read first (from the database on the laptop's SQLite)
     with CaptureQueriesContext(connection) as reading:
         dana = get_user(request)
     with CaptureQueriesContext(connection) as checking:
