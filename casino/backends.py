@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import functools
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 
+from casino.prepared import PreparedRead
 from casino.roles import ACCESS_FIELDS, remember_access
+
+
+@functools.cache
+def _user_with_access() -> PreparedRead:
+    """A user's row with a row per group and permission (``get_user``), once the user model is known."""
+    User = get_user_model()
+    fields = [f.attname for f in User._meta.concrete_fields]
+    return PreparedRead(lambda pk: User._default_manager.filter(pk=pk).values_list(*fields, *ACCESS_FIELDS),
+                        pk=-7_310_001)
 
 
 class StaffBackend(ModelBackend):
@@ -18,7 +30,8 @@ class StaffBackend(ModelBackend):
     def get_user(self, user_id):
         User = get_user_model()
         fields = [f.attname for f in User._meta.concrete_fields]
-        rows = list(User._default_manager.filter(pk=user_id).values_list(*fields, *ACCESS_FIELDS))
+        # compiled once per process (casino.prepared): every request of every member of staff makes this read
+        rows = _user_with_access().rows(User._default_manager.db, pk=User._meta.pk.to_python(user_id))
         if not rows:
             return None
         user = User.from_db(User._default_manager.db, fields, rows[0][: len(fields)])

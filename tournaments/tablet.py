@@ -37,6 +37,7 @@ from django.views.decorators.http import require_GET, require_POST
 from casino import reads
 from casino.access import role_required
 from casino.memo import BoundedCache
+from casino.prepared import PreparedRead
 from casino.roles import Role, has_role
 from casino.rules.errors import RuleViolation
 from casino.rules.holdem import Phase
@@ -61,6 +62,20 @@ def may_open(user, table: DealtTable) -> bool:
     return has_role(user, *TABLET_ROLES) and dealing.may_deal_at(user, table)
 
 
+#: The event's name and version at a tablet's render (compiled once per process, ``casino.prepared``).
+_EVENT_NAME_AND_VERSION = PreparedRead(
+    lambda pk: Tournament.objects.filter(pk=pk).values_list("name", "version"), pk=7_310_002)
+
+
+def _event_name_and_version(pk: int) -> Tournament:
+    """The event as the tablet shows it: its name and version now (the rest of the event is the replay's, and
+    is read only if asked for)."""
+    name, version = _EVENT_NAME_AND_VERSION.first(Tournament.objects.db, pk=pk) or (None, None)
+    if version is None:
+        raise Tournament.DoesNotExist(f"no tournament {pk}")
+    return Tournament.from_db(Tournament.objects.db, ["id", "name", "version"], [pk, name, version])
+
+
 def _level_view(tournament: Tournament, state) -> dict[str, Any] | None:
     setup = state.setup
     if setup is None:
@@ -78,7 +93,7 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
     write that made this version knew (its hand, rows and engine state), instead of reading them again."""
     # its version now, not when the table was read; the tablet shows only its name (the rest of the event is
     # the replay's): not its structure, payouts and options, decoded from JSON at every tap's render
-    tournament = Tournament.objects.only("name", "version").get(pk=table.tournament_id)
+    tournament = _event_name_and_version(table.tournament_id)
     state = services.tournament_state(tournament)
     seats = state.table_in_play(table.number)
     # The names of this table's players only (an event has a thousand entries; a tablet shows nine).
@@ -263,13 +278,30 @@ def made_fragment(table: DealtTable, version: int, *, memory_only: bool = False)
     return None
 
 
+_TABLE_FIELDS = [f.attname for f in DealtTable._meta.concrete_fields]
+#: The table and its event's version (compiled once per process, ``casino.prepared``): at every tap. With the
+#: event's row (``select_related``), each tap decoded its structure, payouts and options from JSON as well.
+_TABLE_AND_EVENT_VERSION = PreparedRead(
+    lambda tournament, number: DealtTable.objects.filter(tournament_id=tournament, number=number).order_by()
+    .values_list(*_TABLE_FIELDS, "tournament__version")[:1], tournament=7_310_001, number=31_001)
+
+
+def _table_and_event(tournament_id: int, number: int) -> tuple[DealtTable, Tournament] | None:
+    """The event's table ``number`` and the event as far as a tap needs it first (its id and version; the rest
+    is read if asked for); None if there is no such table."""
+    found = _TABLE_AND_EVENT_VERSION.first(DealtTable.objects.db, tournament=int(tournament_id), number=int(number))
+    if found is None:
+        return None
+    table = DealtTable.from_db(DealtTable.objects.db, _TABLE_FIELDS, found[:-1])
+    table.tournament = Tournament.from_db(Tournament.objects.db, ["id", "version"], [table.tournament_id, found[-1]])
+    return table, table.tournament
+
+
 def _table(request, tournament_id: int, number: int) -> DealtTable:
     """The table whose tablet is asked for; 404 when it is not in play, 403 for a dealer not on duty there."""
-    # One row at most (the event's table numbers are unique): .first() ordered it by the model's ordering,
-    # a join's worth of SQL to compile at every tap (a third of this read's CPU, py-spy at 100 tables).
-    table = DealtTable.objects.select_related("tournament").filter(tournament_id=tournament_id,
-                                                                    number=number).order_by().first()
-    tournament = table.tournament if table is not None else get_object_or_404(Tournament, pk=tournament_id)
+    # numbers a table or an event can have (the URL takes any digits; the database would refuse some)
+    found = _table_and_event(tournament_id, number) if 0 < number < 2**15 and 0 < tournament_id < 2**63 else None
+    table, tournament = found if found is not None else (None, get_object_or_404(Tournament, pk=tournament_id))
     try:
         services.tournament_state(tournament).table(number)  # in play (TDA-07); read once per event version
         if table is None:

@@ -101,6 +101,10 @@ def test_a_player_cannot_open_a_tablet(client, running, number, django_user_mode
 def test_a_table_not_in_play_is_not_found(client, running, dealer_dana_here):
     client.force_login(dealer_dana_here)
     assert client.get(f"/tournaments/{running.pk}/tables/99/deal/").status_code == 404
+    # numbers no table or event can have: not found, never a database error
+    for event, table in ((running.pk, 10**6), (running.pk, 0), (10**20, 1), (running.pk + 1, 1)):
+        assert client.get(f"/tournaments/{event}/tables/{table}/deal/").status_code == 404
+    assert client.post(f"/tournaments/{10**20}/tables/{10**20}/deal/fold/", {"seat": 1}).status_code == 404
 
 
 def test_where_the_house_follows_the_tda_the_tablet_offers_to_table_a_mucked_hand_TDA_14(
