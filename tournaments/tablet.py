@@ -286,22 +286,22 @@ _TABLE_AND_EVENT_VERSION = PreparedRead(
     .values_list(*_TABLE_FIELDS, "tournament__version")[:1], tournament=7_310_001, number=31_001)
 
 
-def _table_and_event(tournament_id: int, number: int) -> tuple[DealtTable, Tournament] | None:
-    """The event's table ``number`` and the event as far as a tap needs it first (its id and version; the rest
+def _table_and_event(tournament_id: int, number: int) -> DealtTable | None:
+    """The event's table ``number``, with its event as far as a tap needs it first (its id and version; the rest
     is read if asked for); None if there is no such table."""
     found = _TABLE_AND_EVENT_VERSION.first(DealtTable.objects.db, tournament=int(tournament_id), number=int(number))
     if found is None:
         return None
     table = DealtTable.from_db(DealtTable.objects.db, _TABLE_FIELDS, found[:-1])
     table.tournament = Tournament.from_db(Tournament.objects.db, ["id", "version"], [table.tournament_id, found[-1]])
-    return table, table.tournament
+    return table
 
 
 def _table(request, tournament_id: int, number: int) -> DealtTable:
     """The table whose tablet is asked for; 404 when it is not in play, 403 for a dealer not on duty there."""
     # numbers a table or an event can have (the URL takes any digits; the database would refuse some)
-    found = _table_and_event(tournament_id, number) if 0 < number < 2**15 and 0 < tournament_id < 2**63 else None
-    table, tournament = found if found is not None else (None, get_object_or_404(Tournament, pk=tournament_id))
+    table = _table_and_event(tournament_id, number) if 0 < number < 2**15 and 0 < tournament_id < 2**63 else None
+    tournament = table.tournament if table is not None else get_object_or_404(Tournament, pk=tournament_id)
     try:
         services.tournament_state(tournament).table(number)  # in play (TDA-07); read once per event version
         if table is None:
