@@ -46,6 +46,10 @@ from casino.rules.errors import N_
 #: What a request asked to run at its write's commit, before the announcement (``before_announcing``).
 _BEFORE_ANNOUNCE: ContextVar[list[Callable[[], None]] | None] = ContextVar("before_announce", default=None)
 
+#: Whether the running code is a write's ``work``: a write made there (a hand's end written into its tournament)
+#: commits with the one around it, which renders what the request asked (``before_announcing``) at that commit.
+_INSIDE_WORK: ContextVar[bool] = ContextVar("inside_work", default=False)
+
 #: The time writes take as ``now`` while a simulation runs (``simulated_time``); None: the real clock.
 _SIMULATED_NOW: ContextVar[datetime | None] = ContextVar("simulated_now", default=None)
 
@@ -161,10 +165,11 @@ def before_announcing(do: Callable[[], None]) -> Iterator[None]:
 
     For a screen whose request also answers with the new version (a dealer's tablet): ``do`` renders it
     once and leaves it where the pushes that follow the announcement look first, so that the tap's
-    answer and every push of that version share one render instead of each making its own. The first
-    write inside to reach its announcement registers it (a write nested in another, such as a hand's end
-    written into its tournament, runs at the same commit); a write that rolls back never runs it; if it
-    fails, the log says so and the announcements still go.
+    answer and every push of that version share one render instead of each making its own. The outermost
+    write inside registers it, after its own commit hooks (what it leaves for the render); a write made
+    inside another's ``work`` (a hand's end written into its tournament) leaves it to that one, whose commit
+    is its own. A write that rolls back never runs it; if it fails, the log says so and the announcements
+    still go.
     """
     token = _BEFORE_ANNOUNCE.set([do])
     try:
@@ -217,7 +222,11 @@ def write(kind: Aggregate, *, pk: int, by, key: str, expected_version: int | Non
             raise StaleVersion(locked.version)
         w = write_class(row=locked, by=by, key=key, action=action, now=current_time(), role=primary_role(by) or "",
                         stream=stream, groups=kind.groups(locked))
-        work(w)
+        inside = _INSIDE_WORK.set(True)
+        try:
+            work(w)
+        finally:
+            _INSIDE_WORK.reset(inside)
         locked.version += 1
         locked.save(update_fields=["version", *kind.saved_fields])
         ids = w.answer_ids()
@@ -225,7 +234,10 @@ def write(kind: Aggregate, *, pk: int, by, key: str, expected_version: int | Non
                         **{f"{name}_id": ids.get(name) for name in kind.answer_ids},
                         key=key, action=action, by=by, at=w.now, alerts=w.alerts)
         w.before_announce()
-        asked = _BEFORE_ANNOUNCE.get()
+        # Registered by the outermost write only: a nested one reaches this first, and its hook would run
+        # before the outer write's own (a hand's end rendered the tablet as it stood before its award, which
+        # the answer and the pushes then could not use, and each rendered again: docs/benchmarks.md).
+        asked = _BEFORE_ANNOUNCE.get() if not _INSIDE_WORK.get() else None
         if asked:
             # robust: a failed render costs the screens a render of their own, never the announcement
             transaction.on_commit(asked.pop(), robust=True)

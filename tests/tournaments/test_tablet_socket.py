@@ -110,6 +110,38 @@ async def test_a_tap_is_rendered_once_for_its_answer_and_its_push(first_table, d
     await socket.disconnect()
 
 
+async def test_a_hands_end_is_rendered_once_for_its_answer_and_its_push_its_report_to_the_event_inside_it(
+    first_table, dealer_dana_here, monkeypatch
+):
+    """The award writes the hand's end into the event inside its own write. That nested write reached its
+    announcement first and rendered the tablet at its commit before the table's write had left what it knew:
+    the render showed the version before the award, so the answer and the push each rendered again."""
+    def to_the_award():
+        _tap(dealer_dana_here, first_table, "new-hand")
+        while (seat := dealing.hand_state(dealing.latest_hand(first_table)).to_act) is not None:
+            if _tap(dealer_dana_here, first_table, "fold", seat=seat).status_code != 200:
+                break  # the last one standing is not asked
+
+    await database_sync_to_async(to_the_award)()
+    connected, socket = await _open(first_table, dealer_dana_here)
+    assert connected
+    await socket.receive_from(timeout=5)
+    renders = []
+    real = tablet.tablet_context
+    monkeypatch.setattr(tablet, "tablet_context", lambda *a, **k: renders.append(1) or real(*a, **k))
+
+    answer = await database_sync_to_async(_tap)(dealer_dana_here, first_table, "award-pots")
+    pushed = await socket.receive_from(timeout=5)
+
+    assert answer.status_code == 200
+    assert await database_sync_to_async(lambda: dealing.latest_hand(first_table).reported_seq)() is not None
+    assert len(renders) == 1  # at the award's commit, after its report into the event
+    assert 'data-action="undo-award"' in answer.content.decode()  # the tablet after the award (C-15)
+    assert _version(pushed) == _version(answer.content.decode())
+    assert pushed == answer.content.decode()
+    await socket.disconnect()
+
+
 @pytest.mark.skipif(not settings.SHARE_SNAPSHOTS, reason="one process: no Redis to share the render through")
 def test_the_other_process_finds_the_taps_render_in_redis(first_table, dealer_dana_here):
     _tap(dealer_dana_here, first_table, "new-hand")
