@@ -360,15 +360,18 @@ def _named(events: list[dict]) -> set[int] | None:
 def _sync_entries(w: _Write) -> None:
     """Keep the entries' status and chips (what lists and searches read) as the record says."""
     by_number = {e.entry: e for e in w.state.entries}
-    rows = Entry.objects.filter(tournament=w.row)
+    rows = Entry.objects.filter(tournament=w.row).only("number", "status", "chips")
     named = _named(w.events[len(w.events) - len(w.appended):])
     if named is not None:
         rows = rows.filter(number__in=named)
+    changed = []
     for row in rows:
         e = by_number.get(row.number)
         if e is not None and (row.status != e.status or row.chips != e.stack):
             row.status, row.chips = e.status, e.stack
-            row.save(update_fields=["status", "chips"])
+            changed.append(row)
+    # one statement: a hand's end changes the stacks of up to ten entries, each an UPDATE of its own before
+    Entry.objects.bulk_update(changed, ["status", "chips"], batch_size=500)
 
 
 def _seated_fields(state: TournamentState, move: seating.Move, chips: int, *, plan: int | None = None,

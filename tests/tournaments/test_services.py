@@ -224,6 +224,9 @@ def test_report_hand_ranks_busts_by_their_stacks_at_the_start(started, floor_fed
     assert state.entry(b).stack == 30_000 and {e.entry for e in state.eliminations} == {a, c}
     assert all(e.stack_at_start == 10_000 for e in state.eliminations)
     assert state.chips_in_play == 30_000 + 2 * 10_000
+    # the entries' rows (what lists and searches read) follow the record, in one statement
+    rows = {e.number: (e.status, e.chips) for e in Entry.objects.filter(tournament=started, number__in=[a, b, c])}
+    assert rows == {a: ("busted", 0), b: ("seated", 30_000), c: ("busted", 0)}
 
 
 def test_a_hand_whose_chips_do_not_add_up_is_refused(started, floor_fede):
