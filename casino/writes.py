@@ -13,7 +13,8 @@ action=..., work=...)``, in one transaction, in this order:
    instead of silently overwriting what another screen did;
 4. ``work(w)``: the game's own part (who may act, the rules engine, its rows, its audit events through
    ``w.audit``); a refusal raises and the transaction rolls back: nothing is half-recorded;
-5. bump the version, keep the request under its key with its answer;
+5. bump the version, keep the request under its key with its answer, then run the steps ``work`` left for
+   the end (``w.at_the_end``: a write into another aggregate, whose lock is then held the least);
 6. ``w.before_announce()`` (e.g. leave the version's snapshot for the screens), then announce the new
    version to ``w.groups`` after commit: ids and a version, never state (casino.realtime). A screen's
    own request may ask for its answer to be made at the commit, before the announcement goes out
@@ -144,11 +145,19 @@ class Write:
     event: str = "changed"
     alerts: list[str] = field(default_factory=list)
     last_event: AuditEvent | None = None  # the audit event this write appended last
+    last_steps: list[Callable[[], None]] = field(default_factory=list)
 
     def audit(self, action: str, obj=None, **details) -> None:
         # ``write`` took the stream's lock with the row; each event follows the one before.
         self.last_event = record_event(action=action, actor=self.by, obj=obj or self.row, stream=self.stream,
                                        details=details, locked=True, after=self.last_event)
+
+    def at_the_end(self, step: Callable[[], None]) -> None:
+        """Run ``step`` after the rest of this write (its version, its request row), just before the commit:
+        for a step that locks another aggregate, which all its peers also lock (a hand's end into its event,
+        as every table's do), so that lock is held for the least time. It may still refuse, and then the
+        whole write rolls back."""
+        self.last_steps.append(step)
 
     def answer_ids(self) -> dict[str, int | None]:
         """What the answer and the announcement name besides the aggregate (a game's subclass says)."""
@@ -176,6 +185,15 @@ def before_announcing(do: Callable[[], None]) -> Iterator[None]:
         yield
     finally:
         _BEFORE_ANNOUNCE.reset(token)
+
+
+@contextmanager
+def _inside_work() -> Iterator[None]:
+    token = _INSIDE_WORK.set(True)
+    try:
+        yield
+    finally:
+        _INSIDE_WORK.reset(token)
 
 
 def is_valid_key(key: object) -> bool:
@@ -222,17 +240,17 @@ def write(kind: Aggregate, *, pk: int, by, key: str, expected_version: int | Non
             raise StaleVersion(locked.version)
         w = write_class(row=locked, by=by, key=key, action=action, now=current_time(), role=primary_role(by) or "",
                         stream=stream, groups=kind.groups(locked))
-        inside = _INSIDE_WORK.set(True)
-        try:
+        with _inside_work():
             work(w)
-        finally:
-            _INSIDE_WORK.reset(inside)
         locked.version += 1
         locked.save(update_fields=["version", *kind.saved_fields])
         ids = w.answer_ids()
         requests.create(**{kind.owner: locked, kind.version_field: locked.version},
                         **{f"{name}_id": ids.get(name) for name in kind.answer_ids},
                         key=key, action=action, by=by, at=w.now, alerts=w.alerts)
+        with _inside_work():
+            for step in w.last_steps:
+                step()
         w.before_announce()
         # Registered by the outermost write only: a nested one reaches this first, and its hook would run
         # before the outer write's own (a hand's end rendered the tablet as it stood before its award, which

@@ -73,6 +73,31 @@ def test_a_hand_folded_to_the_big_blind_goes_into_the_event_with_its_stacks_and_
     assert second.number == 2 and second.level["where"]["button"] != hand.level["where"]["button"]
 
 
+def test_the_award_locks_the_event_last_so_other_tables_hands_wait_on_it_only_for_the_commit(
+    first_table, dealer_dana_here, event_in_play
+):
+    """Every table's hand's end goes into the one event, under the event's lock: the award takes it after the
+    rest of its own write (its row, its audit event, its version, its request), not before. At a hundred
+    tables the hands that ended together queued on it (docs/benchmarks.md, twenty-first session)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    while dealing.hand_state(hand_in_play(first_table)).to_act is not None:
+        at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": to_act(first_table)})
+    with CaptureQueriesContext(connection) as queries:
+        at(first_table, dealing.act, dealer_dana_here, record={"action": "award-pots"})
+    statements = [q["sql"] for q in queries.captured_queries]
+    locked = next(i for i, sql in enumerate(statements)
+                  if 'FROM "tournaments_tournament"' in sql and "FOR UPDATE" in sql)
+    after = statements[locked:]
+    assert not any('"tournaments_dealttable"' in sql or '"tournaments_tablerequest"' in sql for sql in after)
+    assert not any(f"tournaments.dealttable.{first_table.pk}'" in sql for sql in after)  # the table's audit
+    hand = hand_in_play(first_table)
+    assert hand.phase == "complete" and hand.reported_seq is not None  # and the hand did go into the event
+    assert services.tournament_record(event_in_play)[hand.reported_seq - 1]["type"] == "hand"
+
+
 def test_an_absent_big_blinds_hand_is_killed_and_the_blinds_go_to_the_last_live_hand_TDA_30_CC_29(
     first_table, dealer_dana_here, event_in_play
 ):
