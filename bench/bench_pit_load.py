@@ -162,6 +162,9 @@ class Dealer(threading.Thread):
         self.connections: dict[str, http.client.HTTPConnection] = {}
         self.cookies: dict[str, str] = {}
         self.close_each = close_each
+        #: each wait between taps drawn between half and one and a half times 1/rate (the same mean): a
+        #: dealer's pace varies, and tables that start their hands together drift apart (a tournament's bench)
+        self.uneven = False
 
     def request(self, base: str, path: str, data: dict | None = None, headers: dict | None = None) -> tuple[int, str]:
         """One request on this dealer's kept-alive connection to ``base`` (as a tablet's browser keeps
@@ -232,7 +235,8 @@ class Dealer(threading.Thread):
                 if version is not None:
                     self.sent.setdefault(version, started)
                 step += 1
-                time.sleep(max(0.0, 1 / self.rate - (time.time() - started)))
+                pause = (0.5 + random.random()) / self.rate if self.uneven else 1 / self.rate  # noqa: S311
+                time.sleep(max(0.0, pause - (time.time() - started)))
         except Exception as error:  # noqa: BLE001 - report, don't hide, in the summary
             self.errors.append(repr(error))
             self.logged_in.set()

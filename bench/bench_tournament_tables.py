@@ -185,6 +185,8 @@ async def run(args, event: int, tables, phones, servers, bases, director_id: int
     left_before = await asyncio.to_thread(players_left, event)
     dealers = [Dealer(number, username, bases, args.rate, script) for number, username in tables]
     for dealer in dealers:
+        dealer.uneven = args.uneven_pace
+    for dealer in dealers:
         dealer.start()
     while not all(d.logged_in.is_set() for d in dealers):
         await asyncio.sleep(0.2)
@@ -250,6 +252,8 @@ async def run(args, event: int, tables, phones, servers, bases, director_id: int
     left_after = await asyncio.to_thread(players_left, event)
 
     latencies, missed = [], 0
+    by_action: dict[str, list[float]] = {}  # which taps wait longest: a hand's end does the most work
+    series: list[dict] = []
     for dealer in dealers:
         seen: dict[int, float] = {}
         for version, arrived in tablet_arrivals[dealer.table_id]:
@@ -259,12 +263,19 @@ async def run(args, event: int, tables, phones, servers, bases, director_id: int
                 continue  # a warm-up tap
             if version in seen:
                 latencies.append(seen[version] - sent)
+                action = script.kinds.get((dealer.table_id, version), "?")
+                by_action.setdefault(action, []).append(seen[version] - sent)
+                series.append({"sent": round(sent - wall_before, 3), "ms": round(1000 * (seen[version] - sent), 1),
+                               "action": action, "table": dealer.table_id})
             else:
                 missed += 1
     taps = sum(1 for d in dealers for sent in d.sent.values() if sent >= wall_before)
     errors = [e for d in dealers for e in d.errors]
     busy = (machine_after[0] - machine_before[0]) / max(1, machine_after[1] - machine_before[1])
     daphne = sum(cpu_after[p] - cpu_before[p] for p in cpu_after)
+    if args.series:
+        with open(args.series, "w") as out:
+            out.writelines(json.dumps(tap) + "\n" for tap in sorted(series, key=lambda tap: tap["sent"]))
     return {
         "app": "tournament tablets",
         "tables": len(dealers),
@@ -278,9 +289,19 @@ async def run(args, event: int, tables, phones, servers, bases, director_id: int
                              for p, q in (("p50", 50), ("p95", 95), ("p99", 99))},
         "mean_ms": round(statistics.fmean(latencies) * 1000, 1) if latencies else None,
         "taps_whose_version_the_tablet_did_not_show": missed,
+        "tap_to_tablet_ms_by_action": {
+            action: {"taps": len(times), "p50": round(percentile(times, 50) * 1000, 1),
+                     "p95": round(percentile(times, 95) * 1000, 1),
+                     "over_150_ms": sum(1 for t in times if t > 0.150)}
+            for action, times in sorted(by_action.items(), key=lambda item: -len(item[1]))},
+        "tap_request_ms_by_action": {
+            action: {p: round(percentile([t for sent, t in answers if sent >= wall_before], q) * 1000, 1)
+                     for p, q in (("p50", 50), ("p95", 95))}
+            for action, answers in script.answered.items() if any(sent >= wall_before for sent, _t in answers)},
         "tap_request_ms": {p: round(percentile([t for d in dealers for t in d.request_seconds], q) * 1000, 1)
                            for p, q in (("p50", 50), ("p95", 95))},
         "warmup_seconds": args.warmup,
+        "uneven_pace": args.uneven_pace,
         "phone_pushes": sum(len(a) for a in phone_arrivals) - phones_before,
         "display_pushes": sum(len(a) for a in display_arrivals) - displays_before,
         "daphne_cpu_ms_per_tap": round(1000 * daphne / max(1, taps), 1),
@@ -305,6 +326,13 @@ def main() -> None:
                         help="seconds of taps before the measurement (150: the first hands have ended)")
     parser.add_argument("--rate", type=float, default=0.2, help="taps per second per table (0.2: one every 5 s)")
     parser.add_argument("--servers", type=int, default=2)
+    parser.add_argument("--uneven-pace", action="store_true",
+                        help="each dealer's wait between taps drawn between 0.5/rate and 1.5/rate (the same mean) "
+                             "instead of exactly 1/rate: the tables, which start their first hands together, drift "
+                             "apart as at a real event instead of ending their hands in step for the whole run")
+    parser.add_argument("--series", metavar="FILE",
+                        help="write each measured tap (sent, its latency, action, table) to FILE, a JSON line each: "
+                             "whether the slow taps come together in time (a stall of the machine) or apart")
     parser.add_argument("--busts", type=float, default=0.0,
                         help="the chance a player in turn who may go all-in does (0.05: players bust, the floor "
                              "confirms the balancing)")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 import uuid
 
 FRAGMENT_VERSION = re.compile(r'id="deal-table"[^>]*data-version="(\d+)"')
@@ -38,6 +39,8 @@ class TabletScript:
         self.csrf: dict[int, str] = {}
         self.refused = 0  # taps refused while the table waits for the floor (with all_in only)
         self.broken: set[int] = set()  # tables broken by the floor's plans (with all_in only)
+        self.kinds: dict[tuple[int, int], str] = {}  # (table, version it made) -> the tap's action
+        self.answered: dict[str, list[tuple[float, float]]] = {}  # action -> (sent, seconds to its answer)
 
     def socket_path(self, table: int) -> str:
         return f"/ws/tournaments/{self.event}/tables/{table}/deal/"
@@ -82,9 +85,11 @@ class TabletScript:
         action, fields = self.next_tap(page)
         version = TABLE_VERSION.search(page)
         data = {**fields, "version": version.group(1) if version else 0, "key": uuid.uuid4().hex}
+        sent = time.time()
         status, answer = dealer.request(
             base, f"/tournaments/{self.event}/tables/{table}/deal/{action}/", data,
             headers={"HX-Request": "true", "X-CSRFToken": self.csrf[table]})
+        self.answered.setdefault(action, []).append((sent, time.time() - sent))
         match = FRAGMENT_VERSION.search(answer)
         if self.all_in and status == 404:  # the floor's plan broke this table: its dealer's work is done
             self.broken.add(table)
@@ -92,6 +97,7 @@ class TabletScript:
             return None
         self.pages[table] = answer
         if status == 200 and match:
+            self.kinds[table, int(match.group(1))] = action
             return int(match.group(1))
         if self.all_in and status == 422 and action == "new-hand":
             self.refused += 1  # the table waits for the floor's moves (TDA-11) or its balancing (CC-59)
