@@ -92,22 +92,29 @@ async def test_a_dealer_taken_off_the_table_is_cut_off_at_its_next_push(first_ta
     await socket.disconnect()
 
 
-async def test_a_tap_is_rendered_once_for_its_answer_and_its_push(first_table, dealer_dana_here, monkeypatch):
-    connected, socket = await _open(first_table, dealer_dana_here)
+async def _rendered_once(table, dealer, action: str, monkeypatch) -> str:
+    """Tap ``action`` with the dealer's tablet open: the tap is rendered once, at its commit, and its answer
+    and its push are that render (no notice on a tap without one: the very same screen). Gives the answer."""
+    connected, socket = await _open(table, dealer)
     assert connected
     await socket.receive_from(timeout=5)
     renders = []
     real = tablet.tablet_context
     monkeypatch.setattr(tablet, "tablet_context", lambda *a, **k: renders.append(1) or real(*a, **k))
 
-    answer = await database_sync_to_async(_tap)(dealer_dana_here, first_table, "new-hand")
+    answer = await database_sync_to_async(_tap)(dealer, table, action)
     pushed = await socket.receive_from(timeout=5)
 
     assert answer.status_code == 200
-    assert len(renders) == 1  # at the tap's commit; the answer and the push are that render
+    assert len(renders) == 1
     assert _version(pushed) == _version(answer.content.decode())
-    assert pushed == answer.content.decode()  # no notice on a tap without one: the very same screen
+    assert pushed == answer.content.decode()
     await socket.disconnect()
+    return answer.content.decode()
+
+
+async def test_a_tap_is_rendered_once_for_its_answer_and_its_push(first_table, dealer_dana_here, monkeypatch):
+    await _rendered_once(first_table, dealer_dana_here, "new-hand", monkeypatch)
 
 
 async def test_a_hands_end_is_rendered_once_for_its_answer_and_its_push_its_report_to_the_event_inside_it(
@@ -123,23 +130,10 @@ async def test_a_hands_end_is_rendered_once_for_its_answer_and_its_push_its_repo
                 break  # the last one standing is not asked
 
     await database_sync_to_async(to_the_award)()
-    connected, socket = await _open(first_table, dealer_dana_here)
-    assert connected
-    await socket.receive_from(timeout=5)
-    renders = []
-    real = tablet.tablet_context
-    monkeypatch.setattr(tablet, "tablet_context", lambda *a, **k: renders.append(1) or real(*a, **k))
+    answer = await _rendered_once(first_table, dealer_dana_here, "award-pots", monkeypatch)
 
-    answer = await database_sync_to_async(_tap)(dealer_dana_here, first_table, "award-pots")
-    pushed = await socket.receive_from(timeout=5)
-
-    assert answer.status_code == 200
+    assert 'data-action="undo-award"' in answer  # the tablet after the award (C-15)
     assert await database_sync_to_async(lambda: dealing.latest_hand(first_table).reported_seq)() is not None
-    assert len(renders) == 1  # at the award's commit, after its report into the event
-    assert 'data-action="undo-award"' in answer.content.decode()  # the tablet after the award (C-15)
-    assert _version(pushed) == _version(answer.content.decode())
-    assert pushed == answer.content.decode()
-    await socket.disconnect()
 
 
 @pytest.mark.skipif(not settings.SHARE_SNAPSHOTS, reason="one process: no Redis to share the render through")
