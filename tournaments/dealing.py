@@ -538,8 +538,8 @@ def _apply(w: _TableWrite, hand: TableHand, before: HoldemHand, action, rng, *, 
     w.hand = hand
     if after.phase is Phase.COMPLETE:
         # The hand's end goes into the event as the write's last step: the event's lock, which every table's
-        # hand's end takes, is then held only for the commit, not for the rest of this table's write too (at a
-        # hundred tables, hands that end together queued on it: docs/benchmarks.md, twenty-first session).
+        # hand's end takes, is then held for the report and the commit only, not for the rest of this table's write
+        # too (at a hundred tables, hands that end together queued on it: docs/benchmarks.md, twenty-first session).
         def report_the_hand() -> None:
             hand.reported_seq = _report(w, hand, after, rng, award=made[-1].seq)
             hand.save(update_fields=[*fields, "reported_seq"])
