@@ -262,10 +262,11 @@ async def run(args, event: int, tables, phones, servers, bases, director_id: int
             if sent < wall_before:
                 continue  # a warm-up tap
             if version in seen:
-                latencies.append(seen[version] - sent)
+                latency = seen[version] - sent
+                latencies.append(latency)
                 action = script.kinds.get((dealer.table_id, version), "?")
-                by_action.setdefault(action, []).append(seen[version] - sent)
-                series.append({"sent": round(sent - wall_before, 3), "ms": round(1000 * (seen[version] - sent), 1),
+                by_action.setdefault(action, []).append(latency)
+                series.append({"sent": round(sent - wall_before, 3), "ms": round(1000 * latency, 1),
                                "action": action, "table": dealer.table_id})
             else:
                 missed += 1

@@ -10,7 +10,7 @@ from casino.models import AuditEvent
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 
-def test_the_flush_empties_the_append_only_audit_log_that_refuses_a_delete(dealer_dana):
+def test_the_flush_empties_the_append_only_audit_log_that_refuses_a_delete(dealer_dana, django_user_model):
     with transaction.atomic():
         record_event(action="test.flush", actor=dealer_dana)
     assert AuditEvent.objects.count() == 1
@@ -20,7 +20,7 @@ def test_the_flush_empties_the_append_only_audit_log_that_refuses_a_delete(deale
     call_command("flush", verbosity=0, interactive=False)
 
     assert AuditEvent.objects.count() == 0
-    assert not dealer_dana.__class__.objects.exists()
+    assert not django_user_model.objects.exists()
     with connection.cursor() as cursor:  # the triggers were off for the flush's transaction only
         cursor.execute("SHOW session_replication_role")
         assert cursor.fetchone()[0] == "origin"

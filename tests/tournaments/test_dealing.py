@@ -73,7 +73,7 @@ def test_a_hand_folded_to_the_big_blind_goes_into_the_event_with_its_stacks_and_
     assert second.number == 2 and second.level["where"]["button"] != hand.level["where"]["button"]
 
 
-def test_the_award_locks_the_event_last_so_other_tables_hands_wait_on_it_only_for_the_commit(
+def test_the_award_locks_the_event_last_so_other_tables_hands_wait_only_for_its_report_and_commit(
     first_table, dealer_dana_here, event_in_play
 ):
     """Every table's hand's end goes into the one event, under the event's lock: the award takes it after the
