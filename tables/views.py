@@ -112,6 +112,11 @@ def _int(value, what: str, *, low: int = 0, high: int = 10**9) -> int:
     return number
 
 
+def _digits(text: str) -> bool:
+    """ASCII digits a database key can hold: "²" passes isdigit() but not int() (issue #34)."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
+
+
 def _free_text(post, name: str) -> str:
     """A free-text field (a reason, a note): trimmed, at most 200 characters, as the forms allow."""
     return post.get(name, "").strip()[:200]
@@ -427,7 +432,7 @@ def hand_recall(request, table_id: int):
     table = _supervised_table(request, table_id)
     query = request.GET
     chosen = query.get("table", "")
-    if chosen.isdigit() and int(chosen) != table.pk:
+    if _digits(chosen) and int(chosen) != table.pk:
         # The table chooser: the same filters at another table (which checks its own supervisor).
         rest = query.copy()
         rest.pop("table", None)
@@ -437,7 +442,7 @@ def hand_recall(request, table_id: int):
     errors = []
     session_id = query.get("session", "").strip()
     if session_id:
-        if session_id.isdigit():
+        if _digits(session_id):
             hands = hands.filter(session_id=int(session_id))
         else:
             errors.append(_("The session must be chosen from the list."))
@@ -453,7 +458,7 @@ def hand_recall(request, table_id: int):
                               % {"what": label, "value": raw[:20]})
     number = query.get("hand", "").strip()
     if number:
-        if number.isdigit():
+        if _digits(number):
             hands = hands.filter(number=int(number))
         else:
             errors.append(_("The hand must be a number, not “%(value)s”.") % {"value": number[:20]})

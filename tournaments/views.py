@@ -318,13 +318,22 @@ ACTIONS: dict[str, Action] = {
 
 def _back(tournament, action: Action, post) -> str:
     """The page an action goes back to (its table's or entry's page when the form named one)."""
-    if action.page == "table" and str(post.get("table", "")).strip().isdigit():
-        return reverse("tournaments:table", args=[tournament.pk, int(post["table"])])
-    if action.page == "entry" and str(post.get("entry", "")).strip().isdigit():
-        return reverse("tournaments:entry", args=[tournament.pk, int(post["entry"])])
+    # the number is read as the action read it: "²" passes isdigit() but not int(), and a refused one goes
+    # back to the console (issue #34)
+    if action.page == "table" and (table := _number_or_none(_table_number, post)) is not None:
+        return reverse("tournaments:table", args=[tournament.pk, table])
+    if action.page == "entry" and (entry := _number_or_none(_entry_number, post)) is not None:
+        return reverse("tournaments:entry", args=[tournament.pk, entry])
     if action.page == "record":
         return reverse("tournaments:record", args=[tournament.pk])
     return reverse("tournaments:console", args=[tournament.pk])
+
+
+def _number_or_none(read: Callable, post) -> int | None:
+    try:
+        return read(post)
+    except BadInput:
+        return None
 
 
 def _guard(post) -> tuple[int, str]:
@@ -890,7 +899,7 @@ def seating(request, tournament_id: int):
     found, notice = [], None
     if query:
         number = query.lstrip("#")
-        if number.isdigit():
+        if number.isascii() and number.isdigit():  # "²" is a digit to isdigit() but no entry's number
             hits = [int(number)] if int(number) in board.seats or int(number) in board.leaving else []
         elif staff:
             needle = query.casefold()
