@@ -24,6 +24,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.bad_input import first_field_with_nul
+from casino.rules.tournament.bounds import (
+    MAX_CHIPS,
+    MAX_MONEY,
+    MAX_STARTING_STACK,
+    MAX_STEP_MINUTES,
+    MAX_STEPS,
+    MAX_TABLE_NUMBER,
+)
 from casino.rules.tournament.eligibility import ID_TYPES
 from casino.rules.tournament.options import ANTE_MODES
 from casino.rules.tournament.structure import Break, Level, Structure
@@ -36,12 +44,18 @@ class BadInput(Exception):
 FREE_TEXT_LIMIT = 200
 
 
+#: A whole number as a director types it: ASCII digits, an optional sign, no more digits than a bound
+#: can need (``int()`` also reads "²", "٣" and 5,000-digit strings, and Python refuses >4,300 digits).
+_WHOLE = re.compile(r"[-+]?[0-9]{1,30}")
+
+
 def whole(value, what: str, *, low: int = 0, high: int = 10**12) -> int:
-    try:
-        number = int(str(value).strip())
-    except (TypeError, ValueError):
+    raw = "" if value is None else str(value).strip()
+    if not _WHOLE.fullmatch(raw):
+        shown = raw if len(raw) <= 20 else raw[:20] + "…"
         raise BadInput(_("%(what)s must be a whole number, not “%(value)s”.")
-                       % {"what": what, "value": value or ""}) from None
+                       % {"what": what, "value": shown})
+    number = int(raw)
     if not low <= number <= high:
         raise BadInput(_("%(what)s must be between %(low)d and %(high)d.") % {"what": what, "low": low, "high": high})
     return number
@@ -97,8 +111,19 @@ def a_choice(value, choices, what: str) -> str:
 
 # --------------------------------------------------------------------------- the structure as text
 
-_LEVEL = re.compile(r"^(\d+)\s*/\s*(\d+)(?:\s*/\s*(\d+))?\s+(\d+)\s*(?:m|min)?$", re.IGNORECASE)
-_BREAK = re.compile(r"^(?:break|descanso|pausa)\s+(\d+)\s*(?:m|min)?((?:\s*[ ,]\s*\d+)*)$", re.IGNORECASE)
+# re.ASCII: \d is 0-9 only, as whole() reads numbers
+_LEVEL = re.compile(r"^(\d+)\s*/\s*(\d+)(?:\s*/\s*(\d+))?\s+(\d+)\s*(?:m|min)?$", re.IGNORECASE | re.ASCII)
+_BREAK = re.compile(r"^(?:break|descanso|pausa)\s+(\d+)\s*(?:m|min)?((?:\s*[ ,]\s*\d+)*)$",
+                    re.IGNORECASE | re.ASCII)
+
+
+def _on_line(number: int, what: str, digits: str, *, low: int, high: int) -> int:
+    """A number of a structure's line within its bounds (issue #34: TDA-23's minutes, the blinds), or the
+    line and the field named; never int() of 5,000 digits."""
+    if len(digits) > len(str(high)) or not low <= int(digits) <= high:
+        raise BadInput(_("Line %(number)d of the structure: %(what)s must be between %(low)d and %(high)d.")
+                       % {"number": number, "what": what, "low": low, "high": high})
+    return int(digits)
 
 
 def structure_from_text(raw: str, denominations: tuple[int, ...]) -> Structure:
@@ -112,17 +137,26 @@ def structure_from_text(raw: str, denominations: tuple[int, ...]) -> Structure:
         level = _LEVEL.match(line)
         if level:
             small, big, ante, minutes = level.groups()
-            steps.append(Level(small_blind=int(small), big_blind=int(big), ante=int(ante or 0), minutes=int(minutes)))
+            steps.append(Level(
+                small_blind=_on_line(number, _("the small blind"), small, low=1, high=MAX_CHIPS),
+                big_blind=_on_line(number, _("the big blind"), big, low=1, high=MAX_CHIPS),
+                ante=_on_line(number, _("the ante"), ante or "0", low=0, high=MAX_CHIPS),
+                minutes=_on_line(number, _("the minutes"), minutes, low=1, high=MAX_STEP_MINUTES)))
             continue
         pause = _BREAK.match(line)
         if pause:
             minutes, removes = pause.groups()
-            steps.append(Break(minutes=int(minutes), removes=tuple(int(d) for d in re.findall(r"\d+", removes or ""))))
+            steps.append(Break(
+                minutes=_on_line(number, _("the minutes"), minutes, low=1, high=MAX_STEP_MINUTES),
+                removes=tuple(_on_line(number, _("a chip coloured up"), d, low=1, high=MAX_CHIPS)
+                              for d in re.findall(r"[0-9]+", removes or ""))))
             continue
         raise BadInput(_("Line %(number)d of the structure is not a level (“100/200 20” or “100/200/25 20”) "
                          "nor a break (“break 10” or “break 10 25”): “%(line)s”.") % {"number": number, "line": line})
     if not steps:
         raise BadInput(_("The structure needs at least one level."))
+    if len(steps) > MAX_STEPS:
+        raise BadInput(_("A structure has at most %(most)d levels and breaks.") % {"most": MAX_STEPS})
     return Structure(steps=tuple(steps), denominations=denominations)
 
 
@@ -141,13 +175,16 @@ def structure_as_text(structure: Structure | None) -> str:
     return "\n".join(lines)
 
 
-def numbers(raw: str, what: str) -> tuple[int, ...]:
+def numbers(raw: str, what: str, *, high: int = MAX_CHIPS) -> tuple[int, ...]:
     """Whole numbers separated by commas or spaces (denominations, the break order of the tables)."""
     found = []
     for part in re.split(r"[\s,;]+", (raw or "").strip()):
         if part:
-            found.append(whole(part, what, low=1))
+            found.append(whole(part, what, low=1, high=high))
     return tuple(found)
+
+
+_SHARE = re.compile(r"([0-9]{1,3})(?:[.]([0-9]{1,2}))?%?")
 
 
 def payout_shares(raw: str) -> tuple[int, ...]:
@@ -158,11 +195,13 @@ def payout_shares(raw: str) -> tuple[int, ...]:
         raise BadInput(_("A payout line needs each place's share."))
     shares = []
     for place, part in enumerate(parts, 1):
-        try:
-            basis_points = round(float(part.rstrip("%")) * 100)
-        except ValueError:
-            raise BadInput(_("The share of place %(place)d must be a percentage, not “%(value)s”.")
-                           % {"place": place, "value": part}) from None
+        # decimal text, never float(): "inf" and "1e309" are floats, and round(inf) is an OverflowError
+        share = _SHARE.fullmatch(part)
+        if share is None:
+            raise BadInput(_("The share of place %(place)d must be a percentage with at most two decimals "
+                             "(“35” or “35.5”), not “%(value)s”.")
+                           % {"place": place, "value": part if len(part) <= 20 else part[:20] + "…"})
+        basis_points = int(share[1]) * 100 + int((share[2] or "").ljust(2, "0"))
         if basis_points <= 0:
             raise BadInput(_("The share of place %(place)d must be more than 0%%.") % {"place": place})
         shares.append(basis_points)
@@ -196,8 +235,12 @@ def payout_table(raw: str) -> list[list]:
             continue
         most, _sep, shares = line.rpartition(":")
         most_entries = whole(most, _("The number of entries on payout line %(number)d") % {"number": number},
-                             low=1) if most.strip() else ANY_NUMBER_OF_ENTRIES
-        table.append([most_entries, list(payout_shares(shares))])
+                             low=1, high=ANY_NUMBER_OF_ENTRIES) if most.strip() else ANY_NUMBER_OF_ENTRIES
+        places = payout_shares(shares)
+        if len(places) > most_entries:
+            raise BadInput(_("Payout line %(number)d pays %(places)d places with up to %(most)d entries.")
+                           % {"number": number, "places": len(places), "most": most_entries})
+        table.append([most_entries, list(places)])
     if [row[0] for row in table] != sorted({row[0] for row in table}):
         raise BadInput(_("Order the payout lines by number of entries, each number once."))
     return table
@@ -219,7 +262,8 @@ SEATS_PER_TABLE = (10, 9, 8, 6)
 def event_setup(post, *, editing: bool = False) -> dict:
     """The event's setup form: name, start, money, stacks, seats, structure, payouts, options (editing: the
     setup's fields only, as ``services.change_setup`` takes them)."""
-    denominations = numbers(post.get("denominations", ""), _("A chip denomination")) or (25, 100, 500, 1000, 5000)
+    denominations = numbers(post.get("denominations", ""), _("A chip denomination"),
+                            high=MAX_CHIPS) or (25, 100, 500, 1000, 5000)
     if list(denominations) != sorted(set(denominations)):
         raise BadInput(_("List the chip denominations once each, smallest first."))
     final_table_size = whole(post.get("final_table_size", 10), _("The final table's size"), low=2, high=10)
@@ -236,16 +280,16 @@ def event_setup(post, *, editing: bool = False) -> dict:
         "max_penalty_rounds": whole(post.get("max_penalty_rounds", 4), _("The longest suspension"), low=1, high=20),
     }
     fields = {
-        "buy_in": whole(post.get("buy_in"), _("The buy-in"), low=0),
-        "fee": whole(post.get("fee") or 0, _("The fee"), low=0),
-        "starting_stack": whole(post.get("starting_stack"), _("The starting stack"), low=1),
+        "buy_in": whole(post.get("buy_in"), _("The buy-in"), low=0, high=MAX_MONEY),
+        "fee": whole(post.get("fee") or 0, _("The fee"), low=0, high=MAX_MONEY),
+        "starting_stack": whole(post.get("starting_stack"), _("The starting stack"), low=1, high=MAX_STARTING_STACK),
         "seats_per_table": int(a_choice(str(post.get("seats_per_table", "")).strip(),
                                         [str(s) for s in SEATS_PER_TABLE], _("the seats per table"))),
         "late_registration_level": optional_whole(post.get("late_registration_level"),
                                                   _("The last level of late registration"), low=1, high=200),
         "structure": structure_from_text(post.get("structure", ""), denominations).as_dict(),
         "payout_table": payout_table(post.get("payouts", "")),
-        "break_order": numbers(post.get("break_order", ""), _("A table in the break order")),
+        "break_order": numbers(post.get("break_order", ""), _("A table in the break order"), high=MAX_TABLE_NUMBER),
         "options": options,
     }
     if not editing:

@@ -41,7 +41,7 @@ from casino.models import label_of
 from casino.roles import DEAL, DIRECT_TOURNAMENTS, RUN_TOURNAMENT_FLOOR, can
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.shuffle import SYSTEM_RANDOM
-from casino.rules.tournament import chip_race, clock, eligibility, penalties, record, seating
+from casino.rules.tournament import bounds, chip_race, clock, eligibility, penalties, record, seating
 from casino.rules.tournament.options import HouseOptions
 from casino.rules.tournament.record import TournamentState, plan_to_dict
 from casino.rules.tournament.structure import Structure
@@ -418,6 +418,10 @@ def _setup_fields(*, buy_in: int, fee: int, starting_stack: int, seats_per_table
         raise RuleViolation(N_("A table seats 10, 9, 8 or 6 players, not %(seats)s"), "CC-48", seats=seats_per_table)
     if buy_in < 0 or fee < 0 or starting_stack <= 0:
         raise RuleViolation(N_("The buy-in, fee and starting stack must be positive"), "CC-14")
+    if max(buy_in, fee) > bounds.MAX_MONEY or starting_stack > bounds.MAX_STARTING_STACK:
+        # issue #34: past these no real event, and no 32-bit column of the event's row
+        raise RuleViolation(N_("The buy-in and fee cannot be more than %(money)s, the starting stack more than "
+                               "%(stack)s"), "CC-14", money=bounds.MAX_MONEY, stack=bounds.MAX_STARTING_STACK)
     house = HouseOptions.from_dict(options)
     steps = structure if structure else structure_rules.default_structure().as_dict()
     structure_rules.check_structure(Structure.from_dict(steps))

@@ -43,6 +43,7 @@ from datetime import datetime, timedelta
 from typing import NoReturn
 
 from casino.rules.errors import N_, RuleViolation
+from casino.rules.tournament.bounds import LONGEST_STEP_READ_MINUTES
 from casino.rules.tournament.structure import Break, Level, Structure
 
 #: start, pause, resume, adjust (seconds: + adds time to the current step, - takes it), skip (to step
@@ -102,7 +103,9 @@ class _State:
 
 
 def _step_time(structure: Structure, index: int) -> int:
-    return structure.steps[index].minutes * 60 * _MICRO
+    # A step stored before the bounds (10**20 minutes) reads as indefinitely long, not as a date past
+    # year 9999 that no reader can compute (issue #34); every valid step is shorter.
+    return min(structure.steps[index].minutes, LONGEST_STEP_READ_MINUTES) * 60 * _MICRO
 
 
 def _aware(at: datetime) -> None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from casino.rules.errors import N_, RuleViolation
+from casino.rules.tournament.bounds import MAX_CHIPS, MAX_STEP_MINUTES, MAX_STEPS
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +154,11 @@ def check_structure(structure: Structure, *, ante_mode: str | None = None) -> No
     if not denominations or any(d <= 0 for d in denominations) or list(denominations) != sorted(set(denominations)):
         raise RuleViolation(N_("The chip denominations must be positive and listed smallest first, once each"),
                             "CC-63")
+    if denominations[-1] > MAX_CHIPS:
+        raise RuleViolation(N_("A chip denomination cannot be more than %(most)s"), "CC-63", most=MAX_CHIPS)
+    if len(structure.steps) > MAX_STEPS:
+        raise RuleViolation(N_("A structure has at most %(most)s levels and breaks, not %(steps)s"), "CC-86",
+                            most=MAX_STEPS, steps=len(structure.steps))
     if not any(isinstance(step, Level) for step in structure.steps):
         raise RuleViolation(N_("The structure has no level"), "CC-86")
     if isinstance(structure.steps[-1], Break):
@@ -164,6 +170,10 @@ def check_structure(structure: Structure, *, ante_mode: str | None = None) -> No
         if step.minutes <= 0:
             raise RuleViolation(N_("Step %(step)s must last at least one minute, not %(minutes)s"), "TDA-23",
                                 step=index + 1, minutes=step.minutes)
+        if step.minutes > MAX_STEP_MINUTES:
+            # a clock cannot count down a longer step to a date (issue #34: 10**20 minutes broke every reader)
+            raise RuleViolation(N_("Step %(step)s cannot last more than %(most)s minutes"), "TDA-23",
+                                step=index + 1, most=MAX_STEP_MINUTES)
         if isinstance(step, Break):
             _check_colour_up(structure, index, step, in_play)
             in_play = [d for d in in_play if d not in step.removes]
@@ -215,6 +225,9 @@ def _check_level(level: Level, number: int, previous: Level | None, in_play: lis
                             "CC-86", level=number, bb=level.big_blind, sb=level.small_blind)
     if level.ante < 0:
         raise RuleViolation(N_("Level %(level)s has a negative ante"), "CC-86", level=number)
+    if max(level.small_blind, level.big_blind, level.ante) > MAX_CHIPS:
+        raise RuleViolation(N_("Level %(level)s asks for more than %(most)s chips"), "CC-86", level=number,
+                            most=MAX_CHIPS)
     if previous is not None and (level.big_blind < previous.big_blind or level.small_blind < previous.small_blind):
         raise RuleViolation(N_("Level %(level)s lowers the blinds: blinds only rise"), "TDA-23", level=number)
     smallest = in_play[0]
