@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -562,7 +562,7 @@ def register(*, tournament, by, key: str, expected_version: int, name: str, id_t
             w.alerts.append(refused.message)
             return
         if player is None:
-            player = Player.objects.create(name=name, id_type=id_type, id_number=number_seen, birth_date=birth_date)
+            player = _new_player(name=name, id_type=id_type, id_number=number_seen, birth_date=birth_date)
         if image_consent and not player.image_consent:
             player.image_consent, player.image_consent_at = True, w.now
             player.save(update_fields=["image_consent", "image_consent_at"])
@@ -586,6 +586,17 @@ def register(*, tournament, by, key: str, expected_version: int, name: str, id_t
 
     return _write(tournament=tournament, by=by, key=key, expected_version=expected_version, action="register",
                   work=work, who="floor", rng=rng)
+
+
+def _new_player(*, name: str, id_type: str, id_number: str, birth_date: date | None) -> Player:
+    """The person a new ID belongs to. Two events lock only themselves, so the same new ID registered at two
+    desks at once reaches this twice: the second insert waits for the first to commit, then takes that row
+    (issue #34: an IntegrityError and a 500 before)."""
+    try:
+        with transaction.atomic():  # a savepoint: the refused insert leaves the registration's transaction usable
+            return Player.objects.create(name=name, id_type=id_type, id_number=id_number, birth_date=birth_date)
+    except IntegrityError:
+        return Player.objects.get(id_type=id_type, id_number=id_number)
 
 
 def accredit(*, tournament, by, key: str, expected_version: int, entry: int, id_type: str, id_number: str,
