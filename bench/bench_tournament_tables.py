@@ -87,7 +87,8 @@ def prepare(n_tables: int, n_phones: int, prefix: str):
 
     act(services.open_registration)
     for n in range(1, n_tables * 9 + 1):
-        act(services.register, name=f"Player {n}", id_type="passport", id_number=f"{prefix}{n}",
+        # an ID number holds letters, digits and dashes, not the prefix's underscore (issue #34)
+        act(services.register, name=f"Player {n}", id_type="passport", id_number=f"{prefix.replace('_', '-')}{n}",
             birth_date=date(1980, 1, 1 + n % 28))
     act(services.start_tournament)
     act(services.clock_command, kind="start")

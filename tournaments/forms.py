@@ -32,7 +32,12 @@ from casino.rules.tournament.bounds import (
     MAX_STEPS,
     MAX_TABLE_NUMBER,
 )
-from casino.rules.tournament.eligibility import ID_TYPES
+from casino.rules.tournament.eligibility import (
+    EARLIEST_BIRTH_DATE,
+    ID_TYPES,
+    id_number_as_on_a_document,
+    name_as_on_a_document,
+)
 from casino.rules.tournament.options import ANTE_MODES
 from casino.rules.tournament.structure import Break, Level, Structure
 
@@ -299,14 +304,23 @@ def event_setup(post, *, editing: bool = False) -> dict:
 
 
 def registration(post) -> dict:
-    """A player at the registration desk: name, ID document, birth date, consent to image rights."""
-    return {
-        "player_name": text(post, "player_name", _("The player's name"), required=True, limit=120),
-        "id_type": a_choice(post.get("id_type", ""), ID_TYPES, _("the ID document")),
-        "id_number": text(post, "id_number", _("The ID number"), required=True, limit=40),
-        "birth_date": a_date(post.get("birth_date"), _("The date of birth")),
-        "image_consent": post.get("image_consent") == "1",
-    }
+    """A player at the registration desk: name, ID document, birth date, consent to image rights. What no
+    document holds is refused naming the field (issue #34, CC-24: ``eligibility.desk_refusal``)."""
+    name = text(post, "player_name", _("The player's name"), required=True, limit=120)
+    if not name_as_on_a_document(name):
+        raise BadInput(_("The player's name has a character no ID document prints (a control or formatting "
+                         "character, or no letter at all): type the name as it is on the document."))
+    id_type = a_choice(post.get("id_type", ""), ID_TYPES, _("the ID document"))
+    id_number = text(post, "id_number", _("The ID number"), required=True, limit=40)
+    if not id_number_as_on_a_document(id_number):
+        raise BadInput(_("The ID number can only hold letters and digits (with the spaces, dots or dashes the "
+                         "document prints between them): type it as it is on the document."))
+    birth_date = a_date(post.get("birth_date"), _("The date of birth"))
+    if not EARLIEST_BIRTH_DATE <= birth_date <= timezone.localdate():
+        raise BadInput(_("The date of birth must be between %(earliest)s and today: check it on the document.")
+                       % {"earliest": EARLIEST_BIRTH_DATE.isoformat()})
+    return {"player_name": name, "id_type": id_type, "id_number": id_number, "birth_date": birth_date,
+            "image_consent": post.get("image_consent") == "1"}
 
 
 def stacks_at_start(post, entries: list[int]) -> dict[int, int] | None:

@@ -540,6 +540,9 @@ def register(*, tournament, by, key: str, expected_version: int, name: str, id_t
         setup = _setup(w)
         if w.state.registration != "open":
             raise RuleViolation(N_("Registration is not open"), "CC-14")
+        typed_wrong = eligibility.desk_refusal(name=name, id_number=id_number, birth_date=birth_date)
+        if typed_wrong is not None:
+            raise typed_wrong  # issue #34: never stored as what normalising leaves of it
         number_seen = normalise_id_number(id_number)
         player = Player.objects.filter(id_type=id_type, id_number=number_seen).first()
         earlier = list(Entry.objects.filter(tournament=w.row, player=player)) if player else []

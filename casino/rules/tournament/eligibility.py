@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import date
 
@@ -52,6 +53,44 @@ def normalise_id_number(text: str) -> str:
 def valid_id_number(text: str) -> bool:
     """5 to 20 letters or digits once normalised (a DNI, a cédula, a passport number)."""
     return bool(_ID_NUMBER.fullmatch(normalise_id_number(text)))
+
+
+#: What a desk may type of a document (issue #34, item 8): the earliest date of birth a living player's
+#: document holds, the characters of an ID number as printed (letters and digits, with the spaces, dots and
+#: dashes some documents print between them), and no character that no document prints in a name.
+EARLIEST_BIRTH_DATE = date(1900, 1, 1)
+_ID_AS_PRINTED = re.compile(r"[0-9A-Za-z]+(?:[ .\-][0-9A-Za-z]+)*")
+#: control (Cc: NUL..US, DEL, ESC of ANSI colours), format (Cf: the bidi overrides U+202A-202E and isolates
+#: U+2066-2069, zero-width characters), surrogates, private use, unassigned; line and paragraph separators
+_NEVER_IN_A_NAME = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def name_as_on_a_document(name: str) -> bool:
+    """A name a document prints: at least one letter, and no control, format or bidi character. Accents,
+    apostrophes, hyphens and any script's letters are a name's ("María José O'Neill-Pérez")."""
+    return (any(unicodedata.category(c).startswith("L") for c in name)
+            and not any(unicodedata.category(c) in _NEVER_IN_A_NAME for c in name))
+
+
+def id_number_as_on_a_document(text: str) -> bool:
+    """An ID number typed as a document prints it: ASCII letters and digits, maybe with single spaces, dots
+    or dashes between them; never markup or symbols that normalising would strip ("<script>" is no ID)."""
+    return bool(_ID_AS_PRINTED.fullmatch((text or "").strip()))
+
+
+def desk_refusal(*, name: str, id_number: str, birth_date: date | None) -> RuleViolation | None:
+    """What the registration desk typed that no ID document holds (CC-24), or None: refused before the
+    person is looked up, nothing recorded (the form says the same naming the field)."""
+    if not name_as_on_a_document(name or ""):
+        return RuleViolation(N_("The name must be written as on the ID document: letters, without control "
+                                "or formatting characters"), "CC-24")
+    if not id_number_as_on_a_document(id_number):
+        return RuleViolation(N_("The ID number must be written as on the ID document: letters and digits"),
+                             "CC-24")
+    if birth_date is not None and birth_date < EARLIEST_BIRTH_DATE:
+        return RuleViolation(N_("A date of birth before %(earliest)s is on no valid ID document"), "CC-24",
+                             earliest=EARLIEST_BIRTH_DATE.isoformat())
+    return None
 
 
 def age_on(birth_date: date, on: date) -> int:
