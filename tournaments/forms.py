@@ -125,6 +125,7 @@ _BREAK = re.compile(r"^(?:break|descanso|pausa)\s+(\d+)\s*(?:m|min)?((?:\s*[ ,]\
 def _on_line(number: int, what: str, digits: str, *, low: int, high: int) -> int:
     """A number of a structure's line within its bounds (issue #34: TDA-23's minutes, the blinds), or the
     line and the field named; never int() of 5,000 digits."""
+    digits = digits.lstrip("0") or "0"
     if len(digits) > len(str(high)) or not low <= int(digits) <= high:
         raise BadInput(_("Line %(number)d of the structure: %(what)s must be between %(low)d and %(high)d.")
                        % {"number": number, "what": what, "low": low, "high": high})
