@@ -1,8 +1,9 @@
 """ASGI entry point: HTTP through Django, websockets under /ws/.
 
-The websocket stack is wrapped in AllowedHostsOriginValidator: browsers send
-cookies to a websocket from any origin, so without it any web page could
-open a socket as a logged-in dealer.
+The websocket stack is wrapped in SameOriginValidator (casino.origin): browsers
+send cookies to a websocket from any origin, so without it any web page (one
+on another port of the same host included) could open a socket as a
+logged-in dealer.
 """
 
 import gc
@@ -18,14 +19,14 @@ django_asgi_app = get_sync_request_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402 - needs Django set up first
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from casino.origin import SameOriginValidator  # noqa: E402
 from casino.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 

@@ -47,6 +47,7 @@ from django.core.cache import caches
 from django.db import connection, transaction
 
 from casino.memo import BoundedCache
+from casino.redis_outage import REDIS
 
 log = logging.getLogger(__name__)
 
@@ -219,8 +220,10 @@ def share(name: str, value: Any) -> None:
         return
     try:
         cache.set(name, value, SHARED_SNAPSHOT_SECONDS)
-    except Exception:  # noqa: BLE001 - the other processes read the database instead
-        log.warning("could not share the snapshot %s", name, exc_info=True)
+    except Exception as error:  # noqa: BLE001 - the other processes read the database instead
+        REDIS.failed(f"could not share the snapshot {name}", error, logger=log)
+    else:
+        REDIS.answered()
 
 
 def shared(name: str) -> Any | None:
@@ -230,10 +233,12 @@ def shared(name: str) -> Any | None:
     if cache is None:
         return None
     try:
-        return cache.get(name)
-    except Exception:  # noqa: BLE001 - the caller reads the database instead
-        log.warning("could not read the shared snapshot %s", name, exc_info=True)
+        value = cache.get(name)
+    except Exception as error:  # noqa: BLE001 - the caller reads the database instead
+        REDIS.failed(f"could not read the shared snapshot {name}", error, logger=log)
         return None
+    REDIS.answered()
+    return value
 
 
 class ReplayedStates(Generic[V]):

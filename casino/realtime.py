@@ -20,6 +20,8 @@ from channels.layers import get_channel_layer
 from channels_redis.core import RedisChannelLayer
 from django.db import transaction
 
+from casino.redis_outage import REDIS
+
 log = logging.getLogger(__name__)
 
 MESSAGE_TYPE = "state.changed"  # handled by LiveConsumer.state_changed
@@ -51,12 +53,14 @@ def send_now(groups: list[str], messages: list[dict]) -> None:
                 ),
                 ANNOUNCE_SECONDS,
             )
-        except TimeoutError:  # the screens catch up on their next push or reconnect
-            log.warning("could not announce to %s within %s s", ", ".join(groups), ANNOUNCE_SECONDS)
+        except TimeoutError as error:  # the screens catch up on their next push or reconnect
+            REDIS.failed(f"could not announce to {', '.join(groups)} within {ANNOUNCE_SECONDS} s", error, logger=log)
             return
         for group, message, result in zip(groups, messages, results, strict=True):
             if isinstance(result, Exception):  # a lost push is recovered by version checks, never fatal
-                log.warning("could not announce %s to %s", message.get("event"), group, exc_info=result)
+                REDIS.failed(f"could not announce {message.get('event')} to {group}", result, logger=log)
+            else:
+                REDIS.answered()
 
     if isinstance(layer, RedisChannelLayer):
         _ANNOUNCER.run(send_all)

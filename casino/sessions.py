@@ -38,6 +38,7 @@ from django.contrib.sessions.models import Session
 from django.utils import timezone
 
 from casino.cache import connections_made
+from casino.redis_outage import REDIS
 
 log = logging.getLogger(__name__)
 
@@ -116,9 +117,11 @@ class SessionStore(cached_db.SessionStore):
     def load(self):
         try:
             data = self._cache.get(self.cache_key)
-        except Exception:  # noqa: BLE001 - Redis down or a bad key: the database answers
-            log.warning("session cache unavailable, reading the session from the database", exc_info=True)
+        except Exception as error:  # noqa: BLE001 - Redis down or a bad key: the database answers
+            REDIS.failed("session cache unavailable, reading the session from the database", error, logger=log)
             data = None
+        else:
+            REDIS.answered()
         if data is not None and self.session_key not in stale_copies.current(self._cache):
             return data
         stored = self._get_session_from_db()
@@ -127,9 +130,19 @@ class SessionStore(cached_db.SessionStore):
         data = self.decode(stored.session_data)
         try:
             self._cache.set(self.cache_key, data, self.get_expiry_age(expiry=stored.expire_date))
-        except Exception:  # noqa: BLE001 - the next read goes to the database again
-            log.warning("could not cache the session", exc_info=True)
+        except Exception as error:  # noqa: BLE001 - the next read goes to the database again
+            REDIS.failed("could not cache the session", error, logger=log)
         return data
+
+    def save(self, must_create=False):
+        # As Django's, whose failed cache write logged a traceback per request while Redis was down.
+        DatabaseSessionStore.save(self, must_create)
+        try:
+            self._cache.set(self.cache_key, self._session, self.get_expiry_age())
+        except Exception as error:  # noqa: BLE001 - the next read goes to the database
+            REDIS.failed("could not cache the saved session", error, logger=log)
+        else:
+            REDIS.answered()
 
     def exists(self, session_key):
         # The row is the record: a copy in Redis never exists without it, except a logged-out one's.
@@ -143,8 +156,8 @@ class SessionStore(cached_db.SessionStore):
         DatabaseSessionStore.delete(self, session_key)
         try:
             self._cache.delete(self.cache_key_prefix + session_key)
-        except Exception:  # noqa: BLE001 - Redis down: the note refuses the copy until it is deleted
-            log.warning("could not delete a logged-out session's copy from the cache; noted", exc_info=True)
+        except Exception as error:  # noqa: BLE001 - Redis down: the note refuses the copy until it is deleted
+            REDIS.failed("could not delete a logged-out session's copy from the cache; noted", error, logger=log)
             stale_copies.note(session_key)
 
     # Django's async session methods, for async views: the same rules, in a worker thread.

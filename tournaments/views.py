@@ -659,31 +659,49 @@ def registration(request, tournament_id: int):
     return redirect("tournaments:registration", tournament_id=tournament.pk)
 
 
+#: the largest exclusion CSV taken: 100,000 people with a few columns besides the four are about 8 MB
+EXCLUSION_FILE_LIMIT = 16 * 1024 * 1024
+#: refused rows named in the answer; the rest are counted
+EXCLUSION_REFUSALS_SHOWN = 10
+
+
 @role_required(*DIRECTORS)
 @require_POST
 def import_exclusions(request, tournament_id: int):
-    """CC-23: the casino's exclusion and self-exclusion list, a CSV file, kept with its date."""
+    """CC-23: the casino's exclusion and self-exclusion list, a CSV file, kept with its date. A file that
+    cannot be read is answered 400/422 on the registration page naming the line, and nothing is kept;
+    otherwise the answer says how many people were added, updated and refused (each refused line named)."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     upload = request.FILES.get("csv")
 
     def run():
         if upload is None:
             raise BadInput(_("Choose the exclusion list's CSV file."))
-        if upload.size > 5 * 1024 * 1024:
-            raise BadInput(_("The file is larger than 5 MB."))
+        if upload.size > EXCLUSION_FILE_LIMIT:
+            raise BadInput(_("The file is larger than 16 MB."))
+        raw = upload.read()
+        if not raw.strip():
+            raise BadInput(_("The file is empty: export the exclusion list as CSV and try again."))
         try:
-            content = upload.read().decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise BadInput(_("The file is not text in UTF-8: save it as CSV UTF-8 and try again.")) from None
-        if "\x00" in content:
-            raise BadInput(_("The file contains a character that is not allowed."))
+            content = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as bad:
+            raise BadInput(_("The file is not text in UTF-8 (line %(line)d): save it as CSV UTF-8 and try again.")
+                           % {"line": raw.count(b"\n", 0, bad.start) + 1}) from None
         return _services().import_exclusion_csv(by=request.user, text=content, source=upload.name[:200])
 
-    status, notice, rows = outcome(run)
-    if status == 200:
-        messages.success(request, _("The exclusion list is imported: %(rows)d people.") % {"rows": rows})
+    status, notice, result = outcome(run)
+    if status != 200:
+        return _registration_page(request, tournament, status=status, notice=notice)
+    done = _("The exclusion list is imported: %(added)d added, %(updated)d updated, %(refused)d refused.") % {
+        "added": result.added, "updated": result.updated, "refused": len(result.refused)}
+    if result.refused:
+        shown = [explain(refusal) for refusal in result.refused[:EXCLUSION_REFUSALS_SHOWN]]
+        more = len(result.refused) - len(shown)
+        if more:
+            shown.append(_("and %(more)d more refused lines.") % {"more": more})
+        messages.warning(request, " ".join([done, *shown]))
     else:
-        messages.error(request, notice["text"])
+        messages.success(request, done)
     return redirect("tournaments:registration", tournament_id=tournament.pk)
 
 

@@ -276,7 +276,7 @@ def test_the_exclusion_list_is_imported_from_a_csv_file_and_then_refuses(registe
         content_type="text/csv")
     imported = client.post(reverse("tournaments:import_exclusions", args=[registering.pk]), {"csv": csv_file},
                            follow=True)
-    assert "The exclusion list is imported: 1 people." in imported.content.decode()
+    assert "The exclusion list is imported: 1 added, 0 updated, 0 refused." in imported.content.decode()
     refused = client.post(reverse("tournaments:registration", args=[registering.pk]), {
         **_guard(registering), "player_name": "Excluido", "id_type": "dni", "id_number": "44555666",
         "birth_date": "1980-01-01"})
@@ -289,7 +289,7 @@ def test_a_file_that_is_not_text_is_refused_plainly(registering, director_dora):
     response = _client(director_dora).post(
         reverse("tournaments:import_exclusions", args=[registering.pk]),
         {"csv": SimpleUploadedFile("list.xls", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\xff\xfe")}, follow=True)
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "UTF-8" in response.content.decode()
 
 

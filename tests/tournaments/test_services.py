@@ -107,10 +107,10 @@ def test_cc23_an_under_18_is_refused_and_the_refusal_is_recorded_with_its_reason
 
 
 def test_cc23_a_player_on_the_exclusion_list_is_refused(registering, director_dora, floor_fede):
-    count = services.import_exclusion_csv(by=director_dora, source="lista-2026-11.csv",
-                                          text="id_type,id_number,kind,listed_on\ndni,28333444,self_exclusion,"
-                                               "2026-10-01\n")
-    assert count == 1 and ExclusionListEntry.objects.get().source == "lista-2026-11.csv"
+    imported = services.import_exclusion_csv(by=director_dora, source="lista-2026-11.csv",
+                                             text="id_type,id_number,kind,listed_on\ndni,28333444,self_exclusion,"
+                                                  "2026-10-01\n")
+    assert imported.added == 1 and ExclusionListEntry.objects.get().source == "lista-2026-11.csv"
     result = register(registering, floor_fede, 1)
     assert result.refusal is not None and result.refusal.clause == "CC-23"
 
@@ -122,12 +122,24 @@ def test_cc26_a_second_entry_is_refused_unless_reentry_is_on(registering, floor_
     assert Entry.objects.count() == 1
 
 
-def test_a_bad_exclusion_file_names_its_line(director_dora):
-    with pytest.raises(RuleViolation, match="Line 3"):
+def test_cc23_a_bad_exclusion_row_is_refused_naming_its_line_and_the_good_rows_are_kept(director_dora):
+    imported = services.import_exclusion_csv(by=director_dora, text="id_type,id_number,kind,listed_on\n"
+                                                                    "dni,12345678,exclusion,2026-01-01\n"
+                                                                    "dni,23456789,exclusion,01/02/2026\n")
+    assert (imported.added, imported.updated) == (1, 0)
+    assert [refusal.message for refusal in imported.refused] == [
+        "Line 3: '01/02/2026' is not a date (write YYYY-MM-DD)"]
+    assert list(ExclusionListEntry.objects.values_list("id_number", flat=True)) == ["12345678"]
+
+
+def test_cc23_an_exclusion_file_that_cannot_be_read_changes_nothing(director_dora):
+    services.import_exclusion_csv(by=director_dora, text="id_type,id_number,kind,listed_on\n"
+                                                         "dni,12345678,exclusion,2026-01-01\n")
+    with pytest.raises(RuleViolation, match="Line 3: a field is longer than 128 KiB"):
         services.import_exclusion_csv(by=director_dora, text="id_type,id_number,kind,listed_on\n"
-                                                             "dni,12345678,exclusion,2026-01-01\n"
-                                                             "dni,23456789,exclusion,01/02/2026\n")
-    assert not ExclusionListEntry.objects.exists()
+                                                             "dni,12345678,exclusion,2025-01-01\n"
+                                                             "dni,23456789,exclusion,2026-01-01," + "x" * 140_000)
+    assert list(ExclusionListEntry.objects.values_list("id_number", "listed_on")) == [("12345678", date(2026, 1, 1))]
 
 
 def test_accreditation_checks_the_document_is_the_players(registering, floor_fede):

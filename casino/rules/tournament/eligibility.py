@@ -128,50 +128,111 @@ def refusal(applicant: Applicant, *, on: date, options: HouseOptions,
     return None
 
 
+#: the longest value a refusal quotes back (a 100 KiB "ID number" is not repeated to the user)
+_QUOTED = 40
+
+
+@dataclass(frozen=True, slots=True)
+class ExclusionFile:
+    """An exclusion CSV read: its good rows ``(id_type, normalised id_number, listed_on, kind)`` and the
+    refusal of each bad row, naming its line."""
+
+    rows: list[tuple[str, str, date, str]]
+    refused: list[RuleViolation]
+
+
+def read_exclusion_csv(text: str, *, id_types: tuple[str, ...] = ID_TYPES) -> ExclusionFile:
+    """The exclusion register's CSV (CC-23), every row read before anything is kept.
+
+    A file that cannot be read as a whole raises ``RuleViolation`` naming the line: no header or a header
+    without the four columns, a carriage return inside a field, a field over 128 KiB, a NUL byte or any
+    other CSV fault. Lines ended by CR alone (old spreadsheet exports) are read as line ends. A row with a
+    bad value is refused on its own (``ExclusionFile.refused``) so the register's good rows still count.
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]  # the byte-order mark spreadsheets put in front of a UTF-8 export
+    text = _line_ends(text)
+    if "\x00" in text:
+        raise RuleViolation(N_("Line %(line)s: the file contains a NUL byte: it is not a text CSV file"), "CC-23",
+                            line=text.count("\n", 0, text.index("\x00")) + 1)
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader, None)
+        names = [name.strip().lower() for name in header or []]
+        missing = [column for column in EXCLUSION_COLUMNS if column not in names]
+        if missing:
+            raise RuleViolation(N_("Line 1: the header lacks the column(s) %(missing)s (expected %(expected)s)"),
+                                "CC-23", missing=", ".join(missing), expected=",".join(EXCLUSION_COLUMNS))
+        where = {column: names.index(column) for column in EXCLUSION_COLUMNS}
+        rows: list[tuple[str, str, date, str]] = []
+        refused: list[RuleViolation] = []
+        for row in reader:
+            if not any(cell.strip() for cell in row):
+                continue
+            try:
+                rows.append(_exclusion_row(row, reader.line_num, len(names), where, id_types))
+            except RuleViolation as bad:
+                refused.append(bad)
+    except csv.Error as fault:
+        line = reader.line_num + (0 if reader.line_num else 1)
+        if "field limit" in str(fault):
+            raise RuleViolation(N_("Line %(line)s: a field is longer than %(limit)s KiB"), "CC-23",
+                                line=line, limit=csv.field_size_limit() // 1024) from None
+        raise RuleViolation(N_("Line %(line)s is not valid CSV: %(fault)s"), "CC-23", line=line,
+                            fault=str(fault)) from None
+    return ExclusionFile(rows, refused)
+
+
+def _line_ends(text: str) -> str:
+    """The text with LF line ends: CRLF and a file ended by CR alone are read as lines; a CR anywhere
+    else sits inside a field, where no register's value has one, and the file is refused at its line."""
+    if "\r" not in text:
+        return text
+    if "\n" not in text:
+        return text.replace("\r", "\n")
+    text = text.replace("\r\n", "\n")
+    if "\r" in text:
+        raise RuleViolation(N_("Line %(line)s: a carriage return (CR) inside a field; save the file again as CSV"),
+                            "CC-23", line=text.count("\n", 0, text.index("\r")) + 1)
+    return text
+
+
+def _exclusion_row(row: list[str], line: int, columns: int, where: dict[str, int],
+                   id_types: tuple[str, ...]) -> tuple[str, str, date, str]:
+    if len(row) < columns:
+        raise RuleViolation(N_("Line %(line)s: %(found)s columns, %(expected)s expected"), "CC-23",
+                            line=line, found=len(row), expected=columns)
+    id_type, number, listed_on, kind = (row[where[column]].strip() for column in EXCLUSION_COLUMNS)
+    id_type, kind = id_type.lower(), kind.lower()
+    if id_type not in id_types:
+        raise RuleViolation(N_("Line %(line)s: %(id_type)r is not an accepted ID type"), "CC-24",
+                            line=line, id_type=id_type[:_QUOTED])
+    if not valid_id_number(number):
+        raise RuleViolation(N_("Line %(line)s: ID number %(number)r is not 5 to 20 letters or digits"),
+                            "CC-24", line=line, number=number[:_QUOTED])
+    try:
+        listed = date.fromisoformat(listed_on)
+    except ValueError:
+        raise RuleViolation(N_("Line %(line)s: %(value)r is not a date (write YYYY-MM-DD)"), "CC-23",
+                            line=line, value=listed_on[:_QUOTED]) from None
+    if kind not in EXCLUSION_KINDS:
+        raise RuleViolation(N_("Line %(line)s: %(kind)r is neither exclusion nor self_exclusion"), "CC-23",
+                            line=line, kind=kind[:_QUOTED])
+    return id_type, normalise_id_number(number), listed, kind
+
+
 def parse_exclusion_csv(text: str, *, id_types: tuple[str, ...] = ID_TYPES
                         ) -> list[tuple[str, str, date, str]]:
     """The exclusion register's CSV: ``(id_type, normalised id_number, listed_on, kind)`` per row.
 
     The first line is the header ``id_type,id_number,listed_on,kind`` (extra columns are ignored); blank
     lines are skipped; ``listed_on`` is YYYY-MM-DD; ``kind`` is ``exclusion`` or ``self_exclusion``. A bad
-    row is refused with its line number.
+    row is refused with its line number (the first one; ``read_exclusion_csv`` gives them all).
     """
-    if text.startswith("\ufeff"):
-        text = text[1:]  # the byte-order mark spreadsheets put in front of a UTF-8 export
-    reader = csv.reader(io.StringIO(text))
-    header = next(reader, None)
-    names = [name.strip().lower() for name in header or []]
-    missing = [column for column in EXCLUSION_COLUMNS if column not in names]
-    if missing:
-        raise RuleViolation(N_("Line 1: the header lacks the column(s) %(missing)s (expected %(expected)s)"),
-                            "CC-23", missing=", ".join(missing), expected=",".join(EXCLUSION_COLUMNS))
-    where = {column: names.index(column) for column in EXCLUSION_COLUMNS}
-    rows: list[tuple[str, str, date, str]] = []
-    for row in reader:
-        line = reader.line_num
-        if not any(cell.strip() for cell in row):
-            continue
-        if len(row) < len(names):
-            raise RuleViolation(N_("Line %(line)s: %(found)s columns, %(expected)s expected"), "CC-23",
-                                line=line, found=len(row), expected=len(names))
-        id_type, number, listed_on, kind = (row[where[column]].strip() for column in EXCLUSION_COLUMNS)
-        id_type, kind = id_type.lower(), kind.lower()
-        if id_type not in id_types:
-            raise RuleViolation(N_("Line %(line)s: %(id_type)r is not an accepted ID type"), "CC-24",
-                                line=line, id_type=id_type)
-        if not valid_id_number(number):
-            raise RuleViolation(N_("Line %(line)s: ID number %(number)r is not 5 to 20 letters or digits"),
-                                "CC-24", line=line, number=number)
-        try:
-            listed = date.fromisoformat(listed_on)
-        except ValueError:
-            raise RuleViolation(N_("Line %(line)s: %(value)r is not a date (write YYYY-MM-DD)"), "CC-23",
-                                line=line, value=listed_on) from None
-        if kind not in EXCLUSION_KINDS:
-            raise RuleViolation(N_("Line %(line)s: %(kind)r is neither exclusion nor self_exclusion"), "CC-23",
-                                line=line, kind=kind)
-        rows.append((id_type, normalise_id_number(number), listed, kind))
-    return rows
+    read = read_exclusion_csv(text, id_types=id_types)
+    if read.refused:
+        raise read.refused[0]
+    return read.rows
 
 
 def on_exclusion_list(id_type: str, id_number: str, rows: list[tuple[str, str, date, str]]) -> bool:

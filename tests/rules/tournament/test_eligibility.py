@@ -13,6 +13,7 @@ from casino.rules.tournament.eligibility import (
     normalise_id_number,
     on_exclusion_list,
     parse_exclusion_csv,
+    read_exclusion_csv,
     refusal,
 )
 from casino.rules.tournament.options import HouseOptions
@@ -133,3 +134,29 @@ def test_a_bad_exclusion_csv_row_is_refused_naming_its_line(text, message):
     with pytest.raises(RuleViolation) as refused:
         parse_exclusion_csv(text)
     assert message in refused.value.message
+
+
+def test_cc23_an_exclusion_csv_ended_by_cr_alone_or_crlf_reads_as_lines():
+    rows = parse_exclusion_csv(CSV)
+    assert parse_exclusion_csv(CSV.replace("\n", "\r")) == rows
+    assert parse_exclusion_csv(CSV.replace("\n", "\r\n")) == rows
+
+
+@pytest.mark.parametrize("text, message", [
+    (CSV + "dni,301\r23457,2024-01-01,exclusion\n", "Line 5: a carriage return (CR) inside a field"),
+    (CSV + "dni,30123457,2024-01-01,exclusion," + "n" * 140_000 + "\n", "Line 5: a field is longer than 128 KiB"),
+    (CSV + "dni,3012\x003457,2024-01-01,exclusion\n", "Line 5: the file contains a NUL byte"),
+])
+def test_cc23_an_exclusion_csv_that_cannot_be_read_is_refused_whole_naming_its_line(text, message):
+    with pytest.raises(RuleViolation) as refused:
+        read_exclusion_csv(text)
+    assert message in refused.value.message and refused.value.clause == "CC-23"
+
+
+def test_cc23_each_bad_exclusion_row_is_refused_on_its_own_and_the_good_rows_are_read():
+    read = read_exclusion_csv(CSV + "dni,12,2024-01-01,exclusion\ndni,30123457,2024-01-01,exclusion\n"
+                              "dni," + "9" * 5000 + ",2024-01-01,exclusion\n")
+    assert read.rows == [*parse_exclusion_csv(CSV), ("dni", "30123457", date(2024, 1, 1), "exclusion")]
+    assert [refusal.message[:26] for refusal in read.refused] == ["Line 5: ID number '12' is ",
+                                                                  "Line 7: ID number '9999999"]
+    assert len(read.refused[1].message) < 120  # a long value is not quoted back whole
