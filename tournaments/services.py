@@ -47,6 +47,7 @@ from casino.rules.tournament.record import TournamentState, plan_to_dict
 from casino.rules.tournament.structure import Structure
 from casino.writes import Aggregate, NotAllowed, StaleVersion, Write, write
 from tournaments import screens
+from tournaments.digests import exclusion_list_digest, player_digest
 from tournaments.models import (
     Entry,
     ExclusionListEntry,
@@ -572,7 +573,9 @@ def register(*, tournament, by, key: str, expected_version: int, name: str, id_t
                                id_number=number_seen, by=w.by, at=w.now)
         w.record("id_checked", entry=number, checkpoint="entry")
         w.entry = number
-        w.audit("tournament.registered", obj=entry, entry=number, reentry_of=reentry_of)
+        # The entry's player and his identity as registered: verify_audit finds either rewritten (issue #34).
+        w.audit("tournament.registered", obj=entry, entry=number, reentry_of=reentry_of, player=player.pk,
+                player_sha256=player_digest(player))
         if w.row.status == Tournament.Status.RUNNING:
             why = "reentry" if reentry_of else "late"
             move = seating.seat_late_entry(number, w.state.tables, w.rng, why=why)
@@ -628,8 +631,10 @@ def import_exclusion_csv(*, by, text: str, source: str = "") -> int:
             ExclusionListEntry.objects.create(id_type=values["id_type"], id_number=values["id_number"],
                                               kind=values.get("kind") or "exclusion",
                                               listed_on=values.get("listed_on"), imported_at=now, source=source)
+        # The list as it now stands, digested: verify_audit finds a person deleted from it (issue #34).
+        count, sha256 = exclusion_list_digest()
         record_event(action="tournament.exclusion_list_imported", actor=by, details={"rows": len(rows),
-                                                                                  "source": source})
+                     "source": source, "entries": count, "sha256": sha256})
     return len(rows)
 
 
