@@ -14,7 +14,7 @@ from casino.audit import CASINO_STREAM
 from casino.models import AuditEvent
 from casino.rules.errors import RuleViolation
 from tournaments.digests import HAND_FIELDS, action_row, exclusion_list_digest, hand_digests, player_digest
-from tournaments.models import DealtTable, Entry, TableHand, TableHandAction, Tournament
+from tournaments.models import DealtTable, Entry, TableHand, TableHandAction, Tournament, TournamentEvent
 from tournaments.services import record_digest, tournament_record
 
 PREFIX = "tournaments.tournament."
@@ -92,8 +92,15 @@ def verify_dealt_hands(stream: str | None = None, *, chunk: int = 200) -> tuple[
         for event in AuditEvent.objects.filter(object_type="tournaments.tablehand",
                                                object_id__in=[str(pk) for pk in batch]).order_by("stream", "seq"):
             events.setdefault(int(event.object_id), []).append(event)
-        for hand in _dealt_hands(stream).filter(pk__in=batch):
+        hands = list(_dealt_hands(stream).filter(pk__in=batch))
+        reports = {(t, seq): (kind, data) for t, seq, kind, data in TournamentEvent.objects.filter(
+            tournament_id__in={h.table.tournament_id for h in hands},
+            seq__in={h.reported_seq for h in hands if h.reported_seq is not None},
+        ).values_list("tournament_id", "seq", "type", "data")}
+        for hand in hands:
             found = _compare_hand(hand, rows.get(hand.pk, []), events.get(hand.pk, []))
+            if found is not None and hand.reported_seq is not None:
+                found += _reported(hand, reports.get((hand.table.tournament_id, hand.reported_seq)))
             if found is not None:
                 checked += 1
                 problems += found
@@ -134,6 +141,15 @@ def _compare_hand(hand: TableHand, rows: list[TableHandAction], events: list[Aud
                 problems.append(f"{where}: the hand's {name} field is not what the audit log recorded at its last "
                                 "write")
     return problems + _replayed_phase(hand, rows, where)
+
+
+def _reported(hand: TableHand, report: tuple[str, dict] | None) -> list[str]:
+    """The record's event a hand names as its report must be this hand's: an undo withdraws that event."""
+    kind, data = report or ("", {})
+    if kind != "hand" or data.get("table") != hand.table.number or data.get("hand") != hand.number:
+        return [f"tournament {hand.table.tournament_id}, table {hand.table.number}, hand {hand.number} (id {hand.pk}): "
+                f"event #{hand.reported_seq} of the record, which it names as its report, is not its report"]
+    return []
 
 
 def _replayed_phase(hand: TableHand, rows: list[TableHandAction], where: str) -> list[str]:

@@ -97,6 +97,13 @@ def test_a_hands_level_rewritten_fails_verify_audit_TDA_23(dealt_event):
                  "last write")
 
 
+def test_a_hands_report_pointed_at_another_event_of_the_record_fails_verify_audit_CC_43(dealt_event):
+    """An undo of the award withdraws the event the hand names: pointed elsewhere, it would withdraw another."""
+    hand = TableHand.objects.get(table=dealt_event, number=1)
+    TableHand.objects.filter(pk=hand.pk).update(reported_seq=1)
+    verify_fails(rf"hand 1 \(id {hand.pk}\): event #1 of the record, which it names as its report, is not its report")
+
+
 def test_a_players_id_number_changed_fails_verify_audit_CC_24(dealt_event):
     entry = Entry.objects.get(tournament=dealt_event.tournament, number=1)
     Player.objects.filter(pk=entry.player_id).update(id_number="99999999")
