@@ -11,16 +11,21 @@ from __future__ import annotations
 
 import uuid
 
+import psycopg
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import DatabaseError, connection
 from django.utils import timezone
 
+from tests.casino import test_db_roles
 from tournaments import dealing, services
 from tournaments.models import DealtTable, Entry, ExclusionListEntry, IdCheck, Player, TableHand, TableHandAction
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+
+#: The application's own PostgreSQL role, with the rights migrate grants it.
+app_role = test_db_roles.app_role
 
 EXCLUSIONS = ("id_type,id_number,kind,listed_on\n"
               "dni,11222333,self_exclusion,2026-10-01\n"
@@ -163,3 +168,22 @@ def test_a_hand_backed_up_by_the_director_still_verifies_TDA_01(dealt_event, dea
     assert dealing.latest_hand(dealt_event).actions.filter(undoes=called).exists()
     call_command("verify_audit")
     assert "Tournament hands: 2 checked" in capsys.readouterr().out
+
+
+def test_the_application_roles_own_tampering_is_refused_or_named_by_verify_audit(dealt_event, app_role,
+                                                                                 dealer_dana_here, dealer_diego):
+    """What the issue did, with the application's credentials: a fold forged into the hand in play, another
+    dealer put on duty, an ID check edited."""
+    hand = dealing.latest_hand(dealt_event)
+    seq = hand.actions.order_by("-seq").first().seq + 1
+    with app_role.connect() as db:
+        db.execute("INSERT INTO tournaments_tablehandaction (hand_id, seq, record, reason, by_id, at) "
+                   "VALUES (%s, %s, %s, '', %s, now())",
+                   [hand.pk, seq, psycopg.types.json.Jsonb({"action": "fold", "seat": in_turn(dealt_event)}),
+                    dealer_dana_here.pk])
+        db.execute("UPDATE tournaments_dealttable SET dealer_id = %s WHERE id = %s", [dealer_diego.pk, dealt_event.pk])
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            db.execute("UPDATE tournaments_idcheck SET id_number = '99999999'")
+    failure = verify_fails(rf"hand 2 \(id {hand.pk}\), action #{seq} \(fold\): the audit log never recorded this "
+                           "action")
+    assert "its dealer on duty (diego) is not the one the audit log assigned it last (dana)" in failure
