@@ -9,6 +9,7 @@ audit chain, so that ``verify_audit`` fails and names what it found. The tamper 
 
 from __future__ import annotations
 
+import secrets
 import uuid
 
 import psycopg
@@ -18,14 +19,29 @@ from django.core.management.base import CommandError
 from django.db import DatabaseError, connection
 from django.utils import timezone
 
+from casino.db_roles import grant_app_role
 from tests.casino import test_db_roles
 from tournaments import dealing, services
 from tournaments.models import DealtTable, Entry, ExclusionListEntry, IdCheck, Player, TableHand, TableHandAction
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
-#: The application's own PostgreSQL role, with the rights migrate grants it.
-app_role = test_db_roles.app_role
+
+@pytest.fixture
+def app_role(transactional_db):
+    """The application's own PostgreSQL role, with the rights migrate grants it (a role of this module's:
+    tests/casino/test_db_roles.py keeps its own for the session)."""
+    role = test_db_roles.AppRole(f"{connection.settings_dict['NAME']}_tamper", secrets.token_urlsafe(16))
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [role.name])
+        verb = "ALTER" if cursor.fetchone() else "CREATE"
+        cursor.execute(f'{verb} ROLE "{role.name}" LOGIN PASSWORD %s', [role.password])
+        grant_app_role(role.name, using="default")
+    yield role
+    with connection.cursor() as cursor:
+        cursor.execute(f'DROP OWNED BY "{role.name}"')
+        cursor.execute(f'DROP ROLE "{role.name}"')
+
 
 EXCLUSIONS = ("id_type,id_number,kind,listed_on\n"
               "dni,11222333,self_exclusion,2026-10-01\n"
