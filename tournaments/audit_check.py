@@ -192,7 +192,7 @@ def verify_dealers(stream: str | None = None) -> tuple[int, list[str]]:
 
 def verify_players(stream: str | None = None) -> tuple[int, list[str]]:
     """Each entry's player must be the one the log recorded at its registration, and each player's name, ID
-    document and birth date what the log recorded at his last registration (the ID checks at the desk and
+    document and birth date what the log recorded last for him (the ID checks at the desk and
     at the prize payment compare the document shown with these, CC-24, CC-15). Returns (entries checked,
     problems)."""
     entries = Entry.objects.order_by("pk").select_related("player")
@@ -200,12 +200,15 @@ def verify_players(stream: str | None = None) -> tuple[int, list[str]]:
         tournament = _tournaments(stream).values_list("pk", flat=True).first()
         entries = entries.none() if tournament is None else entries.filter(tournament_id=tournament)
     registered: dict[int, dict] = {}
-    latest: dict[int, tuple[dict, int]] = {}  # player -> (details, entry id) of his last registration
     logged = AuditEvent.objects.filter(action="tournament.registered", object_type="tournaments.entry")
     for object_id, details in logged.order_by("at", "pk").values_list("object_id", "details"):
         registered[int(object_id)] = details
-        if "player" in details:
-            latest[details["player"]] = (details, int(object_id))
+    # player -> (the digest, the event) last audited for him: at a registration, or by any later write that
+    # changes a player and audits ``player`` and ``player_sha256`` as registrations do
+    latest: dict[int, tuple[str, str]] = {}
+    identities = AuditEvent.objects.filter(details__has_key="player_sha256").order_by("at", "pk")
+    for stream, seq, details in identities.values_list("stream", "seq", "details"):
+        latest[details.get("player")] = (details["player_sha256"], f"event #{seq} of stream {stream}")
     checked, problems, players = 0, [], {}
     for entry in entries:
         where = f"tournament {entry.tournament_id}, entry {entry.number}"
@@ -222,10 +225,10 @@ def verify_players(stream: str | None = None) -> tuple[int, list[str]]:
         elif entry.player is not None:
             players[entry.player_id] = entry.player
     for pk, player in sorted(players.items()):
-        details, entry_id = latest[pk]
-        if details.get("player_sha256") != player_digest(player):
+        sha256, event = latest.get(pk, ("", "none"))
+        if sha256 != player_digest(player):
             problems.append(f"player {pk}: the name, ID document or birth date differ from those the audit log "
-                            f"recorded at the registration of entry id {entry_id}")
+                            f"recorded last ({event})")
     return checked, problems
 
 

@@ -129,7 +129,7 @@ def test_a_players_id_number_changed_fails_verify_audit_CC_24(dealt_event):
     entry = Entry.objects.get(tournament=dealt_event.tournament, number=1)
     Player.objects.filter(pk=entry.player_id).update(id_number="99999999")
     verify_fails(rf"player {entry.player_id}: the name, ID document or birth date differ from those the audit log "
-                 rf"recorded at the registration of entry id {entry.pk}")
+                 rf"recorded last \(event #\d+ of stream tournaments.tournament.{entry.tournament_id}\)")
 
 
 def test_an_entrys_player_changed_fails_verify_audit_CC_15(dealt_event):
