@@ -244,7 +244,10 @@ def verify_exclusion_list(stream: str | None = None) -> tuple[int, list[str]]:
         return count, ([f"the exclusion list has {count} entries but the audit log recorded no import of it"]
                        if count else [])
     details = last.details
-    recorded = details.get("entries", details.get("rows"))
+    recorded = details.get("entries", details.get("rows"))  # "rows": an import from before the digest
+    if recorded is None:
+        return count, [f"the exclusion list's last import (audited at {last.at:%Y-%m-%d %H:%M}) recorded neither "
+                       "its entries nor their digest: the list cannot be checked"]
     if ("sha256" in details and details["sha256"] != sha256) or recorded != count:
         return count, [f"the exclusion list ({count} entries) is not the one its last import left ({recorded} "
                        f"entries, audited at {last.at:%Y-%m-%d %H:%M}): an entry was added, changed or deleted since"]

@@ -158,10 +158,10 @@ def test_a_self_excluded_person_deleted_from_the_exclusion_list_fails_verify_aud
 
 
 def test_a_new_exclusion_list_imported_through_the_service_still_verifies_CC_23(dealt_event, director_dora, capsys):
-    services.import_exclusion_csv(by=director_dora, text=EXCLUSIONS.splitlines()[0] + "\n" + EXCLUSIONS.splitlines()[2],
+    services.import_exclusion_csv(by=director_dora, text=EXCLUSIONS + "dni,44555666,self_exclusion,2026-11-20\n",
                                   source="lista-2026-12.csv")
     call_command("verify_audit")
-    assert "Exclusion list: 1 entries checked" in capsys.readouterr().out
+    assert "Exclusion list: 3 entries checked" in capsys.readouterr().out
 
 
 def test_the_dealer_on_duty_changed_fails_verify_audit(dealt_event, dealer_diego):
