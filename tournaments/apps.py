@@ -10,7 +10,13 @@ class TournamentsConfig(AppConfig):
         from casino.audit import RecordCheck, register_record_check
         from casino.player_views import SeatScreen, register_seat
         from tournaments import screens
-        from tournaments.audit_check import verify_tournaments
+        from tournaments.audit_check import (
+            verify_dealers,
+            verify_dealt_hands,
+            verify_exclusion_list,
+            verify_players,
+            verify_tournaments,
+        )
         from tournaments.models import Entry
 
         # A player's phone shows their entry (tournaments.screens): one read per version and process,
@@ -30,3 +36,12 @@ class TournamentsConfig(AppConfig):
         # verify_audit compares every tournament's record with the digests the log keeps of it.
         register_record_check(RecordCheck("Tournaments: {count} records checked against the log's digests of them.",
                                           verify_tournaments))
+        # ... and the rows that decide money, who is paid, who may play and who deals (issue #34).
+        register_record_check(RecordCheck("Tournament hands: {count} checked against the actions the log recorded "
+                                          "for them, and replayed.", verify_dealt_hands))
+        register_record_check(RecordCheck("Dealt tables: {count} dealers on duty checked against the log's last "
+                                          "assignment.", verify_dealers))
+        register_record_check(RecordCheck("Entries: {count} players and their ID documents checked against the "
+                                          "log's registrations.", verify_players))
+        register_record_check(RecordCheck("Exclusion list: {count} entries checked against the digest of its last "
+                                          "import.", verify_exclusion_list))

@@ -26,6 +26,9 @@ confirms). The floor enters nothing by hand.
 * ``pause_table`` / ``resume_table``: the director stops play at a table with his reason (TDA-01).
 * ``assign_dealer``: the floor puts a dealer on duty at a table; only that dealer deals there
   (``may_deal_at``), besides the floor and the director.
+
+Each write on a hand audits the rows it appended and digests of the hand's entries, level, setup and
+rules (``_audit_hand``); each dealer assigned is audited with his id: ``verify_audit`` checks both.
 * ``hand_line``: the hand in the ``replay_hand`` format (docs/hand-history.md, "Hold'em hands").
 
 Every refusal is a ``RuleViolation`` (or ``NotAllowed``) a dealer can read; nothing is half-recorded.
@@ -55,6 +58,7 @@ from casino.rules.tournament.structure import Structure
 from casino.rules.tournament.table_hand import clock_expiry_record, next_hand_setup
 from casino.writes import Aggregate, NotAllowed, Write, write
 from tournaments import services
+from tournaments.digests import action_row, hand_digests
 from tournaments.models import (
     DealtTable,
     TableHand,
@@ -218,6 +222,8 @@ class _TableWrite(Write):
     hand: TableHand | None = None
     #: the hand's effective rows and the engine's state after this write, where the write has them
     seen: tuple[list[TableHandAction | SeenRow], HoldemHand, int] | None = None
+    #: the hand's rows this write appended and has not audited yet (``_audit_hand``)
+    appended: list[TableHandAction] = field(default_factory=list)
 
     @property
     def table(self) -> DealtTable:
@@ -371,10 +377,20 @@ def _append(w: _TableWrite, hand: TableHand, records: list[dict], *, last: int |
     the rows made."""
     if last is None:
         last = hand.actions.order_by("-seq").values_list("seq", flat=True).first() or 0
-    return TableHandAction.objects.bulk_create([
+    made = TableHandAction.objects.bulk_create([
         TableHandAction(hand=hand, seq=last + i, record=record, by=w.by, at=w.now, **fields)
         for i, record in enumerate(records, start=1)
     ])
+    w.appended += made
+    return made
+
+
+def _audit_hand(w: _TableWrite, action: str, on: TableHand, **details: Any) -> None:
+    """Audit a write on the hand ``on`` with the rows it appended and the digests of the hand's deciding fields
+    after it: ``verify_audit`` finds a row no event lists, or a hand's entries or level changed behind the
+    services' back (issue #34; tournaments.audit_check)."""
+    rows, w.appended = w.appended, []
+    w.audit(action, obj=on, **details, rows=[action_row(r) for r in rows], hand_fields=hand_digests(on))
 
 
 def _sitting_out(table: DealtTable, last: TableHand | None) -> list[int]:
@@ -465,7 +481,7 @@ def start_hand(*, table: DealtTable, by, key: str, expected_version: int) -> Tab
         hand.save(update_fields=fields)
         w.hand = hand
         w.event = "hand-started"
-        w.audit("tournament.table_hand_started", obj=hand, table=w.table.number, hand=hand.number,
+        _audit_hand(w, "tournament.table_hand_started", hand, table=w.table.number, hand=hand.number,
                 level=hand.level, stacks=plan.setup.to_dict()["stacks"])
 
     return _write_at(table, by=by, key=key, expected_version=expected_version, action="start_hand", work=work)
@@ -512,7 +528,8 @@ def act(*, table: DealtTable, by, key: str, expected_version: int, record: dict,
             raise RuleViolation(N_("Hand-for-hand: after an all-in and a call no card is dealt until the director "
                                    "releases the board."), "RP-08-F")
         _apply(w, hand, before, action, rng, last=last, rows=rows)
-        w.audit("tournament.table_action", obj=hand, table=w.table.number, hand=hand.number, record=action.to_dict())
+        _audit_hand(w, "tournament.table_action", hand, table=w.table.number, hand=hand.number,
+                    record=action.to_dict())
 
     return _write_at(table, by=by, key=key, expected_version=expected_version, action=str(record["action"]),
                      work=work)
@@ -602,7 +619,7 @@ def undo_last(*, table: DealtTable, by, key: str, expected_version: int, reason:
         hand.ended_at = None
         hand.save(update_fields=["phase", "ended_at", "reported_seq"])
         w.hand = hand
-        w.audit("tournament.table_action_undone", obj=hand, table=w.table.number, hand=hand.number,
+        _audit_hand(w, "tournament.table_action_undone", hand, table=w.table.number, hand=hand.number,
                 undone=undone.record, reason=reason[:200])
 
     return _write_at(table, by=by, key=key, expected_version=expected_version, action="undo", work=work)
@@ -634,7 +651,7 @@ def back_up_hand(*, table: DealtTable, by, key: str, expected_version: int, to_s
         if any(part_of_the_deal(r, hand) for r in undone):
             raise RuleViolation(N_("The hand's start is not undone: declare a misdeal instead."), "CC-43")
         last = hand.actions.order_by("-seq").values_list("seq", flat=True).first() or 0
-        TableHandAction.objects.bulk_create([
+        w.appended += TableHandAction.objects.bulk_create([
             TableHandAction(hand=hand, seq=last + i, record={"action": "undo"}, undoes=row, reason=reason,
                             by=w.by, at=w.now)
             for i, row in enumerate(reversed(undone), start=1)
@@ -644,7 +661,7 @@ def back_up_hand(*, table: DealtTable, by, key: str, expected_version: int, to_s
         hand.level = {k: v for k, v in hand.level.items() if k != "clock"}  # the clock was on the action undone
         hand.save(update_fields=["phase", "ended_at", "level"])
         w.hand = hand
-        w.audit("tournament.table_hand_backed_up", obj=hand, table=w.table.number, hand=hand.number,
+        _audit_hand(w, "tournament.table_hand_backed_up", hand, table=w.table.number, hand=hand.number,
                 undone=[r.record for r in undone], reason=reason)
 
     return _write_at(table, by=by, key=key, expected_version=expected_version, action="back_up", work=work)
@@ -663,7 +680,7 @@ def release_board(*, table: DealtTable, by, key: str, expected_version: int) -> 
         hand.level = {**hand.level, "board_released": True}
         hand.save(update_fields=["level"])
         w.hand = hand
-        w.audit("tournament.table_board_released", obj=hand, table=w.table.number, hand=hand.number)
+        _audit_hand(w, "tournament.table_board_released", hand, table=w.table.number, hand=hand.number)
 
     return _write_at(table, by=by, key=key, expected_version=expected_version, action="release_board", work=work)
 
@@ -693,7 +710,7 @@ def call_clock(*, table: DealtTable, by, key: str, expected_version: int) -> Tab
                                               "countdown": options.clock_countdown_seconds}}
         hand.save(update_fields=["level"])
         w.hand = hand
-        w.audit("tournament.table_clock_called", obj=hand, table=w.table.number, hand=hand.number,
+        _audit_hand(w, "tournament.table_clock_called", hand, table=w.table.number, hand=hand.number,
                 seat=engine.to_act, seconds=options.clock_seconds)
 
     return _write_at(table, by=by, key=key, expected_version=expected_version, action="call_clock", work=work)
@@ -716,7 +733,7 @@ def clock_ran_out(*, table: DealtTable, by, key: str, expected_version: int, rng
         before, rows, last = _read_hand(hand)
         record = clock_expiry_record(before, _options(w.table))
         _apply(w, hand, before, action_from_dict(record), rng, last=last, rows=rows)
-        w.audit("tournament.table_clock_ran_out", obj=hand, table=w.table.number, hand=hand.number,
+        _audit_hand(w, "tournament.table_clock_ran_out", hand, table=w.table.number, hand=hand.number,
                 seat=called["seat"], record=record)
 
     return _write_at(table, by=by, key=key, expected_version=expected_version, action="clock_ran_out", work=work)
@@ -751,8 +768,10 @@ def assign_dealer(*, table: DealtTable, by, key: str, expected_version: int, dea
 
     def work(w: _TableWrite) -> None:
         w.table.dealer = dealer
+        # dealer_id: verify_audit compares the table's dealer on duty with the last one assigned (issue #34).
         w.audit("tournament.table_dealer_assigned", table=w.table.number,
-                dealer=dealer.get_username() if dealer is not None else None)
+                dealer=dealer.get_username() if dealer is not None else None,
+                dealer_id=dealer.pk if dealer is not None else None)
 
     return _write_at(table, by=by, key=key, expected_version=expected_version, action="assign_dealer", work=work)
 

@@ -246,9 +246,19 @@ class TournamentRequest(models.Model):
         return f"{self.tournament_id}:{self.key} {self.action}"
 
 
+class IdCheckQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise TypeError("ID checks are append-only: they are never updated")
+
+    def delete(self):
+        raise TypeError("ID checks are append-only: they are never deleted")
+
+
 class IdCheck(models.Model):
     """An ID checkpoint passed (issue #14: entry, accreditation, seating each day, payout): who looked at
-    which document. Kept here, not in the exported record (which has only the entry and the checkpoint)."""
+    which document. Kept here, not in the exported record (which has only the entry and the checkpoint).
+    Append-only (issue #34): what was seen at a checkpoint, the prize payment's included (CC-15, CC-24),
+    is never rewritten; on PostgreSQL a trigger refuses UPDATE and DELETE (migration 0007)."""
 
     class Checkpoint(models.TextChoices):
         ENTRY = "entry", _("Entry")
@@ -263,12 +273,22 @@ class IdCheck(models.Model):
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
     at = models.DateTimeField(_("at"))
 
+    objects = IdCheckQuerySet.as_manager()
+
     class Meta:
         ordering = ["at"]
         verbose_name = _("ID check")
 
     def __str__(self) -> str:
         return f"{self.entry_id} {self.checkpoint} {self.at:%Y-%m-%d %H:%M}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise TypeError("ID checks are append-only: they are never updated")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError("ID checks are append-only: they are never deleted")
 
 
 # --- The dealers' tables (issue #15): each tournament table's hands, dealt through the Hold'em engine ---

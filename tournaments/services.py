@@ -45,6 +45,7 @@ from casino.rules.tournament.record import TournamentState, plan_to_dict
 from casino.rules.tournament.structure import Structure
 from casino.writes import Aggregate, NotAllowed, StaleVersion, Write, write
 from tournaments import screens
+from tournaments.digests import exclusion_list_digest, player_digest
 from tournaments.models import (
     Entry,
     ExclusionListEntry,
@@ -577,7 +578,9 @@ def register(*, tournament, by, key: str, expected_version: int, name: str, id_t
                                id_number=number_seen, by=w.by, at=w.now)
         w.record("id_checked", entry=number, checkpoint="entry")
         w.entry = number
-        w.audit("tournament.registered", obj=entry, entry=number, reentry_of=reentry_of)
+        # The entry's player and his identity as registered: verify_audit finds either rewritten (issue #34).
+        w.audit("tournament.registered", obj=entry, entry=number, reentry_of=reentry_of, player=player.pk,
+                player_sha256=player_digest(player))
         if w.row.status == Tournament.Status.RUNNING:
             why = "reentry" if reentry_of else "late"
             move = seating.seat_late_entry(number, w.state.tables, w.rng, why=why)
@@ -677,9 +680,11 @@ def import_exclusion_csv(*, by, text: str, source: str = "") -> ExclusionImport:
                 unchanged += 1
         ExclusionListEntry.objects.bulk_create(added, batch_size=EXCLUSION_BATCH)
         _update_exclusion_dates(updated, now, source)
+        # The list as it now stands, digested: verify_audit finds a person later deleted from it (#34).
+        entries, list_sha256 = exclusion_list_digest()
         record_event(action="tournament.exclusion_list_imported", actor=by, details={
             "source": source, "added": len(added), "updated": len(updated), "unchanged": unchanged,
-            "refused": len(read.refused), "rows_sha256": digest})
+            "refused": len(read.refused), "rows_sha256": digest, "entries": entries, "sha256": list_sha256})
     return ExclusionImport(len(added), len(updated), unchanged, read.refused)
 
 

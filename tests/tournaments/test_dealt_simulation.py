@@ -38,6 +38,8 @@ def test_an_event_dealt_hand_by_hand_keeps_every_invariant_and_each_hand_replays
     reported = {h.reported_seq for h in hands if h.phase == "complete"}
     assert reported == {e["seq"] for e in events if e["type"] == "hand"} and seen["hands"] == len(reported)
     assert verify_dealt_hands(report.dealt_hands) == []
+    # and the audit log holds every hand's rows, their digests, the dealers and the entries (issue #34)
+    call_command("verify_audit")
     # the engine's structures were exercised: bets or raises, all-ins, showdowns
     kinds = {r.record["action"] for h in hands for r in dealing.effective_rows(h)}
     assert {"fold", "call", "raise", "all-in", "show", "award-pots"} <= kinds
