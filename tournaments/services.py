@@ -433,6 +433,16 @@ def _between_hands(w: _Write, *tables: int | None) -> None:
                             table=min(busy))
 
 
+def _as_dealt(state: TournamentState, tables: set[int]) -> dict[int, tuple]:
+    """Who sits where at ``tables``, and with how many chips: what a hand in play there was dealt from."""
+    out = {}
+    for number in tables:
+        t = state.table_in_play(number)
+        players = tuple(t.players) if t else ()
+        out[number] = (players, tuple(state.entry(n).stack for _s, n in players))
+    return out
+
+
 def _dealt_from_a_tablet(w: _Write, table: int) -> bool:
     return TableHand.objects.filter(table__tournament_id=w.row.pk, table__number=table).exists()
 
@@ -1036,6 +1046,7 @@ def withdraw(*, tournament, by, key: str, expected_version: int, entry: int, rea
 
     def work(w: _Write) -> None:
         e = w.state.entry(entry)
+        _between_hands(w, e.table)
         w.record("withdrawal", entry=entry, chips_removed=e.stack)
         w.audit("tournament.withdrawal", entry=entry, chips_removed=e.stack, reason=reason)
         _finish_or_plan(w)
@@ -1052,6 +1063,7 @@ def disqualify(*, tournament, by, key: str, expected_version: int, entry: int, r
 
     def work(w: _Write) -> None:
         e = w.state.entry(entry)
+        _between_hands(w, e.table)
         w.record("disqualification", entry=entry, chips_removed=e.stack, reason=reason)
         w.audit("tournament.disqualification", entry=entry, chips_removed=e.stack, reason=reason)
         _finish_or_plan(w)
@@ -1122,6 +1134,7 @@ def remove_absent_stacks(*, tournament, by, key: str, expected_version: int, abs
                 raise RuleViolation(N_("Entry %(entry)s's stack is held (CC-31)"), "CC-31", entry=entry)
             if e.status not in record.IN_PLAY:
                 raise RuleViolation(N_("Entry %(entry)s is no longer in the event"), "CC-30", entry=entry)
+            _between_hands(w, e.table)
             w.record("chips_removed", entry=entry, chips=e.stack, reason="absent")
         w.audit("tournament.absent_stacks_removed", entries=list(absent))
         _finish_or_plan(w)
@@ -1137,6 +1150,7 @@ def colour_up(*, tournament, by, key: str, expected_version: int, table: int, re
 
     def work(w: _Write) -> None:
         t = w.state.table(table)
+        _between_hands(w, table)
         seated = dict(t.players)
         odd = tuple((int(s), seated[int(s)], int(c)) for s, c in sorted(odd_chips.items()) if int(s) in seated)
         if len(odd) != len(odd_chips):
@@ -1261,12 +1275,19 @@ def correct(*, tournament, by, key: str, expected_version: int, seq: int, reason
             _check_confirmation_undone(w, target)
         if target["type"] == "correction":
             _check_confirmation_restored(w, target)
+        busy = _hands_in_play(w)
+        dealt_from = _as_dealt(w.state, busy)
         fields: dict[str, Any] = {"voids": int(seq), "reason": reason}
         if replacement:
             if replacement.get("type") not in record.EVENT_TYPES or replacement.get("type") in NOT_CORRECTABLE:
                 raise RuleViolation(N_("The corrected event has no known type"), "CC-04")
             fields["replaces"] = {k: v for k, v in replacement.items() if k not in ("seq", "at")}
         w.record("correction", **fields)
+        changed = [t for t, dealt in dealt_from.items() if _as_dealt(w.state, {t})[t] != dealt]
+        if changed:
+            # TDA-11: the hand in play keeps the seats and stacks it was dealt from; corrected when it ends
+            raise RuleViolation(N_("Table %(table)s has a hand in play: do this when it ends."), "TDA-11",
+                                table=min(changed))
         w.audit("tournament.correction", voids=int(seq), type=target["type"], reason=reason,
                 replaced=bool(replacement))
         if target["type"] == "registered" and target["entry"] not in {e.entry for e in w.state.entries}:

@@ -189,6 +189,36 @@ def test_a_seat_is_not_corrected_in_a_hand_in_play_TDA_11(event_in_play, first_t
     assert _state(event_in_play).entry(entry).seat == seat
 
 
+@postgres
+def test_a_correction_that_unseats_a_player_of_the_hand_in_play_waits_for_its_end_TDA_11(
+    event_in_play, first_table, dealer_dana_here, floor_fede
+):
+    _at(first_table, dealing.start_hand, dealer_dana_here)
+    seat, entry = _state(event_in_play).table(first_table.number).players[0]
+    drawn = TournamentEvent.objects.get(tournament=event_in_play, type="seated", data__entry=entry).seq
+    with pytest.raises(RuleViolation) as refused:
+        act(services.correct, event_in_play, floor_fede, seq=drawn, reason="drawn twice")
+    assert refused.value.clause == "TDA-11"
+    assert not TournamentEvent.objects.filter(tournament=event_in_play, type="correction").exists()
+    _play_to_the_award(first_table, dealer_dana_here)
+    assert dealing.latest_hand(first_table).reported_seq is not None  # the award found every seat
+
+
+@postgres
+def test_a_disqualification_in_a_hand_in_play_waits_for_its_end_TDA_11(
+    event_in_play, first_table, dealer_dana_here, director_dora
+):
+    _at(first_table, dealing.start_hand, dealer_dana_here)
+    _seat, entry = _state(event_in_play).table(first_table.number).players[0]
+    with pytest.raises(RuleViolation) as refused:
+        act(services.disqualify, event_in_play, director_dora, entry=entry, reason="abuse of the dealer")
+    assert refused.value.clause == "TDA-11"
+    assert _state(event_in_play).entry(entry).status == "seated"
+    _play_to_the_award(first_table, dealer_dana_here)
+    act(services.disqualify, event_in_play, director_dora, entry=entry, reason="abuse of the dealer")
+    assert _state(event_in_play).entry(entry).status == "disqualified"
+
+
 # --- A confirmation corrected, and its correction corrected ------------------------------------------------
 
 
