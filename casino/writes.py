@@ -54,6 +54,9 @@ _BEFORE_ANNOUNCE: ContextVar[list[Callable[[], None]] | None] = ContextVar("befo
 #: commits with the one around it, which renders what the request asked (``before_announcing``) at that commit.
 _INSIDE_WORK: ContextVar[bool] = ContextVar("inside_work", default=False)
 
+#: What the request being answered asks (a digest of its form's fields, ``asking``): kept with its action.
+_ASKED: ContextVar[str | None] = ContextVar("asked", default=None)
+
 #: The time writes take as ``now`` while a simulation runs (``simulated_time``); None: the real clock.
 _SIMULATED_NOW: ContextVar[datetime | None] = ContextVar("simulated_now", default=None)
 
@@ -211,14 +214,30 @@ def _inside_work() -> Iterator[None]:
         _INSIDE_WORK.reset(token)
 
 
+def _digest(what: object) -> str:
+    if hasattr(what, "to_dict"):
+        what = what.to_dict()
+    return hashlib.sha256(json.dumps(what, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+
 def asked_for(action: str, what: object) -> str:
     """The action a request is kept under when one command takes many requests (any tap of a hand: a bet, a
     fold, the next card): its name and a digest of what was asked (the record the screen sent). A retry sends
     the same and is answered as a duplicate; the same key sent with something else is ``KeyUsedElsewhere``."""
-    if hasattr(what, "to_dict"):
-        what = what.to_dict()
-    digest = hashlib.sha256(json.dumps(what, sort_keys=True, default=str).encode()).hexdigest()[:12]
-    return f"{action[:27]}:{digest}"
+    return f"{action[:27]}:{_digest(what)}"
+
+
+@contextmanager
+def asking(what: object) -> Iterator[None]:
+    """The writes inside answer a request that asks ``what`` (its form's fields, as parsed: the seat, the entry,
+    the counts): their actions are kept with its digest (``asked_for``), so that the key sent again for another
+    seat or entry is refused as ``KeyUsedElsewhere`` instead of answered with the first one's result. A write
+    made inside another's work keeps its own action (its key is its own)."""
+    token = _ASKED.set(_digest(what))
+    try:
+        yield
+    finally:
+        _ASKED.reset(token)
 
 
 def is_valid_key(key: object) -> bool:
@@ -242,6 +261,9 @@ def write(kind: Aggregate, *, pk: int, by, key: str, expected_version: int | Non
     and checked (a table's hand reported into its event): it rests on no screen, so whatever the aggregate's
     version at the lock, ``work`` checks its facts against the locked state."""
     key = check_key(key)
+    asked = _ASKED.get() if not _INSIDE_WORK.get() else None
+    if asked is not None:
+        action = f"{action[:27]}:{asked}"
     pk = int(pk)
     stream = kind.stream(pk)
     requests = kind.requests.objects

@@ -49,7 +49,7 @@ from casino.rules.tournament.eligibility import ID_TYPES
 from casino.rules.tournament.options import HouseOptions
 from casino.rules.tournament.penalties import INFRACTIONS, PENALTY_KINDS
 from casino.rules.tournament.record import parse_at, voided_seqs
-from casino.writes import KeyUsedElsewhere, NotAllowed, StaleVersion, is_valid_key
+from casino.writes import KeyUsedElsewhere, NotAllowed, StaleVersion, asking, is_valid_key
 from tournaments import console, forms, screens
 from tournaments.forms import BadInput
 from tournaments.models import Entry, ExclusionListEntry, StructureTemplate, Tournament
@@ -346,7 +346,8 @@ def call_service(name: str, tournament: Tournament, user, post, kwargs: dict):
     service = getattr(_services(), name, None)
     if service is None:
         raise BadInput(_("This action is not available yet."))
-    return service(tournament=tournament, by=user, key=key, expected_version=version, **kwargs)
+    with asking({"service": name, **kwargs}):  # the key sent again for another seat or entry is refused (409)
+        return service(tournament=tournament, by=user, key=key, expected_version=version, **kwargs)
 
 
 def record_busts(tournament: Tournament, user, post, *, table: int, seats: list[int],
@@ -363,7 +364,9 @@ def record_busts(tournament: Tournament, user, post, *, table: int, seats: list[
     version, key = _guard(post)
     hand = services.tournament_state(tournament).last_seq + 1
     result = None
-    with transaction.atomic():
+    # each bust kept with the whole form (its hand is the record's line at the time: not in it, for a retry)
+    with transaction.atomic(), asking({"service": "record_bust", "table": table, "seats": seats,
+                                       "stacks_at_start": stacks_at_start}):
         for i, seat in enumerate(seats):
             result = services.record_bust(tournament=tournament, by=user, key=bust_key(key, i),
                                           expected_version=version + i, table=table, seat=seat, hand=hand,

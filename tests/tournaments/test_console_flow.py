@@ -205,6 +205,27 @@ def test_a_key_used_for_one_action_is_refused_for_another_with_409_and_nothing_c
     assert TournamentEvent.objects.filter(tournament=five_seated).count() == before
 
 
+def test_a_key_used_for_one_players_bust_is_refused_for_anothers_with_409(five_seated, floor_fede):
+    """Issue #34: the same action on another object (another seat) under a used key is not that key's retry."""
+    table, seat = _seat_of(five_seated, 3)
+    other = next(s for s, n in _state(five_seated).table(table).players if n != 3)
+    client = _client(floor_fede)
+    used = _guard(five_seated)
+    first = client.post(reverse("tournaments:act", args=[five_seated.pk, "bust"]),
+                        {**used, "table": str(table), "seats": [str(seat)]})
+    assert first.status_code == 302 and "X-Refused" not in first
+    again = client.post(reverse("tournaments:act", args=[five_seated.pk, "bust"]),
+                        {**_guard(five_seated), "key": used["key"], "table": str(table), "seats": [str(other)]},
+                        follow=True)
+    assert "This request was already used for something else" in again.content.decode()
+    assert again.redirect_chain[0][0].endswith(f"/tables/{table}/")
+    assert [e.entry for e in _state(five_seated).eliminations] == [3]
+    retry = client.post(reverse("tournaments:act", args=[five_seated.pk, "bust"]),
+                        {**used, "table": str(table), "seats": [str(seat)]})
+    assert retry.status_code == 302 and "X-Refused" not in retry  # the same form again: its retry
+    assert [e.entry for e in _state(five_seated).eliminations] == [3]
+
+
 def test_the_floor_may_not_open_the_setup_nor_see_its_link(five_seated, floor_fede):
     client = _client(floor_fede)
     assert client.get(reverse("tournaments:setup", args=[five_seated.pk])).status_code == 403
