@@ -8,7 +8,8 @@ action=..., work=...)``, in one transaction, in this order:
    while others go on undisturbed; the same statement takes the audit stream's lock and asks whether
    the idempotency key was used already (one round trip for the three);
 2. idempotency: a key already used answers the stored result (``duplicate=True``) and applies nothing
-   again (a double tap, a retry after a network drop); a key that is someone else's is refused;
+   again (a double tap, a retry after a network drop); a key that is someone else's is refused, and one
+   that was used for another action (``KeyUsedElsewhere``: 409) is never answered with that one's result;
 3. version: the screen acted on ``expected_version``; if the aggregate has moved on, ``StaleVersion``
    instead of silently overwriting what another screen did;
 4. ``work(w)``: the game's own part (who may act, the rules engine, its rows, its audit events through
@@ -26,6 +27,8 @@ no game.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -50,6 +53,9 @@ _BEFORE_ANNOUNCE: ContextVar[list[Callable[[], None]] | None] = ContextVar("befo
 #: Whether the running code is a write's ``work``: a write made there (a hand's end written into its tournament)
 #: commits with the one around it, which renders what the request asked (``before_announcing``) at that commit.
 _INSIDE_WORK: ContextVar[bool] = ContextVar("inside_work", default=False)
+
+#: What the request being answered asks (a digest of its form's fields, ``asking``): kept with its action.
+_ASKED: ContextVar[str | None] = ContextVar("asked", default=None)
 
 #: The time writes take as ``now`` while a simulation runs (``simulated_time``); None: the real clock.
 _SIMULATED_NOW: ContextVar[datetime | None] = ContextVar("simulated_now", default=None)
@@ -82,6 +88,18 @@ class StaleVersion(Exception):
     def __init__(self, current_version: int) -> None:
         self.current_version = current_version
         super().__init__("The table changed, refreshing.")  # the screens say it in their language
+
+
+class KeyUsedElsewhere(Exception):
+    """The request's key was used already, by the same person, for another action on this aggregate: its
+    stored answer is not this request's (the screen would say "Recorded" for something never done), and
+    nothing is applied. The screens answer 409 with ``message``."""
+
+    message = N_("This request was already used for something else.")
+
+    def __init__(self, used_for: str, asked: str) -> None:
+        self.used_for, self.asked = used_for, asked
+        super().__init__(f"{self.message} (used for {used_for!r}, now asked for {asked!r})")
 
 
 class NotAllowed(PermissionDenied):
@@ -196,6 +214,32 @@ def _inside_work() -> Iterator[None]:
         _INSIDE_WORK.reset(token)
 
 
+def _digest(what: object) -> str:
+    if hasattr(what, "to_dict"):
+        what = what.to_dict()
+    return hashlib.sha256(json.dumps(what, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+
+def asked_for(action: str, what: object) -> str:
+    """The action a request is kept under when one command takes many requests (any tap of a hand: a bet, a
+    fold, the next card): its name and a digest of what was asked (the record the screen sent). A retry sends
+    the same and is answered as a duplicate; the same key sent with something else is ``KeyUsedElsewhere``."""
+    return f"{action[:27]}:{_digest(what)}"
+
+
+@contextmanager
+def asking(what: object) -> Iterator[None]:
+    """The writes inside answer a request that asks ``what`` (its form's fields, as parsed: the seat, the entry,
+    the counts): their actions are kept with its digest (``asked_for``), so that the key sent again for another
+    seat or entry is refused as ``KeyUsedElsewhere`` instead of answered with the first one's result. A write
+    made inside another's work keeps its own action (its key is its own)."""
+    token = _ASKED.set(_digest(what))
+    try:
+        yield
+    finally:
+        _ASKED.reset(token)
+
+
 def is_valid_key(key: object) -> bool:
     """An idempotency key: a non-empty text of at most 100 characters, with no NUL (PostgreSQL refuses it)."""
     return isinstance(key, str) and bool(key.strip()) and len(key) <= 100 and not has_nul(key)
@@ -217,6 +261,9 @@ def write(kind: Aggregate, *, pk: int, by, key: str, expected_version: int | Non
     and checked (a table's hand reported into its event): it rests on no screen, so whatever the aggregate's
     version at the lock, ``work`` checks its facts against the locked state."""
     key = check_key(key)
+    asked = _ASKED.get() if not _INSIDE_WORK.get() else None
+    if asked is not None:
+        action = f"{action[:27]}:{asked}"
     pk = int(pk)
     stream = kind.stream(pk)
     requests = kind.requests.objects
@@ -234,6 +281,9 @@ def write(kind: Aggregate, *, pk: int, by, key: str, expected_version: int | Non
             if done is not None:
                 if done.by_id != getattr(by, "pk", None):
                     raise NotAllowed(N_("This request belongs to someone else."))
+                if done.action != action:
+                    # the same key on this aggregate for another action: a reused or forged key, not a retry
+                    raise KeyUsedElsewhere(done.action, action)
                 ids = {name: getattr(done, f"{name}_id") for name in kind.answer_ids}
                 return Written(getattr(done, kind.version_field), ids, duplicate=True, alerts=list(done.alerts))
         if stale:

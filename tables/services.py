@@ -35,7 +35,7 @@ from casino.rules.holdem_bonus import (
     replay,
 )
 from casino.rules.shuffle import Shoe
-from casino.writes import NotAllowed, StaleVersion
+from casino.writes import NotAllowed, StaleVersion, asked_for
 from tables.access import is_dealer_at
 from tables.models import Alert, Hand, HandAction, Table
 from tables.reads import (
@@ -385,8 +385,9 @@ def record_action(*, table, by, key: str, expected_version: int, record: dict) -
         _sync_hand(w, hand, before, after)
         w.event = "hand-action"
 
+    # each tap is one record: a key sent again with another record is not its retry (issue #34)
     return write_at_table(table=table, by=by, key=key, expected_version=expected_version,
-                          action="record_action", work=work)
+                          action=asked_for("record_action", record), work=work)
 
 
 def _previous_hand(hand: Hand) -> Hand | None:

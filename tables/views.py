@@ -6,6 +6,8 @@ viewer's fresh fragment: with htmx it replaces the screen in place, without it
 the browser is sent back to the page. What can go wrong is said plainly:
 
 * the table moved on (``StaleVersion``): 409 and "The table changed: refreshing";
+* the key was used already for another action (``KeyUsedElsewhere``): 409 and "This request was already
+  used for something else"; nothing was applied;
 * the rules refuse (``RuleViolation``): 422, ``X-Rule-Refusal: 1`` and the
   clause's sentence in the dealer's language; nothing was recorded;
 * bad input (not a number, no such box, not a card): 400 and what was wrong;
@@ -37,7 +39,7 @@ from casino.models import PlayerLink, object_label
 from casino.roles import Role, has_role
 from casino.rules.cards import parse_card
 from casino.rules.errors import RuleViolation
-from casino.writes import is_valid_key
+from casino.writes import KeyUsedElsewhere, is_valid_key
 from tables import reads, rendering, services, sessions
 from tables.access import is_dealer_at, may_view, supervises, supervises_pit
 from tables.models import BOX_NUMBERS, Box, Hand, Pit, Seating, Table
@@ -310,6 +312,10 @@ def _submit(request, call, kwargs, *, table: Table, render_fragment: Callable, p
     except services.StaleVersion:
         return _answer(request, render_fragment, page, 409,
                        {"level": "stale", "text": _("The table changed: refreshing.")})
+    except KeyUsedElsewhere:
+        return _answer(request, render_fragment, page, 409,
+                       {"level": "error", "text": _("This request was already used for something else.")},
+                       refusal=True)
     except BadInput as bad:
         return _answer(request, render_fragment, page, 400, {"level": "error", "text": str(bad)})
     except RuleViolation as refused:

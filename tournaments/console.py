@@ -270,16 +270,31 @@ def dealers_on_duty(tournament: Tournament) -> dict[int, dict]:
             for table in tournament.dealt_tables.filter(dealer__isnull=False).select_related("dealer")}
 
 
+def plan_waits_for(tournament: Tournament, dealt: list[dict]) -> list[int]:
+    """The tables whose hand in play the plan proposed waits for (TDA-11: confirmed when it ends), from the dealt
+    tables' hands as the console shows them; the console is pushed each table's taps, the award's included."""
+    state = _state(tournament)
+    pending = getattr(state, "pending_plan", None)
+    if pending is None:
+        return []
+    from tournaments.services import plan_tables
+
+    touched = plan_tables(pending[1], state.tables)
+    return sorted(row["number"] for row in dealt if row["in_play"] and row["number"] in touched)
+
+
 def console_context(tournament: Tournament, user, notice: dict | None = None) -> dict:
     the_field = read_field(tournament)
     board = the_field.board
     clock = screens.clock_view(board)
     floor = may_work_floor(user)
+    dealt = dealt_tables(tournament, bool(clock.reading and clock.reading.hand_for_hand))
     return {
         "on_duty": dealers_on_duty(tournament) if the_field.tables else {},
         "dealers": list(dealers_on_staff().values("pk", "first_name", "username")) if floor and the_field.tables
         else [],
-        "dealt": dealt_tables(tournament, bool(clock.reading and clock.reading.hand_for_hand)),
+        "dealt": dealt,
+        "plan_waits_for": plan_waits_for(tournament, dealt),
         "tournament": tournament,
         "screen_id": SCREEN_ID,
         "field": the_field,

@@ -141,38 +141,18 @@ class DealerTabletConsumer(LiveConsumer):
         return [self.table.group_name, self.event_group]
 
     def still_allowed(self, version: int | None = None) -> bool:
-        from tournaments import tablet
+        from tournaments import dealing, tablet
 
-        made = tablet.made_fragment(self.table, version) if version is not None else None
-        if self._own_tap(made):
-            return True
         read_again(self.user)
-        # Taken off the table: the goodbye. The dealer on duty at the version the push shows, as its tap's
-        # commit rendered it (a change of dealer is a write of the table: its own push reads the row, as
-        # does any push whose render is not there). At a hundred tables the row read again was a query a tap.
-        if made is None:
-            self.table.refresh_from_db(fields=["dealer"])
-        else:
-            self.table.dealer_id = made.dealer_id
-        return self.user.is_active and tablet.may_open(self.user, self.table)
-
-    def _own_tap(self, made) -> bool:
-        """Whether ``made`` is this viewer's own tap: the write checked their right to deal here at its commit,
-        and its answer showed them this very render. Its push to their tablet shows them nothing new, so it
-        reads neither their rights nor the table (at a hundred tables, a query a tap and, where the tap was
-        answered in this process, the hop to a worker thread). Anyone else's tablet, and every other push,
-        is checked as before: a removed role or a relieved dealer gets the goodbye on the next push."""
-        return made is not None and made.author_id is not None and made.author_id == self.user.pk
-
-    def fragment_from_memory(self, version: int) -> str | None:
-        # On the event loop: only this viewer's own tap, rendered at its commit in this process.
-        from tournaments import tablet
-
-        made = tablet.made_fragment(self.table, version, memory_only=True)
-        if not self._own_tap(made):
-            return None
-        self.shown_facts = made.event_facts
-        return made.with_notice(None)
+        if not self.user.is_active:
+            return False
+        if dealing.runs_the_floor(self.user):
+            return tablet.may_open(self.user, self.table)  # the floor and the director: at any table, on duty or not
+        # A dealer: the table's dealer on duty now, read again, for every push, their own tap's included. The
+        # dealer on duty at the pushed version (the render at its commit) is not enough: taken off the table
+        # since, a dealer went on receiving it (issue #34).
+        self.table.refresh_from_db(fields=["dealer"])
+        return tablet.may_open(self.user, self.table)
 
     async def state_changed(self, event) -> None:
         if event.get("group") == self.event_group:

@@ -56,7 +56,7 @@ from casino.rules.shuffle import SYSTEM_RANDOM
 from casino.rules.tournament import clock
 from casino.rules.tournament.structure import Structure
 from casino.rules.tournament.table_hand import clock_expiry_record, next_hand_setup
-from casino.writes import Aggregate, NotAllowed, Write, write
+from casino.writes import Aggregate, NotAllowed, Write, asked_for, write
 from tournaments import services
 from tournaments.digests import action_row, hand_digests
 from tournaments.models import (
@@ -531,8 +531,9 @@ def act(*, table: DealtTable, by, key: str, expected_version: int, record: dict,
         _audit_hand(w, "tournament.table_action", hand, table=w.table.number, hand=hand.number,
                     record=action.to_dict())
 
-    return _write_at(table, by=by, key=key, expected_version=expected_version, action=str(record["action"]),
-                     work=work)
+    # each tap is one record: a key sent again with another record is not its retry (issue #34)
+    return _write_at(table, by=by, key=key, expected_version=expected_version,
+                     action=asked_for(str(record["action"]), record), work=work)
 
 
 def _apply(w: _TableWrite, hand: TableHand, before: HoldemHand, action, rng, *, last: int,

@@ -38,6 +38,7 @@ from casino.memo import BoundedCache
 from casino.models import label_of
 from casino.roles import DEAL, DIRECT_TOURNAMENTS, RUN_TOURNAMENT_FLOOR, can
 from casino.rules.errors import N_, RuleViolation
+from casino.rules.holdem.hand import ENDED
 from casino.rules.shuffle import SYSTEM_RANDOM
 from casino.rules.tournament import bounds, chip_race, clock, eligibility, penalties, record, seating
 from casino.rules.tournament.options import HouseOptions
@@ -47,11 +48,13 @@ from casino.writes import Aggregate, NotAllowed, StaleVersion, Write, write
 from tournaments import screens
 from tournaments.digests import exclusion_list_digest, player_digest
 from tournaments.models import (
+    DealtTable,
     Entry,
     ExclusionListEntry,
     IdCheck,
     Player,
     StructureTemplate,
+    TableHand,
     Tournament,
     TournamentEvent,
     TournamentRequest,
@@ -406,6 +409,64 @@ def _entry_row(w: _Write, number: int) -> Entry:
     return row
 
 
+# --- The tables dealt from a tablet: between hands, never in one (TDA-11) -----------------------------------
+
+_ENDED_PHASES = tuple(phase.value for phase in ENDED)
+
+
+def _hands_in_play(w: _Write, tables: set[int] | None = None) -> set[int]:
+    """The event's tables (of ``tables``, or any) whose tablet-dealt hand is in play: dealt and not yet awarded."""
+    hands = TableHand.objects.filter(table__tournament_id=w.row.pk).exclude(phase__in=_ENDED_PHASES)
+    if tables is not None:
+        hands = hands.filter(table__number__in=tables)
+    return set(hands.values_list("table__number", flat=True))
+
+
+def _between_hands(w: _Write, *tables: int | None) -> None:
+    """TDA-11: a player moves, busts or is recounted between hands, never in one (he plays the hand out). At a
+    table whose hand is in play the floor's command is refused (nothing recorded): the hand's award would no
+    longer find the seats it was dealt to, and its stacks would overwrite a count."""
+    busy = _hands_in_play(w, {t for t in tables if t is not None})
+    if busy:
+        raise RuleViolation(N_("Table %(table)s has a hand in play: do this when it ends."), "TDA-11",
+                            table=min(busy))
+
+
+def _as_dealt(state: TournamentState, tables: set[int]) -> dict[int, tuple]:
+    """Who sits where at ``tables``, and with how many chips: what a hand in play there was dealt from."""
+    out = {}
+    for number in tables:
+        t = state.table_in_play(number)
+        players = tuple(t.players) if t else ()
+        out[number] = (players, tuple(state.entry(n).stack for _s, n in players))
+    return out
+
+
+def _dealt_from_a_tablet(w: _Write, table: int) -> bool:
+    return TableHand.objects.filter(table__tournament_id=w.row.pk, table__number=table).exists()
+
+
+def plan_tables(plan: seating.Plan, tables: tuple[seating.TableSeats, ...]) -> set[int]:
+    """The tables whose seats a plan changes: those its moves leave and reach, those it breaks, every table
+    in play for a redraw (a halt only stops the next deal, and waits for nothing)."""
+    touched = {t for m in plan.moves for t in (m.from_table, m.to_table) if t is not None} | set(plan.broken)
+    if plan.redraw:
+        touched |= {t.table for t in tables}
+    return touched
+
+
+def _lock_the_plans_tables(w: _Write, touched: set[int]) -> set[int]:
+    """Lock the dealt tables the plan touches, without waiting: a table a tap holds (a deal starting there,
+    an award) is given back as busy. Taken after the event's lock, which an award takes after its table's,
+    so waiting here could deadlock; not waiting, the deal that begins after this confirmation reads its
+    seats as confirmed, and one that began before it is seen here."""
+    numbers = set(DealtTable.objects.filter(tournament_id=w.row.pk, number__in=touched)
+                  .values_list("number", flat=True))
+    locked = set(DealtTable.objects.select_for_update(skip_locked=True)
+                 .filter(tournament_id=w.row.pk, number__in=numbers).values_list("number", flat=True))
+    return numbers - locked
+
+
 # --- Setup (CC-04) -----------------------------------------------------------------------------------
 
 
@@ -757,6 +818,7 @@ def _reseat(*, tournament, by, key, expected_version, entry: int, table: int, se
         current = w.state.entry(entry)
         if current.status not in record.IN_PLAY:
             raise RuleViolation(N_("Entry %(entry)s is no longer in the event"), "TDA-07", entry=entry)
+        _between_hands(w, current.table, table)
         move = seating.Move(entry=entry, to_table=table, to_seat=seat, why=why, from_table=current.table,
                             from_seat=current.seat)
         w.record("seated", **_seated_fields(w.state, move, current.stack, reason=reason))
@@ -818,24 +880,31 @@ def confirm_plan(*, tournament, by, key: str, expected_version: int, proposed: i
         if pending is None or pending[0] != proposed:
             raise RuleViolation(N_("The plan changed since it was shown: look at the new one"), "TDA-11")
         plan = pending[1]
+        touched = plan_tables(plan, w.state.tables)
+        waits = _lock_the_plans_tables(w, touched) | _hands_in_play(w, touched)
+        if waits:
+            # TDA-11: the players play the hand out; the plan stays proposed, the console says when it can go
+            raise RuleViolation(N_("Table %(table)s has a hand in play: confirm the moves when it ends."),
+                                "TDA-11", table=min(waits))
         w.record("plan_confirmed", proposed=proposed)
         table_seats = dict(getattr(plan, "seats", ()) or ())
         for move in plan.moves:
             stack = w.state.entry(move.entry).stack
             w.record("seated", **_seated_fields(w.state, move, stack, plan=proposed,
                                                 table_seats=table_seats.get(move.to_table)))
+        # each event of the confirmation names its plan: a correction of the confirmation takes them all back
         for t in w.state.tables:
             # the tables the plan breaks, and those a redraw leaves empty (CC-48, CC-61/62)
             if t.table in plan.broken or (plan.redraw and not t.players):
-                w.record("table_broken", table=t.table)
+                w.record("table_broken", table=t.table, plan=proposed)
         for table in plan.halted:
             if table not in w.state.halted:
-                w.record("table_halted", table=table)
+                w.record("table_halted", table=table, plan=proposed)
         for table in w.state.halted:
             if table not in plan.halted:
-                w.record("table_resumed", table=table)
+                w.record("table_resumed", table=table, plan=proposed)
         for table, seat in plan.buttons:
-            w.record("button", table=table, seat=seat)
+            w.record("button", table=table, seat=seat, plan=proposed)
         w.audit("tournament.plan_confirmed", proposed=proposed, moves=len(plan.moves), broken=list(plan.broken))
 
     return _write(tournament=tournament, by=by, key=key, expected_version=expected_version, action="plan_confirmed",
@@ -892,6 +961,11 @@ def record_bust(*, tournament, by, key: str, expected_version: int, table: int, 
     hand at one table, CC-19); the plan that follows is proposed at once."""
 
     def work(w: _Write) -> None:
+        _between_hands(w, table)
+        if _dealt_from_a_tablet(w, table):
+            # its busts come from its hands (their chips accounted); a wrong one is corrected with a reason
+            raise RuleViolation(N_("Table %(table)s is dealt from its tablet: its busts come from its hands. "
+                                   "Correct the record, with the reason, if one is wrong."), "CC-43", table=table)
         w.entry = _bust(w, table=table, seat=seat, hand=hand, stack_at_start=stack_at_start)
         _finish_or_plan(w)
 
@@ -1026,6 +1100,7 @@ def withdraw(*, tournament, by, key: str, expected_version: int, entry: int, rea
 
     def work(w: _Write) -> None:
         e = w.state.entry(entry)
+        _between_hands(w, e.table)
         w.record("withdrawal", entry=entry, chips_removed=e.stack)
         w.audit("tournament.withdrawal", entry=entry, chips_removed=e.stack, reason=reason)
         _finish_or_plan(w)
@@ -1042,6 +1117,7 @@ def disqualify(*, tournament, by, key: str, expected_version: int, entry: int, r
 
     def work(w: _Write) -> None:
         e = w.state.entry(entry)
+        _between_hands(w, e.table)
         w.record("disqualification", entry=entry, chips_removed=e.stack, reason=reason)
         w.audit("tournament.disqualification", entry=entry, chips_removed=e.stack, reason=reason)
         _finish_or_plan(w)
@@ -1051,14 +1127,19 @@ def disqualify(*, tournament, by, key: str, expected_version: int, entry: int, r
 
 
 def enter_chip_count(*, tournament, by, key: str, expected_version: int, counts: dict[int, int]) -> TournamentResult:
-    """Chip counts (at breaks): entry -> chips."""
+    """Chip counts (at breaks): entry -> chips. Not at a table whose dealt hand is in play (TDA-11)."""
 
     def work(w: _Write) -> None:
+        busy = _hands_in_play(w)
         for entry, chips in sorted(counts.items()):
             if int(chips) < 0:
                 raise RuleViolation(N_("A chip count cannot be negative"), "CC-68")
             if w.state.entry(int(entry)).status not in record.IN_PLAY:
                 raise RuleViolation(N_("Entry %(entry)s is no longer in the event"), "CC-18", entry=entry)
+            if w.state.entry(int(entry)).table in busy:
+                # TDA-11: recounted between hands; the hand's end would overwrite the count
+                raise RuleViolation(N_("Table %(table)s has a hand in play: do this when it ends."), "TDA-11",
+                                    table=w.state.entry(int(entry)).table)
             w.record("chip_count", entry=int(entry), chips=int(chips))
         w.audit("tournament.chip_count", entries=len(counts))
 
@@ -1074,6 +1155,7 @@ def set_button(*, tournament, by, key: str, expected_version: int, table: int, s
         t = w.state.table(table)
         if not 1 <= seat <= t.seats:
             raise RuleViolation(N_("Table %(table)s has no seat %(seat)s"), "TDA-07", table=table, seat=seat)
+        _between_hands(w, table)
         w.record("button", table=table, seat=seat)
         w.audit("tournament.button", table=table, seat=seat)
         _propose_plan(w)
@@ -1106,6 +1188,7 @@ def remove_absent_stacks(*, tournament, by, key: str, expected_version: int, abs
                 raise RuleViolation(N_("Entry %(entry)s's stack is held (CC-31)"), "CC-31", entry=entry)
             if e.status not in record.IN_PLAY:
                 raise RuleViolation(N_("Entry %(entry)s is no longer in the event"), "CC-30", entry=entry)
+            _between_hands(w, e.table)
             w.record("chips_removed", entry=entry, chips=e.stack, reason="absent")
         w.audit("tournament.absent_stacks_removed", entries=list(absent))
         _finish_or_plan(w)
@@ -1121,6 +1204,7 @@ def colour_up(*, tournament, by, key: str, expected_version: int, table: int, re
 
     def work(w: _Write) -> None:
         t = w.state.table(table)
+        _between_hands(w, table)
         seated = dict(t.players)
         odd = tuple((int(s), seated[int(s)], int(c)) for s, c in sorted(odd_chips.items()) if int(s) in seated)
         if len(odd) != len(odd_chips):
@@ -1183,6 +1267,45 @@ def pay_prize(*, tournament, by, key: str, expected_version: int, entry: int, id
 # --- Corrections ("mistakes are corrected, not erased") ------------------------------------------------
 
 
+#: The events that rest on where a player sits or how many chips he has.
+_SEAT_DEPENDENT = ("hand", "bust", "seated", "chip_count", "colour_up", "withdrawal", "disqualification",
+                   "chips_removed", "button", "table_broken")
+
+
+def _check_confirmation_undone(w: _Write, confirmation: dict) -> None:
+    """A confirmation of a plan corrected takes back its moves (``record.confirmed_with``), which only stands
+    while nothing since rests on them: a hand played at a table a move reached or left, a bust, a count or
+    another seat of a player it moved. Then the floor corrects those first (or moves the player back)."""
+    made = set(record.confirmed_with(w.events, confirmation["seq"]))
+    moves = [e for e in w.events if e["seq"] in made and e["type"] == "seated"]
+    entries = {int(e["entry"]) for e in moves}
+    tables = ({int(e["table"]) for e in moves} | {int(e["from_table"]) for e in moves if e.get("from_table")}
+              | {int(e["table"]) for e in w.events if e["seq"] in made and e["type"] == "table_broken"})
+    last = max(made, default=confirmation["seq"])
+    for event in w.events:
+        if event["seq"] <= last or event["seq"] in w.state.voided or event["type"] not in _SEAT_DEPENDENT:
+            continue
+        named = {int(p["entry"]) for p in event.get("players") or ()}
+        if event.get("entry") is not None:
+            named.add(int(event["entry"]))
+        if named & entries or (event.get("table") is not None and int(event["table"]) in tables):
+            raise RuleViolation(N_("Event %(seq)s rests on the moves this confirmation made: correct it first."),
+                                "CC-04", seq=event["seq"])
+
+
+def _check_confirmation_restored(w: _Write, correction: dict) -> None:
+    """A correction of a confirmation's correction brings the confirmation and its moves back: not while the
+    same plan stands confirmed again since (its moves would be made twice)."""
+    undone = next((e for e in w.events if e["seq"] == int(correction["voids"])), None)
+    if undone is None or undone["type"] != "plan_confirmed":
+        return
+    again = next((e for e in w.events if e["type"] == "plan_confirmed" and e["seq"] > undone["seq"]
+                  and e.get("proposed") == undone.get("proposed") and e["seq"] not in w.state.voided), None)
+    if again is not None:
+        raise RuleViolation(N_("The plan was confirmed again at event %(seq)s: correct that confirmation instead."),
+                            "CC-04", seq=again["seq"])
+
+
 def correct(*, tournament, by, key: str, expected_version: int, seq: int, reason: str,
             replacement: dict | None = None, rng=SYSTEM_RANDOM) -> TournamentResult:
     """Void the record's event ``seq`` with a reason, and replace it with the corrected event where given
@@ -1202,12 +1325,23 @@ def correct(*, tournament, by, key: str, expected_version: int, seq: int, reason
             raise NotAllowed(N_("Only the tournament director can correct this."))
         if int(seq) in w.state.voided:
             raise RuleViolation(N_("Event %(seq)s is corrected already"), "CC-04", seq=seq)
+        if target["type"] == "plan_confirmed":
+            _check_confirmation_undone(w, target)
+        if target["type"] == "correction":
+            _check_confirmation_restored(w, target)
+        busy = _hands_in_play(w)
+        dealt_from = _as_dealt(w.state, busy)
         fields: dict[str, Any] = {"voids": int(seq), "reason": reason}
         if replacement:
             if replacement.get("type") not in record.EVENT_TYPES or replacement.get("type") in NOT_CORRECTABLE:
                 raise RuleViolation(N_("The corrected event has no known type"), "CC-04")
             fields["replaces"] = {k: v for k, v in replacement.items() if k not in ("seq", "at")}
         w.record("correction", **fields)
+        changed = [t for t, dealt in dealt_from.items() if _as_dealt(w.state, {t})[t] != dealt]
+        if changed:
+            # TDA-11: the hand in play keeps the seats and stacks it was dealt from; corrected when it ends
+            raise RuleViolation(N_("Table %(table)s has a hand in play: do this when it ends."), "TDA-11",
+                                table=min(changed))
         w.audit("tournament.correction", voids=int(seq), type=target["type"], reason=reason,
                 replaced=bool(replacement))
         if target["type"] == "registered" and target["entry"] not in {e.entry for e in w.state.entries}:

@@ -216,11 +216,10 @@ class MadeFragment:
     screen_version: int
     event_facts: tuple
     html: str
-    #: the table's dealer on duty at that version: the tablet's push checks its viewer against it instead of
-    #: reading the table's row again (``DealerTabletConsumer.still_allowed``)
+    #: the table's dealer on duty at that version (a dealer's push reads the table's row again instead:
+    #: taken off the table since, he must not receive it, ``DealerTabletConsumer.still_allowed``)
     dealer_id: int | None
-    #: who tapped it: their right to deal there was checked by the write, and its answer showed them this very
-    #: render; their own tablet's push shows it again without reading their rights (None: not a tap's render)
+    #: who tapped it (None: not a tap's render); their own tablet's push checks their rights as any other's
     author_id: int | None = None
 
     def with_notice(self, notice: dict | None = None) -> str:

@@ -5,6 +5,8 @@ idempotency ``key`` and makes exactly one service call (``tournaments.services``
 ``casino.writes.write``). What can go wrong is said plainly, never as a 500:
 
 * the event moved on (``StaleVersion``): 409 and "The event changed: refreshing";
+* the key was used already for another action (``KeyUsedElsewhere``): 409 and "This request was already
+  used for something else"; nothing was applied;
 * the rules refuse (``RuleViolation``): 422 and the clause's sentence in the viewer's language;
   nothing was recorded;
 * bad input (not a number, no such seat, a structure line that is not a level): 400 and what was wrong;
@@ -20,6 +22,7 @@ Who may do what: directors (and administrators) everything; the floor staff the 
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import uuid
 from collections.abc import Callable
@@ -46,7 +49,7 @@ from casino.rules.tournament.eligibility import ID_TYPES
 from casino.rules.tournament.options import HouseOptions
 from casino.rules.tournament.penalties import INFRACTIONS, PENALTY_KINDS
 from casino.rules.tournament.record import parse_at, voided_seqs
-from casino.writes import NotAllowed, StaleVersion, is_valid_key
+from casino.writes import KeyUsedElsewhere, NotAllowed, StaleVersion, asking, is_valid_key
 from tournaments import console, forms, screens
 from tournaments.forms import BadInput
 from tournaments.models import Entry, ExclusionListEntry, StructureTemplate, Tournament
@@ -352,7 +355,8 @@ def call_service(name: str, tournament: Tournament, user, post, kwargs: dict):
     service = getattr(_services(), name, None)
     if service is None:
         raise BadInput(_("This action is not available yet."))
-    return service(tournament=tournament, by=user, key=key, expected_version=version, **kwargs)
+    with asking({"service": name, **kwargs}):  # the key sent again for another seat or entry is refused (409)
+        return service(tournament=tournament, by=user, key=key, expected_version=version, **kwargs)
 
 
 def record_busts(tournament: Tournament, user, post, *, table: int, seats: list[int],
@@ -369,12 +373,25 @@ def record_busts(tournament: Tournament, user, post, *, table: int, seats: list[
     version, key = _guard(post)
     hand = services.tournament_state(tournament).last_seq + 1
     result = None
-    with transaction.atomic():
+    # each bust kept with the whole form (its hand is the record's line at the time: not in it, for a retry)
+    with transaction.atomic(), asking({"service": "record_bust", "table": table, "seats": seats,
+                                       "stacks_at_start": stacks_at_start}):
         for i, seat in enumerate(seats):
-            result = services.record_bust(tournament=tournament, by=user, key=f"{key}:{i}"[:100],
+            result = services.record_bust(tournament=tournament, by=user, key=bust_key(key, i),
                                           expected_version=version + i, table=table, seat=seat, hand=hand,
                                           stack_at_start=stacks_at_start[seat])
     return result
+
+
+def bust_key(key: str, i: int) -> str:
+    """The key of the ``i``-th bust of a several-bust form: its own for each bust, the same at every retry of
+    the form. Cut to the 100 characters a key may have, ``key:i`` was the same key for every bust of a long
+    one, and the second bust was answered as the first's duplicate (issue #34): a key too long for its suffix
+    is replaced by its digest."""
+    derived = f"{key}:{i}"
+    if len(derived) <= 100:
+        return derived
+    return f"{hashlib.sha256(key.encode()).hexdigest()}:{i}"
 
 
 def _at_dealt_table(action: str, tournament: Tournament, user, post, number: int):
@@ -428,6 +445,9 @@ def outcome(call: Callable) -> tuple[int, dict | None, object]:
         result = call()
     except StaleVersion:
         return 409, {"level": "stale", "text": _("The event changed: refreshing. Check and try again.")}, None
+    except KeyUsedElsewhere:
+        # nothing applied: the stored answer was another action's, never shown as this one's success
+        return 409, {"level": "error", "text": _("This request was already used for something else.")}, None
     except BadInput as bad:
         return 400, {"level": "error", "text": str(bad)}, None
     except RuleViolation as refused:

@@ -10,6 +10,7 @@ from channels.layers import get_channel_layer
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 
+from casino.writes import KeyUsedElsewhere
 from tables import services, sessions
 from tables.models import HandAction, Table, TableRequest, pit_group
 
@@ -62,6 +63,44 @@ def test_someone_elses_key_is_refused(hand_started, dealer_dana, pit_boss_pat):
     with pytest.raises(services.NotAllowed):
         services.record_action(table=hand_started, by=pit_boss_pat, key="mine", expected_version=0,
                                record=ante(1, 10))
+
+
+def test_a_key_used_for_another_action_is_refused_and_nothing_is_applied(hand_started, dealer_dana):
+    """Issue #34: the same person's key reused for another action was answered with the first action's stored
+    result: the screen said the second was done. It is refused (the screens answer 409) and nothing changes."""
+    play(hand_started, dealer_dana, ante(2, 10))
+    hand_started.refresh_from_db()
+    services.record_action(table=hand_started, by=dealer_dana, key="reused", expected_version=hand_started.version,
+                           record=ante(1, 10))
+    hand_started.refresh_from_db()
+    version = hand_started.version
+    with pytest.raises(KeyUsedElsewhere) as refused:
+        services.undo_last_action(table=hand_started, by=dealer_dana, key="reused", expected_version=version,
+                                  reason="wrong box")
+    assert refused.value.message == "This request was already used for something else."
+    hand_started.refresh_from_db()
+    assert hand_started.version == version
+    assert HandAction.objects.filter(record__box=1).count() == 1
+    assert not HandAction.objects.filter(kind="undo").exists()
+
+
+def test_the_tablet_answers_a_key_used_for_another_action_with_409(client, table_one, dealer_dana, pit_boss_pat):
+    from django.test import Client
+
+    from .screens import console, tablet
+
+    pad, boss = tablet(client, dealer_dana, table_one), console(Client(), pit_boss_pat, table_one)
+    pad.tap("open")
+    boss.refresh()
+    boss.tap("deck-check", approve="1")
+    pad.refresh()
+    pad.tap("start-hand", mode="recorded")
+    pad.tap("bet", box="1", spot="ante", amount="10", key="reused")
+    version = pad.version
+    pad.tap("close-bets", key="reused", expect=409)
+    assert "This request was already used for something else" in pad.html
+    table_one.refresh_from_db()
+    assert table_one.version == version
 
 
 def test_a_stale_version_is_refused_with_the_current_version_and_nothing_is_applied(hand_started, dealer_dana):

@@ -164,6 +164,68 @@ def test_two_busts_in_one_hand_need_their_stacks_at_its_start(five_seated, floor
     assert busts[0].hand == busts[1].hand is not None  # one hand: CC-19 ranks them by those stacks
 
 
+def test_two_busts_sent_with_a_long_key_are_both_recorded(five_seated, floor_fede):
+    """Issue #34: each bust's key was ``key:i`` cut to 100 characters; with a key of 100 the second bust had the
+    first's key, was answered as its duplicate and was lost while the page said "Recorded"."""
+    state = _state(five_seated)
+    table = state.entry(1).table
+    seats = [s for s, _n in state.table(table).players][:2]
+    long_key = "k" * 100
+    response = _client(floor_fede).post(
+        reverse("tournaments:act", args=[five_seated.pk, "bust"]),
+        {**_guard(five_seated), "key": long_key, "table": str(table), "seats": [str(s) for s in seats],
+         f"stack_{seats[0]}": "4000", f"stack_{seats[1]}": "9000"})
+    assert response.status_code == 302 and "X-Refused" not in response
+    assert len(_state(five_seated).eliminations) == 2
+    assert TournamentEvent.objects.filter(tournament=five_seated, type="bust").count() == 2
+
+
+def test_a_key_used_for_one_action_is_refused_for_another_with_409_and_nothing_changes(five_seated, director_dora):
+    """Issue #34: a key reused by the same person for another action got the first action's stored answer, a
+    200, and the screen said the second was done when nothing was."""
+    client = _client(director_dora)
+    used = _guard(five_seated)
+    assert client.post(reverse("tournaments:act", args=[five_seated.pk, "clock-start"]), used,
+                       HTTP_HX_REQUEST="true").status_code == 200
+    before = TournamentEvent.objects.filter(tournament=five_seated).count()
+    five_seated.refresh_from_db()
+    version = five_seated.version
+    again = client.post(reverse("tournaments:act", args=[five_seated.pk, "clock-pause"]),
+                        {"version": str(version), "key": used["key"]}, HTTP_HX_REQUEST="true")
+    assert again.status_code == 409
+    assert "This request was already used for something else" in again.content.decode()
+    five_seated.refresh_from_db()
+    assert five_seated.version == version
+    assert TournamentEvent.objects.filter(tournament=five_seated).count() == before
+    assert [e.kind for e in _state(five_seated).clock_events] == ["start"]
+    # the same action sent again under its key is still the retry it was: its stored answer
+    retry = client.post(reverse("tournaments:act", args=[five_seated.pk, "clock-start"]), used,
+                        HTTP_HX_REQUEST="true")
+    assert retry.status_code == 200
+    assert TournamentEvent.objects.filter(tournament=five_seated).count() == before
+
+
+def test_a_key_used_for_one_players_bust_is_refused_for_anothers_with_409(five_seated, floor_fede):
+    """Issue #34: the same action on another object (another seat) under a used key is not that key's retry."""
+    table, seat = _seat_of(five_seated, 3)
+    other = next(s for s, n in _state(five_seated).table(table).players if n != 3)
+    client = _client(floor_fede)
+    used = _guard(five_seated)
+    first = client.post(reverse("tournaments:act", args=[five_seated.pk, "bust"]),
+                        {**used, "table": str(table), "seats": [str(seat)]})
+    assert first.status_code == 302 and "X-Refused" not in first
+    again = client.post(reverse("tournaments:act", args=[five_seated.pk, "bust"]),
+                        {**_guard(five_seated), "key": used["key"], "table": str(table), "seats": [str(other)]},
+                        follow=True)
+    assert "This request was already used for something else" in again.content.decode()
+    assert again.redirect_chain[0][0].endswith(f"/tables/{table}/")
+    assert [e.entry for e in _state(five_seated).eliminations] == [3]
+    retry = client.post(reverse("tournaments:act", args=[five_seated.pk, "bust"]),
+                        {**used, "table": str(table), "seats": [str(seat)]})
+    assert retry.status_code == 302 and "X-Refused" not in retry  # the same form again: its retry
+    assert [e.entry for e in _state(five_seated).eliminations] == [3]
+
+
 def test_the_floor_may_not_open_the_setup_nor_see_its_link(five_seated, floor_fede):
     client = _client(floor_fede)
     assert client.get(reverse("tournaments:setup", args=[five_seated.pk])).status_code == 403

@@ -146,12 +146,12 @@ def test_the_other_process_finds_the_taps_render_in_redis(first_table, dealer_da
         assert made.screen_version == first_table.version + first_table.tournament.version
 
 
-def test_a_taps_push_checks_the_dealer_on_duty_from_the_render_at_its_commit_without_reading_the_table(
+def test_a_taps_push_to_the_floor_reads_only_his_rights_and_to_a_dealer_the_table_too(
     first_table, dealer_dana_here, floor_fede, django_assert_num_queries
 ):
-    """At a hundred tables the tablet's push read the table's row again for its dealer on duty: a query a tap
-    (docs/benchmarks.md, seventeenth session). The render at the tap's commit says who was on duty at that
-    version; a change of dealer is a write whose push finds no such render and reads the row."""
+    """The floor and the director may open any table's tablet: their push reads their rights again, not the
+    table. A dealer's push reads the table's dealer on duty as well (issue #34: the render at the tap's
+    commit said who was on duty then, not now)."""
     from tournaments.consumers import DealerTabletConsumer
     from tournaments.models import DealtTable
 
@@ -162,6 +162,8 @@ def test_a_taps_push_checks_the_dealer_on_duty_from_the_render_at_its_commit_wit
     fede.table, fede.user = DealtTable.objects.get(pk=first_table.pk), floor_fede
     with django_assert_num_queries(1):  # the floor watching Dana's tap: his own rights read again, not the table
         assert fede.still_allowed(first_table.version) is True
+    with django_assert_num_queries(2):  # Dana at her own tap: her rights and the table's dealer on duty now
+        assert dana.still_allowed(first_table.version) is True
     dealing.assign_dealer(table=first_table, by=floor_fede, key=uuid.uuid4().hex,
                           expected_version=first_table.version, dealer=None)
     first_table.refresh_from_db()
@@ -170,36 +172,35 @@ def test_a_taps_push_checks_the_dealer_on_duty_from_the_render_at_its_commit_wit
     assert dana.still_allowed() is False
 
 
-def test_a_dealers_own_tap_is_pushed_to_their_tablet_from_its_render_without_reading_their_rights(
-    first_table, dealer_dana_here, floor_fede, django_assert_num_queries
+def test_a_dealer_taken_off_the_table_gets_no_push_of_their_own_last_tap(
+    first_table, dealer_dana_here, floor_fede, django_user_model
 ):
-    """The write checked Dana's right to deal at its commit and its answer showed her this render: its push to
-    her tablet shows her nothing new, so it reads nothing (rendered on the socket's loop where the tap was
-    answered in the same process). The floor's tablet at the same table is checked as every push is."""
+    """Issue #34: a dealer's own tap's push was shown to their tablet from its render, without reading their
+    rights, on the ground that the tap's write had checked them. Taken off the table since (another dealer
+    put on duty), they went on receiving it. Every push re-checks the viewer, their own tap's included."""
     from tournaments.consumers import DealerTabletConsumer
     from tournaments.models import DealtTable
 
-    answer = _tap(dealer_dana_here, first_table, "new-hand")
+    _tap(dealer_dana_here, first_table, "new-hand")
     first_table.refresh_from_db()
-    dana, fede = DealerTabletConsumer(), DealerTabletConsumer()
+    tapped = first_table.version
+    dana = DealerTabletConsumer()
     dana.table, dana.user = DealtTable.objects.get(pk=first_table.pk), dealer_dana_here
-    fede.table, fede.user = DealtTable.objects.get(pk=first_table.pk), floor_fede
-    dana.shown_facts = fede.shown_facts = None
-    with translation.override("en"), django_assert_num_queries(0):
-        pushed = dana.fragment_from_memory(first_table.version)
-        assert dana.still_allowed(first_table.version) is True
-    assert pushed == answer.content.decode()
-    assert dana.shown_facts is not None
+    dana.shown_facts, dana.language = None, "en"
     with translation.override("en"):
-        assert fede.fragment_from_memory(first_table.version) is None  # not his tap: the worker thread checks him
+        made = tablet.made_fragment(first_table, tapped, memory_only=True)
+        assert made is not None and made.author_id == dealer_dana_here.pk  # her tap's render is there
+        assert dana.still_allowed(tapped) is True  # still on duty: her tap is pushed to her
 
-    # A render without an author (a screen that found none, or a change of dealer) is checked as before.
-    with another_process(), translation.override("en"):
-        assert dana.fragment_from_memory(first_table.version) is None  # this process holds nothing: Redis, in a thread
-        tablet.make_fragment(dana.table)
-        made = tablet.made_fragment(dana.table, first_table.version, memory_only=True)
-        assert made is not None and made.author_id is None
-        assert dana.fragment_from_memory(first_table.version) is None
+    diego = _staff(django_user_model, "diego", "dealer", "Diego")
+    dealing.assign_dealer(table=first_table, by=floor_fede, key=uuid.uuid4().hex,
+                          expected_version=first_table.version, dealer=diego)
+
+    with translation.override("en"):
+        assert dana.fragment_from_memory(tapped) is None  # never from memory, unchecked
+        html, allowed = dana._checked_fragment(tapped)
+    assert allowed is False
+    assert "data-access-ended" in html and html != made.with_notice(None)
 
 
 # --- A change of the event, drawn only where it shows --------------------------------------------------

@@ -51,13 +51,13 @@ EVENT_TYPES: dict[str, tuple[str, ...]] = {
     "chips_removed": ("entry", "chips", "reason"),
     "stack_held": ("entry", "held"),
     "chip_count": ("entry", "chips"),
-    "button": ("table", "seat"),
+    "button": ("table", "seat", "plan"),
     "clock": ("kind", "seconds", "step"),
     "plan_proposed": ("plan",),
     "plan_confirmed": ("proposed",),
-    "table_broken": ("table",),
-    "table_halted": ("table",),
-    "table_resumed": ("table",),
+    "table_broken": ("table", "plan"),
+    "table_halted": ("table", "plan"),
+    "table_resumed": ("table", "plan"),
     "colour_up": ("table", "removed", "into", "odd_chips", "cards", "won", "rescued", "stacks"),
     "prize_paid": ("entry", "amount"),
     "results": ("places",),
@@ -232,12 +232,37 @@ def parse_at(at: str | datetime) -> datetime:
     return at if isinstance(at, datetime) else datetime.fromisoformat(at.replace("Z", "+00:00"))
 
 
+#: What confirming a plan records after its ``plan_confirmed``, each naming the plan (``plan``: its proposal).
+CONFIRMED_TYPES = ("seated", "table_broken", "table_halted", "table_resumed", "button")
+
+
+def confirmed_with(events: list[dict[str, Any]], seq: int) -> list[int]:
+    """The seqs the ``plan_confirmed`` at ``seq`` recorded with it: the events that follow it at once and name
+    its proposal (the moves, the broken and halted tables, the buttons; its write records nothing else)."""
+    ordered = sorted(events, key=lambda e: e["seq"])
+    at = next((i for i, e in enumerate(ordered) if e["seq"] == seq), None)
+    if at is None or ordered[at]["type"] != "plan_confirmed":
+        return []
+    proposed = ordered[at].get("proposed")
+    out = []
+    for event in ordered[at + 1:]:
+        if event["type"] not in CONFIRMED_TYPES or event.get("plan") != proposed:
+            break
+        out.append(int(event["seq"]))
+    return out
+
+
 def voided_seqs(events: list[dict[str, Any]]) -> set[int]:
-    """The seqs voided by corrections that stand (a correction voided later does not void)."""
+    """The seqs voided by corrections that stand (a correction voided later does not void). A confirmation of
+    a plan voided takes with it what it recorded (``confirmed_with``): voided alone, it re-opened the plan
+    with its moves still made, and confirming it again made them twice (issue #34)."""
     voided: set[int] = set()
     for event in sorted((e for e in events if e["type"] == "correction"), key=lambda e: e["seq"], reverse=True):
         if event["seq"] not in voided:
             voided.add(int(event["voids"]))
+    confirmations = {e["seq"] for e in events if e["type"] == "plan_confirmed"} & voided
+    for seq in confirmations:
+        voided.update(confirmed_with(events, seq))
     return voided
 
 
