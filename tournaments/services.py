@@ -4,9 +4,10 @@ Every command is ``fn(*, tournament, by, key, expected_version, ...) -> Tourname
 through the casino's one write path (``casino.writes.write``, with ``TOURNAMENTS`` saying what is a
 tournament's): lock, idempotency key, version, then the command's own part:
 
-- who may act: the tournament director (``DIRECT_TOURNAMENTS``: setup, registration, the clock,
-  withdrawals, disqualifications, overrides, payouts, results) or the floor (``RUN_TOURNAMENT_FLOOR``:
-  registration desk, busts, hands, seat corrections, chip counts, buttons, confirming moves);
+- who may act: the event's own director (``tournaments.access.directs``; the games director and the
+  administrators direct any event: setup, registration, the clock, withdrawals, disqualifications,
+  overrides, payouts, results) or the floor (``access.works_floor``: registration desk, busts, hands,
+  seat corrections, chip counts, buttons, confirming moves); a director of another event is refused;
 - the rules engine (``casino.rules.tournament``): eligibility, the draw, the plan, the race, the prizes;
 - the record: each command appends its events (``TournamentEvent``, seq increasing, ``at`` the write's
   time) and its audit events; the record is replayed once per write (``record.Replayer``) and each event
@@ -38,7 +39,7 @@ from django.utils import timezone
 from casino.audit import record_event
 from casino.memo import BoundedCache
 from casino.models import label_of
-from casino.roles import DEAL, DIRECT_TOURNAMENTS, RUN_TOURNAMENT_FLOOR, can
+from casino.roles import DEAL, DIRECT_TOURNAMENTS, can
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.shuffle import SYSTEM_RANDOM
 from casino.rules.tournament import chip_race, clock, eligibility, penalties, record, seating
@@ -46,7 +47,7 @@ from casino.rules.tournament.options import HouseOptions
 from casino.rules.tournament.record import TournamentState, plan_to_dict
 from casino.rules.tournament.structure import Structure
 from casino.writes import Aggregate, NotAllowed, StaleVersion, Write, write
-from tournaments import screens
+from tournaments import access, screens
 from tournaments.models import (
     Entry,
     ExclusionListEntry,
@@ -65,6 +66,7 @@ __all__ = [
     "close_registration", "colour_up", "confirm_plan", "copy_structure_template", "correct", "correct_seat",
     "create_tournament", "disqualify", "end_penalty", "enter_chip_count", "give_penalty", "hold_stack",
     "import_exclusion_csv",
+    "assign_director",
     "open_registration", "override_seat", "pay_prize", "propose_plan", "record_bust", "record_results",
     "register", "remove_absent_stacks", "report_hand", "save_structure_template", "set_button",
     "start_tournament", "tournament_record", "tournament_state", "withdraw", "withdraw_hand",
@@ -235,12 +237,21 @@ def _replayer_for(row: Tournament) -> record.Replayer:
 
 
 def _require(w: _Write, who: str) -> None:
-    if can(w.by, DIRECT_TOURNAMENTS):
+    """The one permission check of every command on an event, whatever the entry point: its director (the
+    games director and administrators for any event), the floor staff for the floor's commands
+    (``tournaments.access``). A director of another event is refused, and told why."""
+    if who == "overseer":
+        if access.oversees_events(w.by):
+            return
+        raise NotAllowed(N_("Only the games director or an administrator assigns an event's director."))
+    if access.directs(w.by, w.row):
         return
-    if who in ("floor", "table") and can(w.by, RUN_TOURNAMENT_FLOOR):
+    if who in ("floor", "table") and access.works_floor(w.by, w.row):
         return
     if who == "table" and can(w.by, DEAL):
         return  # a dealer's tablet reports the end of its table's hand (tournaments.dealing)
+    if access.directs_another_event(w.by, w.row):
+        raise NotAllowed(N_("Only this event's director can do this: it is assigned to another director."))
     if who == "table":
         raise NotAllowed(N_("Only the table's dealer, the floor or the tournament director can do this."))
     if who == "floor":
@@ -249,7 +260,34 @@ def _require(w: _Write, who: str) -> None:
 
 
 def _is_director(user) -> bool:
+    """A tournament director (of some event): who creates events, keeps structure templates and the exclusion
+    list. What he may do at one event is ``access.directs``."""
     return can(user, DIRECT_TOURNAMENTS)
+
+
+def assign_director(*, tournament, by, key: str, expected_version: int, director) -> TournamentResult:
+    """The games director (or an administrator) assigns the event to a tournament director, or reassigns it:
+    from then on he directs it and the one before does not (``tournaments.access``). Audited, with both."""
+    from django.contrib.auth import get_user_model
+
+    from casino.roles import Role
+
+    chosen = get_user_model().objects.filter(pk=getattr(director, "pk", director), is_active=True,
+                                             groups__name=Role.TOURNAMENT_DIRECTOR).first()
+    if chosen is None:
+        raise RuleViolation(N_("Choose one of the casino's active tournament directors."), "CC-03")
+
+    def work(w: _Write) -> None:
+        before = w.row.director_id
+        if before == chosen.pk:
+            raise RuleViolation(N_("%(name)s directs this event already."), "CC-03",
+                                name=chosen.get_full_name() or chosen.username)
+        Tournament.objects.filter(pk=w.row.pk).update(director=chosen)
+        w.row.director = chosen
+        w.audit("tournament.director_assigned", before=before, after=chosen.pk, director=chosen.username)
+
+    return _write(tournament=tournament, by=by, key=key, expected_version=expected_version,
+                  action="director_assigned", work=work, who="overseer")
 
 
 # --- Reads -------------------------------------------------------------------------------------------
@@ -1141,10 +1179,10 @@ def correct(*, tournament, by, key: str, expected_version: int, seq: int, reason
         target = next((e for e in w.events if e["seq"] == int(seq)), None)
         if target is None:
             raise RuleViolation(N_("There is no event %(seq)s in the record"), "CC-04", seq=seq)
-        if target["type"] in NOT_CORRECTABLE and not (target["type"] == "correction" and _is_director(w.by)):
+        if target["type"] in NOT_CORRECTABLE and not (target["type"] == "correction" and access.directs(w.by, w.row)):
             raise RuleViolation(N_("Event %(seq)s (%(type)s) cannot be corrected: change the setup instead"),
                                 "CC-04", seq=seq, type=target["type"])
-        if not _is_director(w.by) and target["type"] not in FLOOR_CORRECTABLE:
+        if not access.directs(w.by, w.row) and target["type"] not in FLOOR_CORRECTABLE:
             raise NotAllowed(N_("Only the tournament director can correct this."))
         if int(seq) in w.state.voided:
             raise RuleViolation(N_("Event %(seq)s is corrected already"), "CC-04", seq=seq)
