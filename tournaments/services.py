@@ -66,7 +66,7 @@ __all__ = [
     "close_registration", "colour_up", "confirm_plan", "copy_structure_template", "correct", "correct_seat",
     "create_tournament", "disqualify", "end_penalty", "enter_chip_count", "give_penalty", "hold_stack",
     "import_exclusion_csv",
-    "assign_director",
+    "assign_director", "revoke_player_links",
     "open_registration", "override_seat", "pay_prize", "propose_plan", "record_bust", "record_results",
     "register", "remove_absent_stacks", "report_hand", "save_structure_template", "set_button",
     "start_tournament", "tournament_record", "tournament_state", "withdraw", "withdraw_hand",
@@ -98,6 +98,7 @@ class TournamentResult:
     entry: int | None = None  # the entry a registration made
     refusal: RuleViolation | None = None  # a registration refused (and recorded with its reason)
     seqs: list[int] = field(default_factory=list)  # the record's events this write appended
+    link: Any = None  # the player link a reissue made (its id)
 
 
 @dataclass
@@ -110,6 +111,7 @@ class _Write(Write):
     rng: Any = SYSTEM_RANDOM  # what a plan or a late seat draws with (a seeded Random in the simulator)
     entry: int | None = None
     refusal: RuleViolation | None = None
+    link: Any = None
 
     @property
     def tournament(self) -> Tournament:
@@ -177,7 +179,8 @@ def _write(*, tournament, by, key: str, expected_version: int | None, action: st
         _REPLAYERS.put((tournament_id, done.version), (len(w.events), w.replayer, w.replayer.state()))
     if w is None:  # a duplicate: the stored answer
         return TournamentResult(done.version, duplicate=True, alerts=done.alerts)
-    return TournamentResult(done.version, alerts=done.alerts, entry=w.entry, refusal=w.refusal, seqs=w.appended)
+    return TournamentResult(done.version, alerts=done.alerts, entry=w.entry, refusal=w.refusal, seqs=w.appended,
+                            link=w.link)
 
 
 def only_its_table_sees(w: _Write, before: TournamentState) -> bool:
@@ -288,6 +291,30 @@ def assign_director(*, tournament, by, key: str, expected_version: int, director
 
     return _write(tournament=tournament, by=by, key=key, expected_version=expected_version,
                   action="director_assigned", work=work, who="overseer")
+
+
+# --- The players' links of the event -------------------------------------------------------------------
+
+
+def revoke_player_links(*, tournament, by, key: str, expected_version: int, entry: int,
+                        reissue: bool = False) -> TournamentResult:
+    """The director ends every link of an entry that still works (a lost or stolen receipt): after commit the
+    phones on them are told and closed, on every process (``screens.revoke_entry_links``). With ``reissue``,
+    a new link for the same entry in the same write (``result.link``), refused for an entry out of the event
+    (``screens.issue_entry_link``). Each link ended is audited (``player_link.revoked``), as the pit's are."""
+
+    def work(w: _Write) -> None:
+        row = _entry_row(w, entry)
+        ended = screens.revoke_entry_links(row, by=w.by, now=w.now)
+        if not ended and not reissue:
+            raise RuleViolation(N_("Entry %(entry)s has no link that still works."), None, entry=entry)
+        for link in ended:
+            w.audit("player_link.revoked", obj=link, entry=entry, reason="reissued" if reissue else "revoked")
+        if reissue:
+            w.link = screens.issue_entry_link(row, by=w.by).pk
+
+    return _write(tournament=tournament, by=by, key=key, expected_version=expected_version,
+                  action="player_links_revoked", work=work)
 
 
 # --- Reads -------------------------------------------------------------------------------------------

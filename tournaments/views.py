@@ -331,6 +331,12 @@ ACTIONS: dict[str, Action] = {
     "remove-absent": Action("remove_absent_stacks", _absent),
     "pay": Action("pay_prize", _pay, DIRECTORS, "entry"),
     "correct": Action("correct", _correct, FLOOR, "record"),
+    # the director ends an entry's player links (a lost receipt) and, with reissue, prints a new one
+    "revoke-links": Action("revoke_player_links", lambda post, tournament: {"entry": _entry_number(post)},
+                           DIRECTORS, "entry"),
+    "reissue-link": Action("revoke_player_links",
+                           lambda post, tournament: {"entry": _entry_number(post), "reissue": True}, DIRECTORS,
+                           "entry"),
     # the games director (or an administrator) assigns the event to a tournament director
     "assign-director": Action("assign_director", lambda post, tournament: {"director": _director(post)}, OVERSEERS,
                               "setup"),
@@ -487,8 +493,13 @@ def act(request, tournament_id: int, action: str):
             service = "override_seat"  # TDA-09, CC-49: the director's override (the floor corrects, TDA-07)
         return call_service(service, tournament, request.user, post, kwargs)
 
-    status, notice, _result = outcome(run)
+    status, notice, result = outcome(run)
     tournament.refresh_from_db()
+    if action == "reissue-link" and status == 200 and getattr(result, "link", None) is not None:
+        entry = _entry(tournament, _entry_number(post))
+        messages.success(request, _("The entry's old links no longer work: print this one."))
+        return redirect(reverse("tournaments:receipt", args=[tournament.pk, entry.pk, "accreditation"])
+                        + f"?link={result.link}")
     if request.htmx and spec.page == "console":
         response = HttpResponse(console.console_fragment(tournament, request.user, notice), status=status)
         if status in (403, 422):
@@ -781,7 +792,14 @@ def entry_page(request, tournament_id: int, entry: int):
     return render(request, "tournaments/console_entry.html", {
         **_page_context(request, tournament, "entry"), "entry": the_entry, "number": entry, "id_types": ID_TYPES,
         "seat": board.seats.get(entry), "finish": board.finishes.get(entry), "leaving": board.leaving.get(entry),
-        "paid": paid, "held": held})
+        "paid": paid, "held": held, "links": _working_links(the_entry)})
+
+
+def _working_links(entry: Entry) -> list[PlayerLink]:
+    """The entry's player links that still work, newest first (the director may end them)."""
+    return list(PlayerLink.objects.filter(seat_type=ContentType.objects.get_for_model(Entry), seat_id=entry.pk,
+                                          revoked_at__isnull=True, expires_at__gt=timezone.now())
+                .order_by("-created_at"))
 
 
 #: What a record line says on the corrections page: its type's words and the fields a floor person reads.
@@ -873,13 +891,20 @@ def _entry_link(entry: Entry, link_id: str) -> PlayerLink | None:
 @role_required(*FLOOR)
 @require_POST
 def issue_accreditation_link(request, tournament_id: int, entry_id: int):
-    """A new QR link for the entry's player (a lost receipt is a new link; the old ones work until revoked
-    or the event ends), then its accreditation receipt."""
+    """A new QR link for the entry's player, then its accreditation receipt: a second phone of the player (the
+    old links work until revoked or the event ends; a lost receipt is revoked and reissued by the director,
+    ``reissue-link``). None for an entry out of the event."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     if not console.may_work_floor(request.user, tournament):
         raise PermissionDenied
     entry = get_object_or_404(Entry, pk=entry_id, tournament=tournament)
-    link = screens.issue_entry_link(entry, by=request.user)
+    try:
+        link = screens.issue_entry_link(entry, by=request.user)
+    except RuleViolation as refused:
+        messages.error(request, explain(refused))
+        response = redirect("tournaments:entry", tournament_id=tournament.pk, entry=entry.number)
+        response["X-Refused"] = "422"
+        return response
     return redirect(reverse("tournaments:receipt", args=[tournament.pk, entry.pk, "accreditation"])
                     + f"?link={link.pk}")
 
