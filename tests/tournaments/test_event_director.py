@@ -152,6 +152,28 @@ def test_the_director_of_another_event_may_not_deal_at_its_tablet(first_table, t
     assert page.status_code == 403
 
 
+@pytest.mark.django_db(transaction=True)
+async def test_the_tablets_socket_refuses_the_director_of_another_event_and_lets_the_events_own_in(
+        first_table, teos_event, tournament_director_teo, director_dora):
+    from channels.db import database_sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from casino.asgi import application
+
+    async def opens(user) -> bool:
+        client = await database_sync_to_async(_client)(user)
+        cookie = f"{settings.LANGUAGE_COOKIE_NAME}=en; sessionid={client.cookies['sessionid'].value}"
+        socket = WebsocketCommunicator(
+            application, f"/ws/tournaments/{first_table.tournament_id}/tables/{first_table.number}/deal/",
+            headers=[(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie.encode())])
+        connected, _code = await socket.connect(timeout=5)
+        await socket.disconnect()
+        return connected
+
+    assert await opens(director_dora) is True
+    assert await opens(tournament_director_teo) is False
+
+
 # --------------------------------------------------------------------------- through the services
 
 
