@@ -174,6 +174,36 @@ async def test_the_tablets_socket_refuses_the_director_of_another_event_and_lets
     assert await opens(tournament_director_teo) is False
 
 
+@pytest.mark.django_db(transaction=True)
+async def test_a_director_whose_event_is_reassigned_is_shown_the_goodbye_at_his_tablets_next_push(
+        first_table, director_dora, tournament_director_teo, games_director_gloria, dealer_dana_here):
+    from channels.db import database_sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from casino.asgi import application
+
+    client = await database_sync_to_async(_client)(director_dora)
+    cookie = f"{settings.LANGUAGE_COOKIE_NAME}=en; sessionid={client.cookies['sessionid'].value}"
+    socket = WebsocketCommunicator(
+        application, f"/ws/tournaments/{first_table.tournament_id}/tables/{first_table.number}/deal/",
+        headers=[(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie.encode())])
+    connected, _code = await socket.connect(timeout=5)
+    assert connected
+    await socket.receive_from(timeout=5)
+
+    def reassign_and_deal():
+        act(services.assign_director, first_table.tournament, games_director_gloria, director=tournament_director_teo)
+        first_table.refresh_from_db()
+        dealing.start_hand(table=first_table, by=dealer_dana_here, key=uuid.uuid4().hex,
+                           expected_version=first_table.version)
+
+    await database_sync_to_async(reassign_and_deal)()
+    pushed = await socket.receive_from(timeout=5)
+    while "data-access-ended" not in pushed:
+        pushed = await socket.receive_from(timeout=5)
+    await socket.disconnect()
+
+
 # --------------------------------------------------------------------------- through the services
 
 
