@@ -14,8 +14,10 @@ The console's live part answers htmx with its fresh fragment; the other pages (s
 table's page, an entry's page) answer a refusal with the page again, the typed values kept and the
 reason shown, and a success by going back to the page (post/redirect/get).
 
-Who may do what: directors (and administrators) everything; the floor staff the table actions only
-(``tournaments.console.may_direct`` / ``may_work_floor``). The setup is never shown to the floor.
+Who may do what: the event's own director (the games director and administrators at any event)
+everything; the floor staff the table actions only; a director of another event nothing but looking
+(``tournaments.console.may_direct`` / ``may_work_floor``, asking ``tournaments.access``: docs/roles.md,
+"Who directs an event"). The setup is never shown to the floor.
 """
 
 from __future__ import annotations

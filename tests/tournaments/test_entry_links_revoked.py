@@ -148,3 +148,11 @@ def test_no_link_is_issued_for_a_busted_entry_and_the_one_it_has_keeps_working(b
     page = _client(director_dora).get(reverse("tournaments:entry", args=[entry.tournament.pk, entry.number]))
     assert 'data-action="reissue-link"' not in page.content.decode()
     assert 'data-action="accreditation-receipt"' not in page.content.decode()
+
+
+def test_the_entrys_row_at_the_desk_offers_the_new_link_to_the_director_only(entry_with_a_link, director_dora,
+                                                                            floor_fede):
+    entry, _link = entry_with_a_link
+    url = reverse("tournaments:registration", args=[entry.tournament.pk])
+    assert 'data-action="reissue-link"' in _client(director_dora).get(url).content.decode()
+    assert 'data-action="reissue-link"' not in _client(floor_fede).get(url).content.decode()
