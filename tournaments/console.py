@@ -8,8 +8,9 @@ halt), the clock, the counts (players left of entries, average stack, prize pool
 history for the plot. The numbers shown to the room come from t-displays' board
 (``tournaments.screens.board_at``), so the console and the clock display never disagree.
 
-Who sees what: directors (and administrators) run the whole event, setup included; the floor staff see
-and use the table actions only (``may_direct`` / ``may_work_floor``).
+Who sees what: the event's director (and the games director, the administrators) runs the whole event,
+setup included; the floor staff see and use the table actions only; a director of another event sees it
+and acts at nothing (``may_direct`` / ``may_work_floor``, asking ``tournaments.access``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from casino.roles import Role, has_role
-from tournaments import plot, screens
+from tournaments import access, plot, screens
 from tournaments.models import Entry, Tournament
 
 #: The id of the console's live element (the consumer's goodbye replaces it).
@@ -29,21 +30,35 @@ SCREEN_ID = "tournament-console"
 
 #: The floor staff's role (added by the back end as ``Role.TOURNAMENT_FLOOR``).
 FLOOR_ROLE = getattr(Role, "TOURNAMENT_FLOOR", "tournament_floor")
-DIRECTOR_ROLES = (Role.TOURNAMENT_DIRECTOR, Role.ADMINISTRATOR)
+#: Who enters the tournaments' pages as a director: the tournament directors, and the games director and the
+#: administrators, who assign each event's director and may direct any (``tournaments.access``).
+DIRECTOR_ROLES = (Role.TOURNAMENT_DIRECTOR, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
 FLOOR_ROLES = (*DIRECTOR_ROLES, FLOOR_ROLE)
 
 #: The seating display and the console list the moves of this many last minutes.
 RECENT_MOVES_MINUTES = 30
 
 
-def may_direct(user) -> bool:
-    """Setup, registration, the clock, the plan's overrides, prizes and corrections."""
+def may_direct(user, tournament: Tournament | None = None) -> bool:
+    """Setup, registration, the clock, the plan's overrides, prizes and corrections: at ``tournament``, only
+    its own director (and the games director, the administrators: ``access.directs``); without one, whether
+    ``user`` is a director at all (who creates an event)."""
+    if tournament is not None:
+        return has_role(user, *DIRECTOR_ROLES) and access.directs(user, tournament)
     return has_role(user, *DIRECTOR_ROLES)
 
 
-def may_work_floor(user) -> bool:
-    """The table actions: busts, withdrawals, chip counts, buttons, colour-ups, confirming a move."""
+def may_work_floor(user, tournament: Tournament | None = None) -> bool:
+    """The table actions: busts, withdrawals, chip counts, buttons, colour-ups, confirming a move: at
+    ``tournament``, the floor staff and its director (``access.works_floor``)."""
+    if tournament is not None:
+        return has_role(user, *FLOOR_ROLES) and access.works_floor(user, tournament)
     return has_role(user, *FLOOR_ROLES)
+
+
+def oversees_events(user) -> bool:
+    """The games director and the administrators: they assign an event's director (``access``)."""
+    return access.oversees_events(user)
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,6 +279,14 @@ def dealers_on_staff():
             .order_by("first_name", "username").distinct())
 
 
+def tournament_directors():
+    """The casino's active tournament directors, to whom the games director assigns an event."""
+    from django.contrib.auth import get_user_model
+
+    return (get_user_model().objects.filter(is_active=True, groups__name=Role.TOURNAMENT_DIRECTOR)
+            .order_by("first_name", "username").distinct())
+
+
 def dealers_on_duty(tournament: Tournament) -> dict[int, dict]:
     """Table number -> its dealer on duty (id and name), for the event's tables that have one."""
     return {table.number: {"id": table.dealer_id, "name": table.dealer.get_full_name() or table.dealer.username}
@@ -287,7 +310,7 @@ def console_context(tournament: Tournament, user, notice: dict | None = None) ->
     the_field = read_field(tournament)
     board = the_field.board
     clock = screens.clock_view(board)
-    floor = may_work_floor(user)
+    floor = may_work_floor(user, tournament)
     dealt = dealt_tables(tournament, bool(clock.reading and clock.reading.hand_for_hand))
     return {
         "on_duty": dealers_on_duty(tournament) if the_field.tables else {},
@@ -303,7 +326,7 @@ def console_context(tournament: Tournament, user, notice: dict | None = None) ->
         "server_now_ms": _ms(timezone.now()),
         "step_ends_ms": _ms(clock.step_ends_at),
         "plot": plot.field_plot(list(the_field.points)),
-        "may_direct": may_direct(user),
+        "may_direct": may_direct(user, tournament),
         "may_work_floor": floor,
         "notice": notice,
     }

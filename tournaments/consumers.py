@@ -24,7 +24,8 @@ log = logging.getLogger(__name__)
 
 #: Who runs an event from the console: its directors (and the casino's administrators), and the floor
 #: staff who record busts and seats at the tables (the role t-app adds as ``Role.TOURNAMENT_FLOOR``).
-CONSOLE_ROLES = (Role.TOURNAMENT_DIRECTOR, getattr(Role, "TOURNAMENT_FLOOR", "tournament_floor"), Role.ADMINISTRATOR)
+CONSOLE_ROLES = (Role.TOURNAMENT_DIRECTOR, getattr(Role, "TOURNAMENT_FLOOR", "tournament_floor"), Role.GAMES_DIRECTOR,
+                 Role.ADMINISTRATOR)
 
 
 def _user(scope):

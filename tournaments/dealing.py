@@ -47,7 +47,7 @@ from django.db import DEFAULT_DB_ALIAS
 from casino import reads
 from casino.memo import BoundedCache
 from casino.models import label_of
-from casino.roles import DEAL, DIRECT_TOURNAMENTS, RUN_TOURNAMENT_FLOOR, Role, can, has_role
+from casino.roles import DEAL, Role, can, has_role
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.holdem import HoldemHand, HouseRules, Phase, TableSetup, action_from_dict
 from casino.rules.holdem.actions import BETTING_KINDS
@@ -57,7 +57,7 @@ from casino.rules.tournament import clock
 from casino.rules.tournament.structure import Structure
 from casino.rules.tournament.table_hand import clock_expiry_record, next_hand_setup
 from casino.writes import Aggregate, NotAllowed, Write, asked_for, write
-from tournaments import services
+from tournaments import access, services
 from tournaments.digests import action_row, hand_digests
 from tournaments.models import (
     DealtTable,
@@ -245,17 +245,19 @@ class _TableWrite(Write):
             reads.at_commit(lambda: _WRITTEN.pop(key))
 
 
-def runs_the_floor(user) -> bool:
-    """The director, or the floor for him: who pauses a table, releases its board, assigns its dealer."""
-    return can(user, DIRECT_TOURNAMENTS) or can(user, RUN_TOURNAMENT_FLOOR)
+def runs_the_floor(user, table: DealtTable) -> bool:
+    """The event's director, or the floor for him: who pauses a table, releases its board, assigns its dealer
+    (``tournaments.access.works_floor``: a director of another event does not). The floor staff first: that
+    reads no row, and a tablet's push asks it at every tap."""
+    return access.floor_staff(user) or access.directs(user, table.tournament)
 
 
 def may_deal_at(user, table: DealtTable) -> bool:
     """Who records a tournament table's hands: its dealer on duty (whom the floor assigns,
-    ``assign_dealer``), the floor and the director (at any table of their events)."""
-    if runs_the_floor(user):
+    ``assign_dealer``), the floor and the director (at any table of his own events)."""
+    if table.dealer_id is not None and table.dealer_id == getattr(user, "pk", None) and can(user, DEAL):
         return True
-    return table.dealer_id is not None and table.dealer_id == getattr(user, "pk", None) and can(user, DEAL)
+    return runs_the_floor(user, table)
 
 
 def _write_at(table: DealtTable, *, by, key: str, expected_version: int, action: str,
@@ -635,7 +637,7 @@ def back_up_hand(*, table: DealtTable, by, key: str, expected_version: int, to_s
     start (posts, the deal, a penalty's dead hand) is never undone: a misdeal is declared instead. Only the
     director or the floor for him rules (``runs_the_floor``); audited."""
     reason = (reason or "").strip()[:200]
-    if not runs_the_floor(by):
+    if not runs_the_floor(by, table):
         raise NotAllowed(N_("Only the tournament director or the floor rules on a hand."))
     if not reason:
         raise RuleViolation(N_("Say why the hand goes back."), "TDA-01")
@@ -671,7 +673,7 @@ def back_up_hand(*, table: DealtTable, by, key: str, expected_version: int, to_s
 def release_board(*, table: DealtTable, by, key: str, expected_version: int) -> TableResult:
     """The director (or the floor for him) lets the dealer deal the board of a hand-for-hand all-in that
     was called (RP-08-F), audited."""
-    if not runs_the_floor(by):
+    if not runs_the_floor(by, table):
         raise NotAllowed(N_("Only the tournament director or the floor releases the board."))
 
     def work(w: _TableWrite) -> None:
@@ -744,7 +746,7 @@ def pause_table(*, table: DealtTable, by, key: str, expected_version: int, reaso
     """The director (or the floor for him) stops play at a table, with the reason, until he resumes it
     (TDA-01): the tablet records nothing meanwhile. Audited."""
     reason = (reason or "").strip()[:200]
-    if not runs_the_floor(by):
+    if not runs_the_floor(by, table):
         raise NotAllowed(N_("Only the tournament director or the floor pauses a table."))
     if not reason:
         raise RuleViolation(N_("Say why play stops at this table."), "TDA-01")
@@ -761,7 +763,7 @@ def assign_dealer(*, table: DealtTable, by, key: str, expected_version: int, dea
     None): from then on only that dealer, the floor and the director deal there. A dealer rotating to the
     next table is put on duty there before the next dealer takes this one, so a dealer may be on duty at
     two tables for that moment. Audited."""
-    if not runs_the_floor(by):
+    if not runs_the_floor(by, table):
         raise NotAllowed(N_("Only the tournament director or the floor assigns the dealers."))
     if dealer is not None and not (dealer.is_active and has_role(dealer, Role.DEALER)):
         raise RuleViolation(N_("%(name)s is not one of the casino's active dealers."), None,
@@ -779,7 +781,7 @@ def assign_dealer(*, table: DealtTable, by, key: str, expected_version: int, dea
 
 def resume_table(*, table: DealtTable, by, key: str, expected_version: int) -> TableResult:
     """Play goes on at a paused table (TDA-01). Audited."""
-    if not runs_the_floor(by):
+    if not runs_the_floor(by, table):
         raise NotAllowed(N_("Only the tournament director or the floor resumes a table."))
 
     def work(w: _TableWrite) -> None:

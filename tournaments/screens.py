@@ -827,8 +827,15 @@ def link_expiry(tournament: Tournament) -> datetime:
 def issue_entry_link(entry, *, by, stream: str | None = None):
     """A player's QR link for ``entry`` (the accreditation receipt prints it): bound to that one entry,
     audited, working until ``link_expiry`` of its event. A second link is a second or lost phone of the
-    same player; every one of them is revoked by ``revoke_entry_links`` when the entry is corrected away."""
+    same player; every one of them is revoked by ``revoke_entry_links`` when the entry is corrected away, or
+    by the director (``services.revoke_player_links``). None is issued for an entry out of the event (busted,
+    withdrawn, disqualified): the links it has keep showing its final place until they expire."""
     from casino.player_links import issue_player_link
+    from casino.rules.tournament.record import IN_PLAY
+
+    if entry.status not in IN_PLAY:
+        raise RuleViolation(N_("Entry %(entry)s is out of the event: no new link is issued for it (the links it "
+                               "has show its final place until they expire)."), None, entry=entry_number(entry))
 
     hours = math.ceil((link_expiry(entry.tournament) - timezone.now()).total_seconds() / 3600)
     return issue_player_link(seat=entry, by=by, label=gettext("Entry %(number)s") % {"number": entry_number(entry)},

@@ -4,9 +4,10 @@ Every command is ``fn(*, tournament, by, key, expected_version, ...) -> Tourname
 through the casino's one write path (``casino.writes.write``, with ``TOURNAMENTS`` saying what is a
 tournament's): lock, idempotency key, version, then the command's own part:
 
-- who may act: the tournament director (``DIRECT_TOURNAMENTS``: setup, registration, the clock,
-  withdrawals, disqualifications, overrides, payouts, results) or the floor (``RUN_TOURNAMENT_FLOOR``:
-  registration desk, busts, hands, seat corrections, chip counts, buttons, confirming moves);
+- who may act: the event's own director (``tournaments.access.directs``; the games director and the
+  administrators direct any event: setup, registration, the clock, withdrawals, disqualifications,
+  overrides, payouts, results) or the floor (``access.works_floor``: registration desk, busts, hands,
+  seat corrections, chip counts, buttons, confirming moves); a director of another event is refused;
 - the rules engine (``casino.rules.tournament``): eligibility, the draw, the plan, the race, the prizes;
 - the record: each command appends its events (``TournamentEvent``, seq increasing, ``at`` the write's
   time) and its audit events; the record is replayed once per write (``record.Replayer``) and each event
@@ -36,7 +37,7 @@ from django.utils import timezone
 from casino.audit import record_event
 from casino.memo import BoundedCache
 from casino.models import label_of
-from casino.roles import DEAL, DIRECT_TOURNAMENTS, RUN_TOURNAMENT_FLOOR, can
+from casino.roles import DEAL, DIRECT_TOURNAMENTS, can
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.holdem.hand import ENDED
 from casino.rules.shuffle import SYSTEM_RANDOM
@@ -45,7 +46,7 @@ from casino.rules.tournament.options import HouseOptions
 from casino.rules.tournament.record import TournamentState, plan_to_dict
 from casino.rules.tournament.structure import Structure
 from casino.writes import Aggregate, NotAllowed, StaleVersion, Write, write
-from tournaments import screens
+from tournaments import access, screens
 from tournaments.digests import exclusion_list_digest, player_digest
 from tournaments.models import (
     DealtTable,
@@ -67,6 +68,7 @@ __all__ = [
     "close_registration", "colour_up", "confirm_plan", "copy_structure_template", "correct", "correct_seat",
     "create_tournament", "disqualify", "end_penalty", "enter_chip_count", "give_penalty", "hold_stack",
     "import_exclusion_csv",
+    "assign_director", "revoke_player_links",
     "open_registration", "override_seat", "pay_prize", "propose_plan", "record_bust", "record_results",
     "register", "remove_absent_stacks", "report_hand", "save_structure_template", "set_button",
     "start_tournament", "tournament_record", "tournament_state", "withdraw", "withdraw_hand",
@@ -98,6 +100,7 @@ class TournamentResult:
     entry: int | None = None  # the entry a registration made
     refusal: RuleViolation | None = None  # a registration refused (and recorded with its reason)
     seqs: list[int] = field(default_factory=list)  # the record's events this write appended
+    link: Any = None  # the player link a reissue made (its id)
 
 
 @dataclass
@@ -110,6 +113,7 @@ class _Write(Write):
     rng: Any = SYSTEM_RANDOM  # what a plan or a late seat draws with (a seeded Random in the simulator)
     entry: int | None = None
     refusal: RuleViolation | None = None
+    link: Any = None
 
     @property
     def tournament(self) -> Tournament:
@@ -177,7 +181,8 @@ def _write(*, tournament, by, key: str, expected_version: int | None, action: st
         _REPLAYERS.put((tournament_id, done.version), (len(w.events), w.replayer, w.replayer.state()))
     if w is None:  # a duplicate: the stored answer
         return TournamentResult(done.version, duplicate=True, alerts=done.alerts)
-    return TournamentResult(done.version, alerts=done.alerts, entry=w.entry, refusal=w.refusal, seqs=w.appended)
+    return TournamentResult(done.version, alerts=done.alerts, entry=w.entry, refusal=w.refusal, seqs=w.appended,
+                            link=w.link)
 
 
 def only_its_table_sees(w: _Write, before: TournamentState) -> bool:
@@ -237,12 +242,21 @@ def _replayer_for(row: Tournament) -> record.Replayer:
 
 
 def _require(w: _Write, who: str) -> None:
-    if can(w.by, DIRECT_TOURNAMENTS):
+    """The one permission check of every command on an event, whatever the entry point: its director (the
+    games director and administrators for any event), the floor staff for the floor's commands
+    (``tournaments.access``). A director of another event is refused, and told why."""
+    if who == "overseer":
+        if access.oversees_events(w.by):
+            return
+        raise NotAllowed(N_("Only the games director or an administrator assigns an event's director."))
+    if access.directs(w.by, w.row):
         return
-    if who in ("floor", "table") and can(w.by, RUN_TOURNAMENT_FLOOR):
+    if who in ("floor", "table") and access.works_floor(w.by, w.row):
         return
     if who == "table" and can(w.by, DEAL):
         return  # a dealer's tablet reports the end of its table's hand (tournaments.dealing)
+    if access.directs_another_event(w.by, w.row):
+        raise NotAllowed(N_("Only this event's director can do this: it is assigned to another director."))
     if who == "table":
         raise NotAllowed(N_("Only the table's dealer, the floor or the tournament director can do this."))
     if who == "floor":
@@ -251,7 +265,58 @@ def _require(w: _Write, who: str) -> None:
 
 
 def _is_director(user) -> bool:
+    """A tournament director (of some event): who creates events, keeps structure templates and the exclusion
+    list. What he may do at one event is ``access.directs``."""
     return can(user, DIRECT_TOURNAMENTS)
+
+
+def assign_director(*, tournament, by, key: str, expected_version: int, director) -> TournamentResult:
+    """The games director (or an administrator) assigns the event to a tournament director, or reassigns it:
+    from then on he directs it and the one before does not (``tournaments.access``). Audited, with both."""
+    from django.contrib.auth import get_user_model
+
+    from casino.roles import Role
+
+    chosen = get_user_model().objects.filter(pk=getattr(director, "pk", director), is_active=True,
+                                             groups__name=Role.TOURNAMENT_DIRECTOR).first()
+    if chosen is None:
+        raise RuleViolation(N_("Choose one of the casino's active tournament directors."), "CC-03")
+
+    def work(w: _Write) -> None:
+        before = w.row.director_id
+        if before == chosen.pk:
+            raise RuleViolation(N_("%(name)s directs this event already."), "CC-03",
+                                name=chosen.get_full_name() or chosen.username)
+        Tournament.objects.filter(pk=w.row.pk).update(director=chosen)
+        w.row.director = chosen
+        w.audit("tournament.director_assigned", before=before, after=chosen.pk, director=chosen.username)
+
+    return _write(tournament=tournament, by=by, key=key, expected_version=expected_version,
+                  action="director_assigned", work=work, who="overseer")
+
+
+# --- The players' links of the event -------------------------------------------------------------------
+
+
+def revoke_player_links(*, tournament, by, key: str, expected_version: int, entry: int,
+                        reissue: bool = False) -> TournamentResult:
+    """The director ends every link of an entry that still works (a lost or stolen receipt): after commit the
+    phones on them are told and closed, on every process (``screens.revoke_entry_links``). With ``reissue``,
+    a new link for the same entry in the same write (``result.link``), refused for an entry out of the event
+    (``screens.issue_entry_link``). Each link ended is audited (``player_link.revoked``), as the pit's are."""
+
+    def work(w: _Write) -> None:
+        row = _entry_row(w, entry)
+        ended = screens.revoke_entry_links(row, by=w.by, now=w.now)
+        if not ended and not reissue:
+            raise RuleViolation(N_("Entry %(entry)s has no link that still works."), None, entry=entry)
+        for link in ended:
+            w.audit("player_link.revoked", obj=link, entry=entry, reason="reissued" if reissue else "revoked")
+        if reissue:
+            w.link = screens.issue_entry_link(row, by=w.by).pk
+
+    return _write(tournament=tournament, by=by, key=key, expected_version=expected_version,
+                  action="player_links_revoked", work=work)
 
 
 # --- Reads -------------------------------------------------------------------------------------------
@@ -1318,10 +1383,10 @@ def correct(*, tournament, by, key: str, expected_version: int, seq: int, reason
         target = next((e for e in w.events if e["seq"] == int(seq)), None)
         if target is None:
             raise RuleViolation(N_("There is no event %(seq)s in the record"), "CC-04", seq=seq)
-        if target["type"] in NOT_CORRECTABLE and not (target["type"] == "correction" and _is_director(w.by)):
+        if target["type"] in NOT_CORRECTABLE and not (target["type"] == "correction" and access.directs(w.by, w.row)):
             raise RuleViolation(N_("Event %(seq)s (%(type)s) cannot be corrected: change the setup instead"),
                                 "CC-04", seq=seq, type=target["type"])
-        if not _is_director(w.by) and target["type"] not in FLOOR_CORRECTABLE:
+        if not access.directs(w.by, w.row) and target["type"] not in FLOOR_CORRECTABLE:
             raise NotAllowed(N_("Only the tournament director can correct this."))
         if int(seq) in w.state.voided:
             raise RuleViolation(N_("Event %(seq)s is corrected already"), "CC-04", seq=seq)

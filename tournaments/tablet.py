@@ -51,7 +51,7 @@ from tournaments.models import DealtTable, Tournament
 from tournaments.views import _guard, outcome
 
 #: Who opens a tournament table's tablet: its dealers, the floor and the director (and administrators).
-TABLET_ROLES = (Role.DEALER, Role.TOURNAMENT_FLOOR, Role.TOURNAMENT_DIRECTOR, Role.ADMINISTRATOR)
+TABLET_ROLES = (Role.DEALER, Role.TOURNAMENT_FLOOR, Role.TOURNAMENT_DIRECTOR, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
 SCREEN_ID = "deal-table"
 TEMPLATE = "tournaments/_tablet_fragment.html"
 _CARDS = re.compile(r"[\s,]+")

@@ -16,8 +16,10 @@ The console's live part answers htmx with its fresh fragment; the other pages (s
 table's page, an entry's page) answer a refusal with the page again, the typed values kept and the
 reason shown, and a success by going back to the page (post/redirect/get).
 
-Who may do what: directors (and administrators) everything; the floor staff the table actions only
-(``tournaments.console.may_direct`` / ``may_work_floor``). The setup is never shown to the floor.
+Who may do what: the event's own director (the games director and administrators at any event)
+everything; the floor staff the table actions only; a director of another event nothing but looking
+(``tournaments.console.may_direct`` / ``may_work_floor``, asking ``tournaments.access``: docs/roles.md,
+"Who directs an event"). The setup is never shown to the floor.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from casino import player_links
 from casino.access import role_required
 from casino.i18n import explain
 from casino.models import PlayerLink
-from casino.roles import has_role
+from casino.roles import Role, has_role
 from casino.rules.errors import RuleViolation
 from casino.rules.tournament.eligibility import ID_TYPES
 from casino.rules.tournament.options import HouseOptions
@@ -58,6 +60,8 @@ log = logging.getLogger(__name__)
 
 DIRECTORS = console.DIRECTOR_ROLES
 FLOOR = console.FLOOR_ROLES
+#: Who assigns an event's director (the check itself: ``tournaments.access.oversees_events``).
+OVERSEERS = (Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
 
 
 def _services():
@@ -84,8 +88,24 @@ def director_home(request):
 
 
 def _page_context(request, tournament, here: str) -> dict:
-    return {"tournament": tournament, "here": here, "may_direct": console.may_direct(request.user),
-            "may_work_floor": console.may_work_floor(request.user)}
+    return {"tournament": tournament, "here": here, "may_direct": console.may_direct(request.user, tournament),
+            "may_work_floor": console.may_work_floor(request.user, tournament)}
+
+
+def _may_act(user, tournament: Tournament, roles: tuple[str, ...]) -> bool:
+    """The door's role check made for this event (``tournaments.access``): a director acts at his own events
+    only; the floor staff at any; the games director and administrators everywhere."""
+    if roles == OVERSEERS:
+        return console.oversees_events(user)
+    if roles == DIRECTORS:
+        return console.may_direct(user, tournament)
+    return console.may_work_floor(user, tournament)
+
+
+def _require_directs(request, tournament: Tournament) -> None:
+    """A director of another event may look at this one; he may not change it (403)."""
+    if not console.may_direct(request.user, tournament):
+        raise PermissionDenied
 
 
 @role_required(*FLOOR)
@@ -316,7 +336,27 @@ ACTIONS: dict[str, Action] = {
     "remove-absent": Action("remove_absent_stacks", _absent),
     "pay": Action("pay_prize", _pay, DIRECTORS, "entry"),
     "correct": Action("correct", _correct, FLOOR, "record"),
+    # the director ends an entry's player links (a lost receipt) and, with reissue, prints a new one
+    "revoke-links": Action("revoke_player_links", lambda post, tournament: {"entry": _entry_number(post)},
+                           DIRECTORS, "entry"),
+    "reissue-link": Action("revoke_player_links",
+                           lambda post, tournament: {"entry": _entry_number(post), "reissue": True}, DIRECTORS,
+                           "entry"),
+    # the games director (or an administrator) assigns the event to a tournament director
+    "assign-director": Action("assign_director", lambda post, tournament: {"director": _director(post)}, OVERSEERS,
+                              "setup"),
 }
+
+
+def _director(post):
+    """The tournament director chosen (``services.assign_director`` refuses anyone who is not one)."""
+    from django.contrib.auth import get_user_model
+
+    pk = forms.whole(post.get("director"), _("The director"), low=1, high=2**62)
+    director = get_user_model().objects.filter(pk=pk).first()
+    if director is None:
+        raise BadInput(_("Choose one of the casino's tournament directors."))
+    return director
 
 
 def _back(tournament, action: Action, post) -> str:
@@ -329,6 +369,8 @@ def _back(tournament, action: Action, post) -> str:
         return reverse("tournaments:entry", args=[tournament.pk, entry])
     if action.page == "record":
         return reverse("tournaments:record", args=[tournament.pk])
+    if action.page == "setup":
+        return reverse("tournaments:setup", args=[tournament.pk])
     return reverse("tournaments:console", args=[tournament.pk])
 
 
@@ -467,7 +509,7 @@ def act(request, tournament_id: int, action: str):
     spec = ACTIONS.get(action)
     if spec is None:
         raise Http404
-    if not has_role(request.user, *spec.roles):
+    if not has_role(request.user, *spec.roles) or not _may_act(request.user, tournament, spec.roles):
         raise PermissionDenied
     post = request.POST
 
@@ -478,12 +520,17 @@ def act(request, tournament_id: int, action: str):
         if action == "bust":
             return record_busts(tournament, request.user, post, **kwargs)
         service = spec.service
-        if action == "seat" and console.may_direct(request.user):
+        if action == "seat" and console.may_direct(request.user, tournament):
             service = "override_seat"  # TDA-09, CC-49: the director's override (the floor corrects, TDA-07)
         return call_service(service, tournament, request.user, post, kwargs)
 
-    status, notice, _result = outcome(run)
+    status, notice, result = outcome(run)
     tournament.refresh_from_db()
+    if action == "reissue-link" and status == 200 and getattr(result, "link", None) is not None:
+        entry = _entry(tournament, _entry_number(post))
+        messages.success(request, _("The entry's old links no longer work: print this one."))
+        return redirect(reverse("tournaments:receipt", args=[tournament.pk, entry.pk, "accreditation"])
+                        + f"?link={result.link}")
     if request.htmx and spec.page == "console":
         response = HttpResponse(console.console_fragment(tournament, request.user, notice), status=status)
         if status in (403, 422):
@@ -547,6 +594,8 @@ def _setup_page(request, tournament: Tournament | None, values: dict, status: in
                "ante_modes": (("button", _("Button ante (halved at 6 or fewer, CC-50/51)")),
                               ("big_blind", _("Big blind ante (RP-11)")), ("none", _("No ante"))),
                "seats_choices": forms.SEATS_PER_TABLE}
+    if tournament is not None and console.oversees_events(request.user):
+        context["directors"] = list(console.tournament_directors().values("pk", "first_name", "username"))
     return render(request, "tournaments/console_setup.html", context, status=status)
 
 
@@ -578,6 +627,7 @@ def setup(request, tournament_id: int):
     """Edit the event's setup (a change during the event is announced to every screen, CC-04). The name
     and the start are the event's, not its setup: they are shown, not edited here."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
+    _require_directs(request, tournament)
     if request.method != "POST":
         return _setup_page(request, tournament, _setup_initial(tournament))
     post = request.POST
@@ -603,6 +653,7 @@ def setup(request, tournament_id: int):
 def structure_template(request, tournament_id: int):
     """Save this event's structure as a template, or copy a template's into it."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
+    _require_directs(request, tournament)
     post = request.POST
 
     def save():
@@ -692,6 +743,7 @@ def import_exclusions(request, tournament_id: int):
     cannot be read is answered 400/422 on the registration page naming the line, and nothing is kept;
     otherwise the answer says how many people were added, updated and refused (each refused line named)."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
+    _require_directs(request, tournament)
     upload = request.FILES.get("csv")
 
     def run():
@@ -789,7 +841,14 @@ def entry_page(request, tournament_id: int, entry: int):
     return render(request, "tournaments/console_entry.html", {
         **_page_context(request, tournament, "entry"), "entry": the_entry, "number": entry, "id_types": ID_TYPES,
         "seat": board.seats.get(entry), "finish": board.finishes.get(entry), "leaving": board.leaving.get(entry),
-        "paid": paid, "held": held})
+        "paid": paid, "held": held, "links": _working_links(the_entry)})
+
+
+def _working_links(entry: Entry) -> list[PlayerLink]:
+    """The entry's player links that still work, newest first (the director may end them)."""
+    return list(PlayerLink.objects.filter(seat_type=ContentType.objects.get_for_model(Entry), seat_id=entry.pk,
+                                          revoked_at__isnull=True, expires_at__gt=timezone.now())
+                .order_by("-created_at"))
 
 
 #: What a record line says on the corrections page: its type's words and the fields a floor person reads.
@@ -881,11 +940,20 @@ def _entry_link(entry: Entry, link_id: str) -> PlayerLink | None:
 @role_required(*FLOOR)
 @require_POST
 def issue_accreditation_link(request, tournament_id: int, entry_id: int):
-    """A new QR link for the entry's player (a lost receipt is a new link; the old ones work until revoked
-    or the event ends), then its accreditation receipt."""
+    """A new QR link for the entry's player, then its accreditation receipt: a second phone of the player (the
+    old links work until revoked or the event ends; a lost receipt is revoked and reissued by the director,
+    ``reissue-link``). None for an entry out of the event."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
+    if not console.may_work_floor(request.user, tournament):
+        raise PermissionDenied
     entry = get_object_or_404(Entry, pk=entry_id, tournament=tournament)
-    link = screens.issue_entry_link(entry, by=request.user)
+    try:
+        link = screens.issue_entry_link(entry, by=request.user)
+    except RuleViolation as refused:
+        messages.error(request, explain(refused))
+        response = redirect("tournaments:entry", tournament_id=tournament.pk, entry=entry.number)
+        response["X-Refused"] = "422"
+        return response
     return redirect(reverse("tournaments:receipt", args=[tournament.pk, entry.pk, "accreditation"])
                     + f"?link={link.pk}")
 
@@ -956,5 +1024,5 @@ def seating(request, tournament_id: int):
     return render(request, "tournaments/seating.html", {
         "tournament": tournament, "staff": staff, "query": query, "found": found, "notice": notice,
         "moves": [{"number": n, "name": names.get(n, ""), "move": m} for n, m in moves],
-        "minutes": console.RECENT_MOVES_MINUTES, "may_direct": staff and console.may_direct(request.user),
+        "minutes": console.RECENT_MOVES_MINUTES, "may_direct": staff and console.may_direct(request.user, tournament),
         "here": "seating"})
