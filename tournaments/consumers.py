@@ -147,7 +147,7 @@ class DealerTabletConsumer(LiveConsumer):
         read_again(self.user)
         if not self.user.is_active:
             return False
-        if dealing.runs_the_floor(self.user):
+        if dealing.runs_the_floor(self.user, self.table):
             return tablet.may_open(self.user, self.table)  # the floor and the director: at any table, on duty or not
         # A dealer: the table's dealer on duty now, read again, for every push, their own tap's included. The
         # dealer on duty at the pushed version (the render at its commit) is not enough: taken off the table

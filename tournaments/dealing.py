@@ -47,7 +47,7 @@ from django.db import DEFAULT_DB_ALIAS
 from casino import reads
 from casino.memo import BoundedCache
 from casino.models import label_of
-from casino.roles import DEAL, Role, can, has_role
+from casino.roles import DEAL, DIRECT_TOURNAMENTS, Role, can, has_role
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.holdem import HoldemHand, HouseRules, Phase, TableSetup, action_from_dict
 from casino.rules.holdem.actions import BETTING_KINDS
@@ -249,7 +249,8 @@ def runs_the_floor(user, table: DealtTable) -> bool:
     """The event's director, or the floor for him: who pauses a table, releases its board, assigns its dealer
     (``tournaments.access.works_floor``: a director of another event does not). The floor staff first: that
     reads no row, and a tablet's push asks it at every tap."""
-    return access.floor_staff(user) or access.directs(user, table.tournament)
+    # a dealer's push asks this too: no director, no read of the table's event
+    return access.floor_staff(user) or (can(user, DIRECT_TOURNAMENTS) and access.directs(user, table.tournament))
 
 
 def may_deal_at(user, table: DealtTable) -> bool:
