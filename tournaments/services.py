@@ -1154,6 +1154,12 @@ def correct(*, tournament, by, key: str, expected_version: int, seq: int, reason
                 raise RuleViolation(N_("The corrected event has no known type"), "CC-04")
             fields["replaces"] = {k: v for k, v in replacement.items() if k not in ("seq", "at")}
         w.record("correction", **fields)
+        if target["type"] == "clock":
+            # The clock without the voided command must still replay (RP-08-B: two hand-for-hand "on"s...): the
+            # clock's own refusal rolls the correction back, else every screen showing the clock fails.
+            setup = _setup(w)
+            clock.clock_at(_structure(setup), list(w.state.clock_events), w.now,
+                           hand_for_hand_seconds=setup.options.hand_for_hand_seconds)
         w.audit("tournament.correction", voids=int(seq), type=target["type"], reason=reason,
                 replaced=bool(replacement))
         if target["type"] == "registered" and target["entry"] not in {e.entry for e in w.state.entries}:
