@@ -890,7 +890,7 @@ def seating(request, tournament_id: int):
     found, notice = [], None
     if query:
         number = query.lstrip("#")
-        if number.isdigit():
+        if number.isdecimal():  # not isdigit(): '²' is a digit int() refuses
             hits = [int(number)] if int(number) in board.seats or int(number) in board.leaving else []
         elif staff:
             needle = query.casefold()
