@@ -95,6 +95,7 @@ class World:
     documents: dict[int, str]  # entry number -> its player's ID number
     dealers: dict[str, int]  # dealer role -> user pk (the assign-dealer form)
     template: int
+    open_event: int = 0  # the director's next event, its registration open (the registration race's)
     tokens: list[str] = field(default_factory=list)  # the event's player links, signed
     link_ids: list[str] = field(default_factory=list)
 
@@ -162,6 +163,7 @@ def make_world(prefix: str, players: int = 18) -> World:
 
     main = event(users["director"], "main", players, True)
     other = event(users["other_director"], "other", 3, False)
+    upcoming = event(users["director"], "next", 0, False)
     tables = {}
     for i, seats in enumerate(services.tournament_state(main).tables[:2], start=1):
         table = dealing.dealt_table(main, seats.table)
@@ -173,7 +175,7 @@ def make_world(prefix: str, players: int = 18) -> World:
         event=main.pk, other_event=other.pk, tables=tables, people={r: u.username for r, u in users.items()},
         entries=entries, other_entry_pks=list(Entry.objects.filter(tournament=other).values_list("pk", flat=True)),
         documents={n: f"{prefix}main{n}" for n in entries}, dealers={r: users[r].pk for r in ("dealer1", "dealer2")},
-        template=0)
+        template=0, open_event=upcoming.pk)
     for entry in list(Entry.objects.filter(tournament=main).order_by("pk"))[:3]:
         link = screens.issue_entry_link(entry, by=users["director"])
         world.tokens.append(player_links.token_for(link))
@@ -243,6 +245,21 @@ EXCLUSIONS = [
     "id_type,id_number,kind,listed_on\ndni,123,banished,2024-13-45\n", "id_type\n" + "dni\n" * 2000,
     'id_type,id_number\n"unclosed,1\n', "\x01RAW\x01",
 ]
+
+
+#: What no screen sends in one field, beyond the values above: the structure's lines, the payouts, dates.
+FIELD_WEIRD = {
+    "structure": ["100/200 " + "9" * 5000, "100/200 " + "1" + "0" * 20, "9" * 5000 + "/200 20", "break 1" + "0" * 20,
+                  "100/200/" + "9" * 5000 + " 20", "100/200 0", "１００/２００ ２０", "100/200 20\r" * 3000, "²/² ²"],
+    "payouts": ["inf", "1e309", "-inf", "nan", "9" * 5000, "50 50 inf", "100%", "1e309%", "３０ ７０", "0.0001"],
+    "denominations": ["9" * 5000, "0", "25 25", "1e309", "²"],
+    "break_order": ["9" * 5000, "1 1 1", "-1", "²"],
+    "absent": ["9" * 5000, "1 " * 5000, "-3", "²"],
+    "birth_date": ["9999-12-31", "0001-01-01", "1980-02-30", "²", "1980-05-17T00:00", "19800517"],
+    "starts_at": ["9999-12-31T23:59", "0001-01-01T00:00", "+275760-09-13T00:00", "2026-13-01T25:61", "²"],
+    "seconds": ["9" * 5000, str(24 * 3600 + 1), "-" + "9" * 30, "1e309"],
+    "late_registration_level": ["9" * 5000, "0", "10000000"],
+}
 
 
 @dataclass
@@ -406,6 +423,9 @@ class Fuzzer:
         if not fields:
             return [("x", self.random.choice(WEIRD))], "a field nobody asked for"
         name = self.random.choice(names)
+        if way == "value" and name in FIELD_WEIRD and self.random.random() < 0.5:
+            value = self.random.choice(FIELD_WEIRD[name])
+            return [(n, value if n == name else v) for n, v in fields], f"{name}={value[:20]!r}"
         value = self.random.choice(NUL if way == "nul" else WEIRD)
         return [(n, value if n == name else v) for n, v in fields], f"{name}={value[:20]!r}"
 
@@ -518,6 +538,32 @@ class Fuzzer:
             path += "?" + self.body(fields, role, token=False).decode()[:8000]
         self.send(route, role, method, path, body, f"{path_note} {note}", headers)
 
+    def registration_race(self) -> None:
+        """One new player's ID at the desks of both events at once (two directors, two processes)."""
+        import threading
+
+        document = uuid.uuid4().hex[:12]
+        route = next(r for r in routes() if r.name == "registration")
+
+        def register(role: str, event: int) -> None:
+            fields = [("player_name", "Ana Pérez"), ("id_type", ID_TYPE), ("id_number", document),
+                      ("birth_date", "1980-05-17"), ("version", str(self.event_version(event))),
+                      ("key", uuid.uuid4().hex)]
+            self.send(route, role, "POST", f"/tournaments/{event}/registration/", self.body(fields, role),
+                      "the same new ID at two events at once")
+
+        racers = [threading.Thread(target=register, args=("director", self.world.open_event)),
+                  threading.Thread(target=register, args=("other_director", self.world.other_event))]
+        for racer in racers:
+            racer.start()
+        for racer in racers:
+            racer.join()
+
+    def event_version(self, event: int) -> int:
+        from tournaments.models import Tournament
+
+        return Tournament.objects.filter(pk=event).values_list("version", flat=True).first() or 0
+
     # ---- the sockets
 
     async def fuzz_sockets(self, frames_per_socket: int) -> None:
@@ -600,6 +646,8 @@ class Fuzzer:
                     self.valid_tap(table)
             for route in all_routes:
                 self.one_case(route)
+            if _round % 10 == 0:
+                self.registration_race()
         asyncio.run(self.fuzz_sockets(frames_per_socket))
         for browser in self.browsers.values():
             browser.close()
