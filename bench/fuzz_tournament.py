@@ -545,10 +545,12 @@ class Fuzzer:
         document = uuid.uuid4().hex[:12]
         route = next(r for r in routes() if r.name == "registration")
 
+        # the versions read here: a thread of this process would hold a pooled connection of its own for good
+        versions = {event: self.event_version(event) for event in (self.world.open_event, self.world.other_event)}
+
         def register(role: str, event: int) -> None:
             fields = [("player_name", "Ana Pérez"), ("id_type", ID_TYPE), ("id_number", document),
-                      ("birth_date", "1980-05-17"), ("version", str(self.event_version(event))),
-                      ("key", uuid.uuid4().hex)]
+                      ("birth_date", "1980-05-17"), ("version", str(versions[event])), ("key", uuid.uuid4().hex)]
             self.send(route, role, "POST", f"/tournaments/{event}/registration/", self.body(fields, role),
                       "the same new ID at two events at once")
 
