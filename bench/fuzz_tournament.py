@@ -376,8 +376,8 @@ class Fuzzer:
             return [w.documents[number]]
         if spec == "new document":
             return [uuid.uuid4().hex[:12]]
-        if spec == "dealer":
-            return [str(self.random.choice(list(w.dealers.values())))]
+        if spec == "dealer":  # the dealer on duty there: the valid taps go on at both tables
+            return [str(w.dealers[w.tables[table]])]
         if spec == "table_version":
             return [str(w.table_version(table))]
         if spec == "seq":
@@ -704,10 +704,13 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=40, help="hostile frames per socket")
     parser.add_argument("--servers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=34)
+    parser.add_argument("--players", type=int, default=63,
+                        help="entries of the running event: enough that the valid busts, withdrawals and "
+                             "disqualifications among the cases leave it in play for most of the run")
     args = parser.parse_args()
 
     env = production_on_loopback("fuzz_tournament runs on PostgreSQL: set DATABASE_URL")
-    world = make_world(f"tf{int(time.time())}_")
+    world = make_world(f"tf{int(time.time())}_", args.players)
     servers, logs = [], []
     for _ in range(args.servers):
         port = free_port()
