@@ -39,9 +39,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import html
 import http.client
 import json
 import random
+import re
 import subprocess
 import sys
 import time
@@ -77,6 +79,7 @@ WEIRD = NUL + NUMBERS + TEXTS + CONTROL
 VERSIONS = ["", "-1", "0", "1.0", "v", "9" * 5000, str(2**62 + 1), str(2**63), "²", "٣", "1\x00", " ", "inf",
             "1e309"]
 ID_TYPE = "passport"
+NOTICE = re.compile(r'class="notice notice-\w+" role="alert">([^<]*)<')
 
 
 # --- The event the fuzzer plays at --------------------------------------------------------------------------
@@ -331,6 +334,7 @@ class Fuzzer:
         self.used_keys: list[tuple[str, str]] = []
         self.pages: dict[int, str] = {}  # table -> its tablet's last fragment (the valid taps read it)
         self.sockets: Counter = Counter()  # "kind: outcome" -> count
+        self.tap_refusals: Counter = Counter()  # why the valid taps were refused: what held the hands up
 
     # ---- people
 
@@ -490,8 +494,20 @@ class Fuzzer:
         route = next(r for r in routes() if r.name == f"tablet {action}")
         answer = self.send(route, dealer, "POST", f"/tournaments/{self.world.event}/tables/{table}/deal/{action}/",
                            self.body(fields, dealer), "valid tap")
+        if answer.status != 200:
+            said = NOTICE.search(answer.text)
+            self.tap_refusals[f"{action} {answer.status}: {html.unescape(said.group(1))[:90] if said else ''}"] += 1
+            if answer.status == 422 and self.random.random() < 0.5:
+                self.let_play_go_on(table)
         # A refusal's fragment is the table as it stands: read on from it; anything else, ask for the page.
         self.pages[table] = answer.text if answer.status in (200, 409, 422) and "deal-table" in answer.text else None
+
+    def let_play_go_on(self, table: int) -> None:
+        """The director lets play go on at a table a broken case paused (TDA-01), as the floor would."""
+        route = next(r for r in routes() if r.name == "console resume-table")
+        fields = [("table", str(table)), ("version", str(self.world.version())), ("key", uuid.uuid4().hex)]
+        self.send(route, "director", "POST", f"/tournaments/{self.world.event}/act/resume-table/",
+                  self.body(fields, "director"), "valid: play goes on")
 
     def one_case(self, route: Route) -> None:
         w = self.world
@@ -666,6 +682,7 @@ def report(fuzzer: Fuzzer, problems: list[str], seconds: float) -> str:
              "sockets: " + ", ".join(f"{what}: {n}" for what, n in sorted(fuzzer.sockets.items())),
              f"HTTP 5xx (or no answer), sockets failed: {len(fuzzer.failures)}; tracebacks or 'Internal Server "
              f"Error' in the servers' logs: {len(problems)}"]
+    lines.append("valid taps refused: " + "; ".join(f"{why} x{n}" for why, n in fuzzer.tap_refusals.most_common(8)))
     for name, counts in sorted(fuzzer.by_route.items()):
         lines.append(f"  {name:<28} " + " ".join(f"{status}:{n}" for status, n in sorted(counts.items())))
     lines += [f"  FAILED {failure}" for failure in fuzzer.failures[:40]]
