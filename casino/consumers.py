@@ -136,10 +136,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self.push_fragment()
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
-        # The only thing a client may ask: "I missed a version, send me the current state."
+        # The only thing a client may ask: "I missed a version, send me the current state." A longer
+        # frame is none a screen sends: left unread (a deeply nested one exhausts json's recursion).
         try:
-            wants_refresh = bool(json.loads(text_data or "{}").get("refresh"))
-        except (ValueError, AttributeError):
+            wants_refresh = len(text_data or "") <= 200 and bool(json.loads(text_data or "{}").get("refresh"))
+        except (ValueError, AttributeError, RecursionError):
             wants_refresh = False
         if wants_refresh:
             await self.push_fragment()

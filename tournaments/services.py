@@ -1407,6 +1407,12 @@ def correct(*, tournament, by, key: str, expected_version: int, seq: int, reason
             # TDA-11: the hand in play keeps the seats and stacks it was dealt from; corrected when it ends
             raise RuleViolation(N_("Table %(table)s has a hand in play: do this when it ends."), "TDA-11",
                                 table=min(changed))
+        if target["type"] == "clock":
+            # The clock without the voided command must still replay (RP-08-B: two hand-for-hand "on"s...): the
+            # clock's own refusal rolls the correction back, else every screen showing the clock fails.
+            setup = _setup(w)
+            clock.clock_at(_structure(setup), list(w.state.clock_events), w.now,
+                           hand_for_hand_seconds=setup.options.hand_for_hand_seconds)
         w.audit("tournament.correction", voids=int(seq), type=target["type"], reason=reason,
                 replaced=bool(replacement))
         if target["type"] == "registered" and target["entry"] not in {e.entry for e in w.state.entries}:

@@ -1005,7 +1005,7 @@ def seating(request, tournament_id: int):
     found, notice = [], None
     if query:
         number = query.lstrip("#")
-        if number.isascii() and number.isdigit():  # "²" is a digit to isdigit() but no entry's number
+        if number.isascii() and number.isdigit() and len(number) <= 9:  # "²" or 5,000 digits: no entry's number
             hits = [int(number)] if int(number) in board.seats or int(number) in board.leaving else []
         elif staff:
             needle = query.casefold()
