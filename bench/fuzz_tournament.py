@@ -156,7 +156,7 @@ def make_world(prefix: str, players: int = 18) -> World:
 
         act(services.open_registration)
         for n in range(1, count + 1):
-            act(services.register, name=f"Player {n}", id_type=ID_TYPE, id_number=f"{prefix}{name}{n}",
+            act(services.register, name=f"Player {n}", id_type=ID_TYPE, id_number=f"{prefix}{name}{n}".replace("_", "-"),
                 birth_date=date(1980, 1, 1 + n % 28))
         if start:
             act(services.start_tournament)
