@@ -156,7 +156,8 @@ def make_world(prefix: str, players: int = 18) -> World:
 
         act(services.open_registration)
         for n in range(1, count + 1):
-            act(services.register, name=f"Player {n}", id_type=ID_TYPE, id_number=f"{prefix}{name}{n}".replace("_", "-"),
+            document = f"{prefix}{name}{n}".replace("_", "-")  # as printed: letters, digits and dashes
+            act(services.register, name=f"Player {n}", id_type=ID_TYPE, id_number=document,
                 birth_date=date(1980, 1, 1 + n % 28))
         if start:
             act(services.start_tournament)
