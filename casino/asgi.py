@@ -32,21 +32,14 @@ application = ProtocolTypeRouter(
 
 from django.conf import settings  # noqa: E402
 
-# A daphne process runs each request's view in a worker thread beside an event loop serving hundreds
-# of sockets. A thread back from a database round trip waits for the GIL until the thread holding it
-# reaches the switch interval (5 ms by default), and a dealer's tap makes a dozen round trips: under
-# load the waits, not the work, made most of a tap's time (docs/benchmarks.md).
+# A thread back from a database round trip waits for the GIL until its holder reaches the switch interval
+# (5 ms by default), and a tap makes a dozen round trips (docs/decisions/2026-11-22-gil-switch-interval.md).
 sys.setswitchinterval(settings.GIL_SWITCH_INTERVAL)
 
-# A daphne process at a hundred tournament tables holds some 370,000 objects the cyclic garbage collector
-# tracks (a thousand sockets with their scopes, the screens' caches, Django itself). Python's full
-# collection walks them all while the whole process waits, every socket and request: it came about every
-# ten seconds and took 200 to 490 ms, each time a stall of every tap and push in flight there
-# (docs/benchmarks.md, seventeenth session). What the process loaded to start (Django, the URLconf and
-# every view) lives as long as the process: it is left out of every collection (gc.freeze). A full
-# collection then waits for GC_FULL_COLLECTION_EVERY collections of the middle generation instead of
-# Python's 10: minutes apart instead of seconds. The price: the garbage only a full collection frees (a
-# few thousand objects a second there, in reference cycles) waits that long, some tens of megabytes.
+# A full collection walks every object the process tracks (its sockets, the screens' caches, Django) while
+# every socket and request waits: what the process loaded to start is left out of them (gc.freeze), and they
+# come after GC_FULL_COLLECTION_EVERY middle-generation collections instead of Python's 10, at the price of
+# some cyclic garbage kept longer (docs/decisions/2026-11-26-gc-freeze.md).
 young, middle, _full = gc.get_threshold()
 gc.set_threshold(young, middle, settings.GC_FULL_COLLECTION_EVERY)
 if settings.GC_FREEZE_AT_START:

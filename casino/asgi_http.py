@@ -5,8 +5,8 @@ WhiteNoise. Django's stock ASGI handler builds its middleware chain in async mod
 async-capable middleware then runs its ``process_request``/``process_response`` through
 ``sync_to_async``, and the chain crosses between the event loop and a worker thread about
 twenty times per request (and WhiteNoise, sync only, adds two more). Under load those hops
-queue behind the websockets on the one event loop: the pit benchmark measured a dealer's tap
-costing several times its own work (docs/benchmarks.md).
+queue behind the websockets on the one event loop, and a dealer's tap waited several times its own
+work for them.
 
 This handler loads the chain in sync mode, as WSGI would, and runs ``get_response`` in one
 thread-sensitive ``sync_to_async`` call: the request's middleware and view run in the request's
@@ -16,10 +16,10 @@ is touched once on the way in and once on the way out.
 That thread is also reused, and their number is bounded. Django's handler opens a fresh
 ``ThreadSensitiveContext`` per request, for which asgiref starts a new OS thread and stops it
 afterwards; starting it blocks the event loop until the new thread runs, which under load meant
-waiting for the GIL while every socket of the process waited too (the floor benchmark,
-docs/benchmarks.md). And with a thread per request, a burst (a shift's dealers logging in at once,
-each hashing a password while holding a pooled database connection) ran more requests than the
-pool has connections, and the last ones failed after the pool's timeout. Here each request borrows
+waiting for the GIL while every socket of the process waited too. And with a thread per request, a
+burst (a shift's dealers logging in at once, each hashing a password while holding a pooled database
+connection) ran more requests than the pool has connections, and the last ones failed after the pool's
+timeout (docs/decisions/2026-11-23-request-threads-reused.md). Here each request borrows
 one of at most ``HTTP_THREADS`` single-thread executors (asgiref's
 ``ThreadSensitiveContext(executor=...)``); a request beyond them waits its turn on the event loop.
 ``request_started``, the view and ``response.close()`` still run in one thread that serves one

@@ -3,12 +3,11 @@
 Django keeps a cache backend object per request context (``caches`` is an asgiref ``Local``), and
 its ``RedisCache`` keeps its client, with the client's connection pools, on that object. Under ASGI
 every request, and every worker-thread call of a websocket, starts from the event loop's context, so
-each one built a new backend, a new pool and a new TCP connection to Redis: a read cost more than the
-database read it was meant to save (measured by bench/bench_pit_load.py, docs/benchmarks.md). Here
-every backend object with the same servers and options uses one client, so one pool per process;
-redis-py's pools are thread-safe. Django's client also builds a ``redis.Redis`` object for every call
-(its constructor alone was 2 % of a daphne's CPU at a hundred tournament tables, docs/benchmarks.md):
-here one per pool is kept, as thread-safe as the pool.
+each one built a new backend, a new pool and a new TCP connection to Redis, so a cache read cost more
+than the database read it was meant to save. Here every backend object with the same servers and
+options uses one client, so one pool per process; redis-py's pools are thread-safe. Django's client
+also builds a ``redis.Redis`` object for every call: here one per pool is kept, as thread-safe as the
+pool (docs/decisions/2026-11-23-one-redis-client-per-process.md).
 
 The process also counts the connections it opens to Redis (``connections_made``): a new one after a
 pooled one has been in use means Redis restarted or failed, and may hold copies of sessions logged out
@@ -61,9 +60,8 @@ class ProcessRedisCache(RedisCache):
     """``django.core.cache.backends.redis.RedisCache`` whose client is shared by the whole process."""
 
     def validate_key(self, key) -> None:
-        # Django's check warns of keys memcached would refuse (over 250 characters, a space or a control
-        # character) by a loop over every character of every key, read or written: 1 % of a daphne's CPU at
-        # a hundred tournament tables (docs/benchmarks.md). This cache is only ever Redis, which takes any key.
+        # Django's check loops over every character of every key for memcached's sake; this cache is only
+        # ever Redis, which takes any key (docs/decisions/2026-11-23-small-per-tap-savings.md).
         return None
 
     @cached_property

@@ -361,8 +361,8 @@ def replayer_as_read(tournament_id: int) -> record.Replayer:
     last write was the other process's, as every other hand's end at a hundred tables): a copy of this
     process's replay (``record.Replayer.copy``) with the events appended since, read and applied; inside a
     write they may still roll back, so the process's own replay is not advanced. Replaying the whole
-    record instead (thousands of events) was more than half the CPU of a hand's report at a hundred tables
-    (docs/benchmarks.md)."""
+    record instead would hold the event's lock for as long as the record is long
+    (docs/decisions/2026-11-26-replay-copied-under-the-lock.md)."""
     with _FOLLOWING:  # the process's replay is advanced in place by the reads outside a write
         replayer = _FOLLOWED.get(tournament_id)
         return _gone_on(replayer, _appended_since(replayer, tournament_id))

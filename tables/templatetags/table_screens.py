@@ -12,8 +12,8 @@ from casino.memo import BoundedCache
 
 register = template.Library()
 
-# The tablet's ~20 forms each name their action's URL: a reverse() costs about 35 µs on the pit's
-# machine, a dict lookup nothing (docs/benchmarks.md). Keyed by the script prefix reverse() uses.
+# The tablet's ~20 forms each name their action's URL, at every render: remembered instead of each
+# reversed again. Keyed by the script prefix reverse() uses.
 _act_urls: BoundedCache[str] = BoundedCache(4096)
 
 

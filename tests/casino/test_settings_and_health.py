@@ -103,7 +103,7 @@ def test_healthz_answers_503_when_the_database_does_not(client):
 
 @pytest.mark.django_db(transaction=True)
 async def test_http_runs_the_whole_middleware_chain_and_view_in_one_worker_thread():
-    """casino.asgi_http: no hop between the event loop and threads per middleware (docs/benchmarks.md)."""
+    """casino.asgi_http: no hop between the event loop and threads per middleware; under load each hop queues."""
     import asyncio
 
     from channels.testing import HttpCommunicator
@@ -118,7 +118,7 @@ async def test_http_runs_the_whole_middleware_chain_and_view_in_one_worker_threa
 
 @pytest.mark.django_db(transaction=True)
 async def test_http_requests_reuse_their_thread_instead_of_starting_one_each():
-    """casino.asgi_http: asgiref would start and stop an OS thread per request (docs/benchmarks.md)."""
+    """casino.asgi_http: asgiref would start and stop an OS thread per request, blocking the event loop each time."""
     import threading
 
     from channels.testing import HttpCommunicator
@@ -280,8 +280,8 @@ def test_a_write_that_waits_too_long_for_a_lock_gives_up_with_an_error_the_retry
 
 
 def test_a_serving_process_leaves_what_it_loaded_out_of_the_collector_and_collects_in_full_less_often():
-    """Daphne's application (casino.asgi): at a hundred tournament tables Python's full collection stalled a
-    process for 200 to 490 ms about every ten seconds (docs/benchmarks.md, seventeenth session)."""
+    """Daphne's application (casino.asgi): a full collection stalls the whole process
+    (docs/decisions/2026-11-26-gc-freeze.md)."""
     code = "import gc, casino.asgi; print(gc.get_freeze_count(), gc.get_threshold()[2])"
 
     def served(**env) -> list[int]:

@@ -89,7 +89,7 @@ class Legal(NamedTuple):
     only a short all-in is possible they are both his all-in total.
 
     A named tuple rather than a frozen dataclass: it is asked for at every
-    turn, and a tuple is made three times faster (docs/benchmarks.md).
+    turn, and a tuple is made three times faster.
     """
 
     seat: int
@@ -159,7 +159,7 @@ def _next_state(change: Callable[..., Any]) -> Callable[..., HoldemHand]:
     and a refused step leaves nothing behind. The draft, nobody else's,
     then becomes the next state (its class is switched, not its fields
     copied: each step costs one copy of the fields, see
-    docs/benchmarks.md). What ``change`` returns is dropped: the step's
+    docs/decisions/2026-11-23-holdem-engine-frozen.md). What ``change`` returns is dropped: the step's
     answer is the next state.
     """
 
