@@ -611,11 +611,20 @@ def change_setup(*, tournament, by, key: str, expected_version: int, reason: str
             if name in changed:
                 setattr(row, column, changed[name])
         row.save()
+        _clock_still_replays(w)  # CC-86: a structure cut below the step the clock has reached
         w.event = "setup_changed"  # CC-04: every screen shows the change
         w.audit("tournament.setup_changed", fields=sorted(changed), reason=reason)
 
     return _write(tournament=tournament, by=by, key=key, expected_version=expected_version, action="setup_changed",
                   work=work)
+
+
+def _clock_still_replays(w: _Write) -> None:
+    """The clock replays on what this write leaves (its commands, the structure, the house options): else every
+    screen showing the clock would fail to read it. The clock's own refusal rolls the write back (issue #34)."""
+    setup = _setup(w)
+    clock.clock_at(_structure(setup), list(w.state.clock_events), w.now,
+                   hand_for_hand_seconds=setup.options.hand_for_hand_seconds)
 
 
 def save_structure_template(*, by, name: str, structure: dict) -> StructureTemplate:
@@ -1408,11 +1417,7 @@ def correct(*, tournament, by, key: str, expected_version: int, seq: int, reason
             raise RuleViolation(N_("Table %(table)s has a hand in play: do this when it ends."), "TDA-11",
                                 table=min(changed))
         if target["type"] == "clock":
-            # The clock without the voided command must still replay (RP-08-B: two hand-for-hand "on"s...): the
-            # clock's own refusal rolls the correction back, else every screen showing the clock fails.
-            setup = _setup(w)
-            clock.clock_at(_structure(setup), list(w.state.clock_events), w.now,
-                           hand_for_hand_seconds=setup.options.hand_for_hand_seconds)
+            _clock_still_replays(w)  # RP-08-B: two hand-for-hand "on"s once the "off" between them is voided
         w.audit("tournament.correction", voids=int(seq), type=target["type"], reason=reason,
                 replaced=bool(replacement))
         if target["type"] == "registered" and target["entry"] not in {e.entry for e in w.state.entries}:

@@ -55,3 +55,23 @@ def test_a_clock_command_whose_voiding_leaves_a_clock_that_replays_is_corrected(
     act(services.correct, event_in_play, director_dora, seq=on, reason="not yet at the bubble")
 
     assert not _clock_reads(event_in_play).hand_for_hand
+
+
+def test_it_refuses_a_structure_cut_below_the_level_the_clock_has_reached_cc_86(event_in_play, director_dora, client):
+    """Found by the fuzz run on the merged #34 branches: the clock skipped to level 4, then the setup saved a
+    structure of three levels; every screen showing the clock answered 500 ("The structure has no step 4")."""
+    act(services.clock_command, event_in_play, director_dora, kind="skip", step=3)
+    structure = services.tournament_state(event_in_play).setup.structure
+    event_in_play.refresh_from_db()
+    version = event_in_play.version
+
+    with pytest.raises(RuleViolation) as refused:
+        act(services.change_setup, event_in_play, director_dora,
+            structure={**structure, "steps": structure["steps"][:3]}, reason="a shorter night")
+
+    assert refused.value.clause == "CC-86"
+    event_in_play.refresh_from_db()
+    assert event_in_play.version == version  # nothing recorded
+    assert _clock_reads(event_in_play).step == 3
+    client.force_login(director_dora)
+    assert client.get(f"/tournaments/{event_in_play.pk}/").status_code == 200
