@@ -21,7 +21,7 @@ from django.db import connection
 from casino.db_roles import grant_app_role
 from tests.conftest import ROOT
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 APPEND_ONLY = ["casino_auditevent", "tables_handaction", "tables_paytableversion", "tournaments_idcheck",
                "tournaments_tablehandaction", "tournaments_tournamentevent"]

@@ -11,7 +11,7 @@ from casino.rules.tournament.record import Replayer, replay
 from tests.tournaments.conftest import act, register
 from tournaments import services
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def started(t, director, floor):

@@ -14,7 +14,7 @@ from casino.rules.tournament.record import Replayer, replay, verify_record
 from tournaments import services
 from tournaments.simulation import simulate_tournament
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def exported(tournament, path) -> list[dict]:
