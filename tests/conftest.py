@@ -233,14 +233,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def database_url_for_servers() -> str:
-    """The URL of the database the tests are using, for server subprocesses."""
+def database_url_for_servers(user: str | None = None, password: str | None = None) -> str:
+    """The URL of the database the tests are using, for server subprocesses (as ``user`` if given)."""
     db = settings.DATABASES["default"]
+    user = user or db.get("USER") or ""
+    password = password if user != db.get("USER") else db.get("PASSWORD")
+    auth = f"{user}{f':{password}' if password else ''}@" if user else ""
     if (db.get("HOST") or "").startswith("/"):  # the embedded server's unix socket (casino.embedded_db)
-        return f"postgres://{db['USER']}@/{db['NAME']}?host={db['HOST']}&port={db['PORT']}"
-    user = db.get("USER") or ""
-    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    auth = f"{user}{password}@" if user else ""
+        return f"postgres://{auth}/{db['NAME']}?host={db['HOST']}&port={db['PORT']}"
     return f"postgres://{auth}{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
 
 
