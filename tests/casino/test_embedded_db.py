@@ -1,6 +1,10 @@
 """The embedded PostgreSQL (casino.embedded_db): what `make run` and `make test` use on a fresh machine
 when DATABASE_URL is unset. Started in a directory of its own here, as in a fresh checkout's var/."""
 
+import shutil
+import tempfile
+from pathlib import Path
+
 import psycopg
 import pytest
 
@@ -8,10 +12,13 @@ from casino import embedded_db
 
 
 @pytest.fixture
-def fresh_var(tmp_path):
-    var = tmp_path / "var"
-    yield var
-    embedded_db.stop(var)
+def fresh_var():
+    # Not under pytest's tmp_path: as root the server runs as its own user, who must reach the directory, and
+    # pytest makes its base directory private again whenever a run starts.
+    top = Path(tempfile.mkdtemp(prefix="casino-embedded-db-"))
+    yield top / "var"
+    embedded_db.stop(top / "var")
+    shutil.rmtree(top, ignore_errors=True)
 
 
 def test_a_fresh_machine_gets_a_postgresql_of_its_own_in_var_with_the_casino_database(fresh_var):
