@@ -62,7 +62,10 @@ def _create_database(where: dict) -> None:
     with psycopg.connect(host=where["HOST"], port=where["PORT"], user=USER, dbname="postgres",
                          autocommit=True) as conn:
         if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DATABASE]).fetchone():
-            conn.execute(f'CREATE DATABASE "{DATABASE}"')
+            try:
+                conn.execute(f'CREATE DATABASE "{DATABASE}"')
+            except psycopg.errors.DuplicateDatabase:
+                pass  # another process, started at the same moment, made it first
 
 
 def database(var_dir: Path) -> dict:
