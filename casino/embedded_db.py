@@ -76,6 +76,10 @@ def database(var_dir: Path) -> dict:
             **where}
 
 
+def is_running(var_dir: Path) -> bool:
+    return _running((var_dir / "postgres").resolve()) is not None
+
+
 def stop(var_dir: Path) -> bool:
     """Stop the embedded server (fast shutdown: sessions are ended). False if it was not running."""
     pgdata = (var_dir / "postgres").resolve()

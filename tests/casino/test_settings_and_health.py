@@ -56,7 +56,18 @@ def test_production_reads_the_audit_key_from_a_file_and_refuses_a_short_one(tmp_
     assert short.returncode != 0 and "AUDIT_KEY is too short" in short.stderr
 
 
-def test_the_embedded_default_is_postgresql_in_var_and_the_in_memory_layer():
+@pytest.fixture
+def embedded_server_as_found():
+    """CI runs on DATABASE_URL's server: a cluster this test started in the checkout's var/ is stopped after it."""
+    from casino import embedded_db
+
+    was_running = embedded_db.is_running(ROOT / "var")
+    yield
+    if not was_running:
+        embedded_db.stop(ROOT / "var")
+
+
+def test_the_embedded_default_is_postgresql_in_var_and_the_in_memory_layer(embedded_server_as_found):
     code = (
         "from django.conf import settings as s; import json; d = s.DATABASES['default'];"
         "print(json.dumps([d['ENGINE'], d['HOST'], s.CHANNEL_LAYERS['default']['BACKEND'], s.DEBUG,"
