@@ -8,7 +8,7 @@ HOST   ?= 127.0.0.1
 
 export DJANGO_SETTINGS_MODULE := casino.settings
 
-.PHONY: run test lint install install-dev messages bench verify
+.PHONY: run test test-slow stop-db lint install install-dev messages bench verify
 
 $(VENV)/bin/python:
 	@$(PYTHON) -c 'import sys; sys.exit("Python 3.11 or newer is needed, this is " + sys.version.split()[0]) if sys.version_info < (3, 11) else None'
@@ -26,8 +26,8 @@ $(VENV)/.installed-dev: pyproject.toml | $(VENV)/bin/python
 install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev
 
-# Serve the casino on the embedded default (SQLite, in-memory channel layer) or,
-# with DATABASE_URL/REDIS_URL set, on PostgreSQL and Redis.
+# Serve the casino on the embedded default (a PostgreSQL of its own in var/postgres, started on first
+# need and left running; the in-memory channel layer) or on DATABASE_URL's PostgreSQL and REDIS_URL's Redis.
 run: $(VENV)/.installed
 	$(BIN)/python manage.py migrate --noinput -v0
 	$(BIN)/python manage.py seed_demo --if-empty
@@ -44,12 +44,21 @@ run: $(VENV)/.installed
 	@echo ""
 	$(BIN)/daphne -b $(HOST) -p $(PORT) casino.asgi:application
 
-# The whole suite: ruff, then pytest. Without DATABASE_URL/REDIS_URL it runs on
-# SQLite and the in-memory layer and says loudly what it skipped (.ci/run sets both).
+# The whole suite but the slow tests: ruff, then pytest. Without DATABASE_URL it runs on the embedded
+# PostgreSQL; without REDIS_URL on the in-memory layer, and says loudly what it skipped (.ci/run sets both).
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	DEBUG=1 $(BIN)/pytest
+
+# The slow tests only (each has a fast version in `make test`): the base game's analyser on bigger
+# decks, the outage drills, the fuzzer.
+test-slow: $(VENV)/.installed-dev
+	DEBUG=1 $(BIN)/pytest -m slow
+
+# Stop the embedded PostgreSQL (the next `make run` or `make test` starts it again).
+stop-db: $(VENV)/.installed
+	$(BIN)/python -m casino.embedded_db stop
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .

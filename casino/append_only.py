@@ -4,8 +4,7 @@ The audit log and a hand's actions are history: rewriting a row would rewrite wh
 ``append_only(table, what)`` is a migration operation that installs a trigger refusing every
 UPDATE and DELETE on ``table``, whoever connects. The trigger's name (``<table>_append_only``) is how
 casino.db_roles finds these tables to withhold UPDATE and DELETE from the application's role, which
-owns nothing and so can neither drop the trigger nor TRUNCATE. SQLite, the embedded laptop default,
-gets no trigger (the models and ``verify_audit`` guard it there).
+owns nothing and so can neither drop the trigger nor TRUNCATE.
 """
 
 from __future__ import annotations
@@ -39,12 +38,10 @@ def append_only(table: str, what: str) -> migrations.RunPython:
     create, drop = _sql(table, what)
 
     def install(apps, schema_editor):
-        if schema_editor.connection.vendor == "postgresql":
-            # params=None: the SQL's own % (RAISE's placeholder) is not a query parameter.
-            schema_editor.execute(create, params=None)
+        # params=None: the SQL's own % (RAISE's placeholder) is not a query parameter.
+        schema_editor.execute(create, params=None)
 
     def remove(apps, schema_editor):
-        if schema_editor.connection.vendor == "postgresql":
-            schema_editor.execute(drop, params=None)
+        schema_editor.execute(drop, params=None)
 
     return migrations.RunPython(install, remove)

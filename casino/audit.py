@@ -2,9 +2,9 @@
 
 ``record_event`` must run inside the transaction of the change it records,
 so the event and the change commit or roll back together. It serialises the
-writers of one stream: on PostgreSQL with a transaction-scoped advisory lock
-keyed on the stream name (held until commit, so two writers can never read
-the same tail and fork the chain); SQLite serialises all writers anyway. The
+writers of one stream with a transaction-scoped advisory lock keyed on the
+stream name (held until commit, so two writers can never read the same tail
+and fork the chain). The
 unique (stream, seq) constraint is the backstop if a lock is ever missed.
 
 Anchors: the head of a stream (stream, seq, hash), signed with the audit key,
@@ -41,20 +41,15 @@ def _lock_key(stream: str) -> int:
 
 
 def _lock_stream(stream: str) -> None:
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_lock_key(stream)])
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_lock_key(stream)])
 
 
 def stream_lock(stream: str) -> dict:
     """Annotations that take ``stream``'s writer lock when the row they annotate is selected, for a
     write that selects (and locks) its object first anyway: the lock rides along that statement
     instead of costing a round trip of its own. Then ``record_event(..., locked=True)``.
-
-    Empty where the database has no advisory locks (SQLite serialises all writers anyway).
     """
-    if connection.vendor != "postgresql":
-        return {}
     return {"_audit_stream_lock": Func(Value(_lock_key(stream)), function="pg_advisory_xact_lock",
                                        output_field=TextField())}
 

@@ -40,8 +40,6 @@ def grant_app_role(role: str, using: str = OWNER_ALIAS) -> list[str]:
     """As the owner (``using``): give ``role`` ordinary rights on every table and sequence of the schema,
     and only SELECT and INSERT on the append-only ones. Returns the append-only tables."""
     connection = connections[using]
-    if connection.vendor != "postgresql":
-        return []
     quote = connection.ops.quote_name
     with transaction.atomic(using=using), connection.cursor() as cursor:
         cursor.execute(
@@ -86,7 +84,7 @@ def grant_app_role(role: str, using: str = OWNER_ALIAS) -> list[str]:
 def grant_after_migrate(sender, using=None, verbosity=1, **kwargs) -> None:
     """post_migrate: a migrate run as the owner leaves the application's rights right."""
     role = app_role()
-    if using != OWNER_ALIAS or role is None or connections[using].vendor != "postgresql":
+    if using != OWNER_ALIAS or role is None:
         return
     tables = grant_app_role(role, using)
     if verbosity:

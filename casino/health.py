@@ -20,7 +20,6 @@ import asyncio
 import logging
 
 import psycopg
-from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connections
 
@@ -41,23 +40,11 @@ async def _within_limit(name: str, check) -> bool:
 
 async def _database_answers() -> bool:
     database = connections["default"]
-    if database.vendor != "postgresql":  # the embedded SQLite file: a local read in a worker thread
-        return await sync_to_async(_database_answers_in_this_thread, thread_sensitive=False)()
     # Django's own connection settings, less its sync cursor and adapters (this is an async connection).
     params = {k: v for k, v in database.get_connection_params().items() if k not in ("cursor_factory", "context")}
     async with await psycopg.AsyncConnection.connect(**params, autocommit=True) as conn:
         cursor = await conn.execute("SELECT 1")
         return (await cursor.fetchone())[0] == 1
-
-
-def _database_answers_in_this_thread() -> bool:
-    database = connections["default"]
-    try:
-        with database.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            return cursor.fetchone()[0] == 1
-    finally:
-        database.close()  # a worker thread of the default executor: leave no connection behind
 
 
 async def _channel_layer_answers() -> bool:

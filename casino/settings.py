@@ -1,9 +1,10 @@
 """Settings, read from the environment (django-environ).
 
 Two ways to run:
-- Embedded (``DATABASE_URL`` unset): SQLite under ``var/`` and the in-memory
-  channel layer, DEBUG on by default, a development SECRET_KEY generated once
-  and kept in ``var/``. For ``make run`` on a laptop only: one process.
+- Embedded (``DATABASE_URL`` unset): a PostgreSQL of its own under ``var/postgres``
+  (casino.embedded_db, started on first need) and the in-memory channel layer,
+  DEBUG on by default, a development SECRET_KEY generated once and kept in
+  ``var/``. For ``make run`` and ``make test`` on a laptop: one process.
 - Deployed (``DATABASE_URL`` set): PostgreSQL and, with ``REDIS_URL``, the
   Redis channel layer, so several daphne processes serve one casino. DEBUG
   defaults to off there, and without a ``SECRET_KEY`` the app refuses to start.
@@ -153,8 +154,15 @@ TEMPLATES = [
     }
 ]
 
-# --- Database: PostgreSQL is the record; SQLite only for the embedded default.
-DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'casino.sqlite3'}")}
+# --- Database: PostgreSQL, always: DATABASE_URL's, or the embedded one in var/postgres (casino.embedded_db).
+if EMBEDDED:
+    from casino.embedded_db import database as _embedded_database
+
+    DATABASES = {"default": _embedded_database(VAR_DIR)}
+else:
+    DATABASES = {"default": env.db("DATABASE_URL")}
+    if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        raise ImproperlyConfigured("DATABASE_URL must name a PostgreSQL database (postgres://...).")
 DATABASES["default"]["CONN_MAX_AGE"] = 0
 # The tables' owner, for migrations only (casino.db_roles): DATABASE_URL is then the application's
 # role, which may read and append to the append-only tables but not rewrite them, nor drop their
@@ -164,26 +172,25 @@ if env.str("DATABASE_OWNER_URL", default=""):
     DATABASES["owner"].update(CONN_MAX_AGE=0, TEST={"MIRROR": "default"})
     if DATABASES["owner"]["NAME"] != DATABASES["default"]["NAME"]:
         raise ImproperlyConfigured("DATABASE_OWNER_URL must name the same database as DATABASE_URL.")
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # A PostgreSQL host that stops answering (not refusing) would otherwise hold a connection attempt
-    # for minutes. libpq's minimum is 2 s.
-    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
-        "connect_timeout", env.int("DATABASE_CONNECT_TIMEOUT", default=3)
+# A PostgreSQL host that stops answering (not refusing) would otherwise hold a connection attempt
+# for minutes. libpq's minimum is 2 s.
+DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+    "connect_timeout", env.int("DATABASE_CONNECT_TIMEOUT", default=3)
+)
+# Nothing waits on PostgreSQL for ever. A write holds its aggregate's row lock for milliseconds, so
+# a wait of seconds for a lock means a stuck holder: the waiter gives up (the user gets the retry
+# page, casino.unavailable) instead of piling up behind it. A statement has as long again and more;
+# a transaction left open and idle (a crashed worker thread's) is closed by the server so that its
+# locks do not stop every write after it. Each in seconds, 0 to turn it off.
+DATABASES["default"]["OPTIONS"].setdefault("options", " ".join(
+    f"-c {name}={env.int(variable, default=default) * 1000}"
+    for name, variable, default in (
+        ("lock_timeout", "DATABASE_LOCK_TIMEOUT", 10),
+        ("statement_timeout", "DATABASE_STATEMENT_TIMEOUT", 30),
+        ("idle_in_transaction_session_timeout", "DATABASE_IDLE_TRANSACTION_TIMEOUT", 60),
     )
-    # Nothing waits on PostgreSQL for ever. A write holds its aggregate's row lock for milliseconds, so
-    # a wait of seconds for a lock means a stuck holder: the waiter gives up (the user gets the retry
-    # page, casino.unavailable) instead of piling up behind it. A statement has as long again and more;
-    # a transaction left open and idle (a crashed worker thread's) is closed by the server so that its
-    # locks do not stop every write after it. Each in seconds, 0 to turn it off.
-    DATABASES["default"]["OPTIONS"].setdefault("options", " ".join(
-        f"-c {name}={env.int(variable, default=default) * 1000}"
-        for name, variable, default in (
-            ("lock_timeout", "DATABASE_LOCK_TIMEOUT", 10),
-            ("statement_timeout", "DATABASE_STATEMENT_TIMEOUT", 30),
-            ("idle_in_transaction_session_timeout", "DATABASE_IDLE_TRANSACTION_TIMEOUT", 60),
-        )
-    ))
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.bool("DATABASE_POOL", default=True):
+))
+if env.bool("DATABASE_POOL", default=True):
     # Every websocket push re-renders from the database: without a pool each one would open a
     # new PostgreSQL connection. psycopg's pool (Django 5.1+) is safe under ASGI, where
     # persistent per-thread connections (CONN_MAX_AGE) are not.
@@ -202,13 +209,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.boo
     # when CONN_HEALTH_CHECKS is on): after a PostgreSQL restart every pooled connection is dead, and
     # each one lent unchecked failed its request with a 500.
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    VAR_DIR.mkdir(exist_ok=True)
-    # A file, not memory, so that daphne processes started by the tests see the test data.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
-    # IMMEDIATE: a writer takes the lock when its transaction begins, so two processes
-    # (make run's daphne and a management command) queue instead of failing at once.
-    DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Channel layer and cache: Redis when REDIS_URL is set, in-process otherwise.

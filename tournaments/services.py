@@ -794,11 +794,10 @@ def import_exclusion_csv(*, by, text: str, source: str = "") -> ExclusionImport:
                             .encode()).hexdigest()
     now = timezone.now()
     with transaction.atomic():
-        if connection.vendor == "postgresql":
-            # One import at a time (two would both add the same people); the desks' reads go on.
-            with connection.cursor() as cursor:
-                cursor.execute(f"LOCK TABLE {connection.ops.quote_name(ExclusionListEntry._meta.db_table)} "
-                               "IN SHARE ROW EXCLUSIVE MODE")
+        # One import at a time (two would both add the same people); the desks' reads go on.
+        with connection.cursor() as cursor:
+            cursor.execute(f"LOCK TABLE {connection.ops.quote_name(ExclusionListEntry._meta.db_table)} "
+                           "IN SHARE ROW EXCLUSIVE MODE")
         existing = {}
         for pk, id_type, number, kind, listed_on in ExclusionListEntry.objects.values_list(
                 "pk", "id_type", "id_number", "kind", "listed_on").iterator(chunk_size=EXCLUSION_BATCH):
@@ -824,13 +823,8 @@ def import_exclusion_csv(*, by, text: str, source: str = "") -> ExclusionImport:
 
 
 def _update_exclusion_dates(updated: list[ExclusionListEntry], now: datetime, source: str) -> None:
-    """The new dates in one statement on PostgreSQL (two arrays joined by id). Django's bulk_update builds
-    a CASE per row: 10,000 changed dates took 5.8 to 10.5 s that way against 1.1 to 1.5 s (docs/benchmarks.md),
-    so it serves SQLite only."""
-    if connection.vendor != "postgresql":
-        ExclusionListEntry.objects.bulk_update(updated, ["listed_on", "imported_at", "source"],
-                                               batch_size=EXCLUSION_BATCH // 5)
-        return
+    """The new dates in one statement (two arrays joined by id): Django's bulk_update builds a CASE per
+    row, several times slower for a list of thousands."""
     if updated:
         with connection.cursor() as cursor:
             cursor.execute(

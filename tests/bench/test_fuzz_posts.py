@@ -9,19 +9,21 @@ import pytest
 
 from bench.fuzz_posts import Fuzzer, log_problems, make_world, open_table, report, route_names
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 PRODUCTION = {"DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1,localhost", "SECURE_SSL_REDIRECT": "0",
               "SECURE_COOKIES": "0"}
 
 
-def test_no_broken_post_of_the_tablet_or_the_console_gets_a_500_or_leaves_a_traceback(daphne_servers):
+# Two rounds in the default run (every route broken twice, about 15 s); ten with `make test-slow`.
+@pytest.mark.parametrize("rounds", [2, pytest.param(10, marks=pytest.mark.slow)])
+def test_no_broken_post_of_the_tablet_or_the_console_gets_a_500_or_leaves_a_traceback(daphne_servers, rounds):
     world = make_world("fz_")
     open_table(world)
     (server,) = daphne_servers(1, **PRODUCTION)
     fuzzer = Fuzzer([server.url], world, seed=12)
 
-    fuzzer.run(cases_per_route=10)
+    fuzzer.run(cases_per_route=rounds)
 
     problems = log_problems([server.log])
     assert not fuzzer.failures and not problems, report(fuzzer, problems, 0)

@@ -22,7 +22,7 @@ from tests.tournaments.conftest import (  # noqa: F401 - the tournaments' fixtur
 )
 from tournaments import dealing, tablet
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def tap_as_the_script_says(script, table, dealer) -> str:

@@ -19,9 +19,9 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 
 from casino.db_roles import grant_app_role
-from tests.conftest import ROOT
+from tests.conftest import ROOT, database_url_for_servers
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 APPEND_ONLY = ["casino_auditevent", "tables_handaction", "tables_paytableversion", "tournaments_idcheck",
                "tournaments_tablehandaction", "tournaments_tournamentevent"]
@@ -33,9 +33,7 @@ class AppRole:
     password: str
 
     def url(self) -> str:
-        db = connection.settings_dict
-        return (f"postgres://{self.name}:{self.password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/"
-                f"{db['NAME']}")
+        return database_url_for_servers(self.name, self.password)
 
     def connect(self) -> psycopg.Connection:
         return psycopg.connect(self.url(), autocommit=True)

@@ -307,7 +307,6 @@ def _timed(call, *args) -> tuple[float, tuple]:
     return time.monotonic() - started, answer
 
 
-@pytest.mark.postgres
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_after_a_postgresql_restart_no_request_fails(daphne_servers, own_postgres, dealer_dana):
@@ -323,7 +322,6 @@ def test_after_a_postgresql_restart_no_request_fails(daphne_servers, own_postgre
     assert [dealer.get("/tables/")[0] for _ in range(12)] == [200] * 12
 
 
-@pytest.mark.postgres
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_while_postgresql_is_down_pages_say_so_with_a_503_within_seconds_and_work_again_after(

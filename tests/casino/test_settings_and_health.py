@@ -56,19 +56,37 @@ def test_production_reads_the_audit_key_from_a_file_and_refuses_a_short_one(tmp_
     assert short.returncode != 0 and "AUDIT_KEY is too short" in short.stderr
 
 
-def test_the_embedded_default_is_sqlite_and_the_in_memory_layer():
+@pytest.fixture
+def embedded_server_as_found():
+    """CI runs on DATABASE_URL's server: a cluster this test started in the checkout's var/ is stopped after it."""
+    from casino import embedded_db
+
+    was_running = embedded_db.is_running(ROOT / "var")
+    yield
+    if not was_running:
+        embedded_db.stop(ROOT / "var")
+
+
+def test_the_embedded_default_is_postgresql_in_var_and_the_in_memory_layer(embedded_server_as_found):
     code = (
-        "from django.conf import settings as s; import json;"
-        "print(json.dumps([s.DATABASES['default']['ENGINE'], s.CHANNEL_LAYERS['default']['BACKEND'], s.DEBUG,"
+        "from django.conf import settings as s; import json; d = s.DATABASES['default'];"
+        "print(json.dumps([d['ENGINE'], d['HOST'], s.CHANNEL_LAYERS['default']['BACKEND'], s.DEBUG,"
         " s.LANGUAGE_CODE, s.TIME_ZONE]))"
     )
     result = _manage("shell", "-c", code, env={})
     assert result.returncode == 0, result.stderr
-    engine, layer, debug, language, tz = json.loads(result.stdout.strip().splitlines()[-1])
-    assert engine == "django.db.backends.sqlite3"
+    engine, host, layer, debug, language, tz = json.loads(result.stdout.strip().splitlines()[-1])
+    assert engine == "django.db.backends.postgresql"
+    assert host == str((ROOT / "var" / "postgres").resolve())  # its unix socket, in the cluster's directory
     assert layer == "channels.layers.InMemoryChannelLayer"
     assert debug is True
     assert (language, tz) == ("es", "Europe/Madrid")
+
+
+def test_a_database_url_that_is_not_postgresql_is_refused_at_start():
+    result = _manage("check", env={"DEBUG": "1", "DATABASE_URL": "sqlite:///casino.sqlite3"})
+    assert result.returncode != 0
+    assert "DATABASE_URL must name a PostgreSQL database" in result.stderr
 
 
 def test_redis_url_selects_the_redis_channel_layer():
@@ -231,7 +249,6 @@ def test_the_award_approver_role_is_read_from_the_environment_and_checked_C_30()
     assert "AWARD_APPROVER_ROLE='dealer' is not a role that approves awards" in dealer.stderr
 
 
-@pytest.mark.postgres
 @pytest.mark.django_db
 def test_nothing_waits_on_postgresql_for_ever_a_lock_a_statement_or_an_idle_transaction():
     from django.db import connection
@@ -244,7 +261,6 @@ def test_nothing_waits_on_postgresql_for_ever_a_lock_a_statement_or_an_idle_tran
     assert shown == {"lock_timeout": "10s", "statement_timeout": "30s", "idle_in_transaction_session_timeout": "1min"}
 
 
-@pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_a_write_that_waits_too_long_for_a_lock_gives_up_with_an_error_the_retry_page_knows():
     import threading

@@ -7,7 +7,7 @@ from django.db import connection, transaction
 from casino.audit import record_event
 from casino.models import AuditEvent
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_the_flush_empties_the_append_only_audit_log_that_refuses_a_delete(dealer_dana, django_user_model):

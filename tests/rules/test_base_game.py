@@ -116,9 +116,8 @@ def _brute_force(deck: list[Card]) -> dict[str, tuple[Fraction, Fraction, Fracti
     return edges, class_values
 
 
-@pytest.mark.parametrize("ranks", ["9TJQKA", "A23456"])
-def test_the_analyser_matches_a_brute_force_on_a_reduced_deck_to_the_last_chip_thb_47_to_50(ranks):
-    # Six ranks in two suits: straights (the wheel in the second), flushes and every other hand occur.
+def _matches_the_brute_force(ranks: str) -> None:
+    # Six ranks in two suits: straights (the wheel in A23456), flushes and every other hand occur.
     deck = [Card(r, s) for r in ranks for s in "cd"]
     edges, class_values = _brute_force(deck)
     analysis = analyse(deck)
@@ -129,6 +128,28 @@ def test_the_analyser_matches_a_brute_force_on_a_reduced_deck_to_the_last_chip_t
     for c in analysis.classes:
         # Every hole hand of a class has the same value (the suit symmetry the analyser relies on).
         assert class_values[c.name] == {(o, c.value[i]) for i, o in enumerate(ANTE_OPTIONS)}
+
+
+@pytest.fixture
+def the_kernel_interpreted(monkeypatch):
+    """The kernel's own Python run by the interpreter (numba's ``py_func``), not compiled: the same
+    arithmetic without the compile, which takes a minute or more where numba's cache is cold."""
+    for name, value in list(vars(base_game).items()):
+        if hasattr(value, "py_func"):
+            monkeypatch.setattr(base_game, name, value.py_func)
+
+
+@pytest.mark.parametrize("ranks", ["9TJQKA", "A23456"])
+def test_the_analysers_arithmetic_matches_a_brute_force_on_a_reduced_deck_thb_47_to_50(
+        ranks, the_kernel_interpreted):
+    assert not hasattr(base_game._flop_totals, "py_func")  # interpreted indeed
+    _matches_the_brute_force(ranks)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ranks", ["9TJQKA", "A23456"])
+def test_the_compiled_analyser_matches_a_brute_force_on_a_reduced_deck_to_the_last_chip_thb_47_to_50(ranks):
+    _matches_the_brute_force(ranks)
 
 
 def test_the_stored_full_deck_figures_are_the_published_ones_to_four_significant_digits_thb_50():

@@ -33,17 +33,14 @@ def two_hands_played(open_table, dealer_dana, quick_passwords):
 
 @contextmanager
 def past_the_append_only_trigger(table):
-    """What the table's owner can do: switch the trigger off (PostgreSQL; SQLite has none)."""
-    postgres = connection.vendor == "postgresql"
-    if postgres:
-        with connection.cursor() as cursor:
-            # The test's transaction still holds the deferred foreign-key checks of the hands just played.
-            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-            cursor.execute(f"ALTER TABLE {table} DISABLE TRIGGER {table}_append_only")
+    """What the table's owner can do: switch the trigger off."""
+    with connection.cursor() as cursor:
+        # The test's transaction still holds the deferred foreign-key checks of the hands just played.
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute(f"ALTER TABLE {table} DISABLE TRIGGER {table}_append_only")
     yield
-    if postgres:
-        with connection.cursor() as cursor:
-            cursor.execute(f"ALTER TABLE {table} ENABLE TRIGGER {table}_append_only")
+    with connection.cursor() as cursor:
+        cursor.execute(f"ALTER TABLE {table} ENABLE TRIGGER {table}_append_only")
 
 
 def _first_bonus_bet(table):

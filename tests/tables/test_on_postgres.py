@@ -13,7 +13,7 @@ from tables.models import HandAction, Table
 
 from .helpers import CLOSE_BETS, DEAL, ante, fold, play
 
-pytestmark = [pytest.mark.postgres, pytest.mark.usefixtures("quick_passwords")]
+pytestmark = [pytest.mark.usefixtures("quick_passwords")]
 
 
 def race(table_id: int, attempts: list[dict]) -> list[object]:

@@ -95,7 +95,6 @@ def test_a_version_is_never_rewritten_a_change_is_a_new_version(house_special):
         version.save()
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="the trigger is PostgreSQL's")
 def test_postgresql_itself_refuses_to_rewrite_a_paytable_version(house_special):
     from django.db.utils import DatabaseError
 

@@ -77,7 +77,7 @@ def a_fresh_connection_pool():
     process keeps its threads. Open question, noted in docs/tournament-screens.md."""
     from django.db import connections
 
-    close_pool = getattr(connections["default"], "close_pool", None)  # PostgreSQL only: SQLite has no pool
+    close_pool = getattr(connections["default"], "close_pool", None)  # None when DATABASE_POOL=0
     if close_pool is not None:
         close_pool()
     yield

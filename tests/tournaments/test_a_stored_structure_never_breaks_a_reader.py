@@ -16,7 +16,7 @@ from tests.tournaments.conftest import act
 from tournaments import screens, services
 from tournaments.models import Entry
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 ABSURD_MINUTES = 100_000_000_000_000_000_000
 

@@ -13,7 +13,7 @@ from casino.rules.tournament.record import verify_record
 from tests.tournaments.conftest import act
 from tournaments import services
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def play_down(t, seed, director_dora, floor_fede):

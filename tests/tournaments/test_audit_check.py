@@ -14,7 +14,7 @@ from tournaments import services
 from tournaments.audit_check import verify_tournaments
 from tournaments.models import TournamentEvent
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ from tests.casino import test_db_roles
 from tournaments import dealing, services
 from tournaments.models import DealtTable, Entry, ExclusionListEntry, IdCheck, Player, TableHand, TableHandAction
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture

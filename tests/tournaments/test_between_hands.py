@@ -23,7 +23,6 @@ from tournaments import dealing, services
 from tournaments.models import TournamentEvent
 
 pytestmark = pytest.mark.django_db(transaction=True)
-postgres = pytest.mark.postgres
 
 
 def _state(tournament):
@@ -87,7 +86,6 @@ def _two_busts_at_the_first_table(tournament, floor_fede) -> tuple[int, int]:
 # --- A hand in play at the table a move leaves (the scenario) ---------------------------------------
 
 
-@postgres
 def test_a_plan_moving_a_player_out_of_a_hand_in_play_waits_for_its_end_and_the_award_goes_through_TDA_11(
     full_two_tables, director_dora, floor_fede, dealer_dana_here
 ):
@@ -130,7 +128,6 @@ def test_a_plan_moving_a_player_out_of_a_hand_in_play_waits_for_its_end_and_the_
     assert _consistent(tournament).chips_in_play == 16 * 5000
 
 
-@postgres
 def test_the_floor_may_not_bust_a_player_in_a_hand_in_play_and_his_chips_stay_in_play_TDA_11(
     event_in_play, first_table, dealer_dana_here, floor_fede
 ):
@@ -146,7 +143,6 @@ def test_the_floor_may_not_bust_a_player_in_a_hand_in_play_and_his_chips_stay_in
     assert not TournamentEvent.objects.filter(tournament=event_in_play, type="bust").exists()
 
 
-@postgres
 def test_between_hands_a_tablet_tables_busts_come_from_its_hands_not_the_floors_form_CC_43(
     event_in_play, first_table, dealer_dana_here, floor_fede
 ):
@@ -160,7 +156,6 @@ def test_between_hands_a_tablet_tables_busts_come_from_its_hands_not_the_floors_
     assert _state(event_in_play).chips_in_play == 40_000
 
 
-@postgres
 def test_a_chip_count_in_a_hand_in_play_is_refused_and_taken_once_it_ends_TDA_11(
     event_in_play, first_table, dealer_dana_here, floor_fede
 ):
@@ -176,7 +171,6 @@ def test_a_chip_count_in_a_hand_in_play_is_refused_and_taken_once_it_ends_TDA_11
     assert _state(event_in_play).entry(entry).stack == after_hand - 100
 
 
-@postgres
 def test_a_seat_is_not_corrected_in_a_hand_in_play_TDA_11(event_in_play, first_table, dealer_dana_here, floor_fede):
     _at(first_table, dealing.start_hand, dealer_dana_here)
     state = _state(event_in_play)
@@ -189,7 +183,6 @@ def test_a_seat_is_not_corrected_in_a_hand_in_play_TDA_11(event_in_play, first_t
     assert _state(event_in_play).entry(entry).seat == seat
 
 
-@postgres
 def test_a_correction_that_unseats_a_player_of_the_hand_in_play_waits_for_its_end_TDA_11(
     event_in_play, first_table, dealer_dana_here, floor_fede
 ):
@@ -204,7 +197,6 @@ def test_a_correction_that_unseats_a_player_of_the_hand_in_play_waits_for_its_en
     assert dealing.latest_hand(first_table).reported_seq is not None  # the award found every seat
 
 
-@postgres
 def test_a_disqualification_in_a_hand_in_play_waits_for_its_end_TDA_11(
     event_in_play, first_table, dealer_dana_here, director_dora
 ):

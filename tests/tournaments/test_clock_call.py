@@ -16,7 +16,7 @@ from tests.tournaments.conftest import act
 from tests.tournaments.test_dealing import at, hand_in_play, to_act
 from tournaments import dealing, services
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def later(seconds: int):

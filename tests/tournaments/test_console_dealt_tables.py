@@ -11,7 +11,7 @@ from tests.tournaments.conftest import act
 from tests.tournaments.test_dealing import at, to_act
 from tournaments import dealing, services
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def console(client, tournament) -> str:

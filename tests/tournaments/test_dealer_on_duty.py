@@ -13,7 +13,7 @@ from casino.writes import NotAllowed
 from tests.conftest import _staff
 from tournaments import dealing
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture

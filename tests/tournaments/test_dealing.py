@@ -15,7 +15,7 @@ from tests.tournaments.conftest import act
 from tournaments import dealing, services
 from tournaments.models import TableHand
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def state(t):

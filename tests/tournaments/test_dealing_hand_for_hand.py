@@ -12,7 +12,7 @@ from tests.tournaments.conftest import act
 from tests.tournaments.test_dealing import at, hand_in_play, to_act
 from tournaments import dealing, services
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def fold_to_the_big_blind(table, dealer):

@@ -16,7 +16,7 @@ from tournaments.dealt_simulation import verify_dealt_hands
 from tournaments.models import TableHand
 from tournaments.simulation import simulate_tournament
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.mark.parametrize(("entries", "seats", "seed", "ante_mode", "penalty_chance"), [

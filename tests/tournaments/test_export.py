@@ -12,7 +12,7 @@ from casino.rules.tournament.record import EVENT_TYPES, replay, verify_record
 from tests.tournaments.conftest import PLAYERS, act, register
 from tournaments import services
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture

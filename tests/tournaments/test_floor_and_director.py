@@ -12,7 +12,7 @@ from tests.tournaments.conftest import act, register
 from tournaments import services
 from tournaments.models import StructureTemplate
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture

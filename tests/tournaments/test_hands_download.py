@@ -14,7 +14,7 @@ from tests.tournaments.test_dealing import at, hand_in_play, to_act
 from tests.tournaments.test_penalties import fold_it_out
 from tournaments import dealing, services
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def two_hands_and_a_misdeal_then_one_in_play(table, dealer):

@@ -11,7 +11,7 @@ from casino.rules.errors import RuleViolation
 from tests.tournaments.test_dealing import at, to_act
 from tournaments import dealing
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_a_paused_table_records_nothing_until_the_director_resumes_it_TDA_01(first_table, dealer_dana_here,

@@ -14,7 +14,7 @@ from tests.tournaments.conftest import act
 from tests.tournaments.test_dealing import at, hand_in_play, state, to_act
 from tournaments import dealing, screens, services, tablet
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def fold_it_out(table, dealer) -> dict:

@@ -11,7 +11,7 @@ from tests.tournaments.conftest import act
 from tournaments import screens, services
 from tournaments.models import Entry, Tournament
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_a_push_whose_version_the_event_left_is_rendered_from_the_newer_board_in_memory(

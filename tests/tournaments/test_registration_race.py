@@ -16,7 +16,7 @@ from tests.tournaments.conftest import act
 from tournaments import services
 from tournaments.models import Entry, Player
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture

@@ -4,14 +4,22 @@ stored record is replayed from the rows again."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
+from django.conf import settings
+from django.utils import timezone
 
 from casino.rules.errors import RuleViolation
 from casino.rules.tournament.record import Replayer, replay
+from tests.conftest import ROOT, database_url_for_servers
 from tests.tournaments.conftest import act, register
 from tournaments import services
+from tournaments.models import TournamentEvent
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def started(t, director, floor):
@@ -42,16 +50,27 @@ def test_a_refused_write_leaves_no_half_applied_replay_for_the_next(sunday_event
 
 
 def test_a_kept_replay_that_does_not_match_the_stored_record_is_not_used(sunday_event, director_dora, floor_fede):
+    """The record gained an event this process's kept replay lacks while the version stayed (written around
+    the application, as a restore would): the next write replays the rows, not what it kept."""
     t = sunday_event
     started(t, director_dora, floor_fede)
     t.refresh_from_db()
-    # as if this process kept an older replay under the current version (another process wrote since)
-    old = Replayer(services.tournament_record(t)[:3])
-    services._REPLAYERS.put((t.pk, t.version), (len(old.events), old, old.state()))
-    act(services.clock_command, t, director_dora, kind="start")
+    TournamentEvent.objects.create(tournament=t, seq=len(services.tournament_record(t)) + 1, at=timezone.now(),
+                                   type="clock", data={"kind": "start", "seconds": 0, "step": 0}, by=director_dora)
+    # From the kept replay the clock never started, and a pause would be refused (TDA-23).
+    act(services.clock_command, t, director_dora, kind="pause")
     t.refresh_from_db()
     assert services.tournament_state(t) == replay(services.tournament_record(t))
-    assert len(services.tournament_state(t).entries) == 4
+    assert [e.kind for e in services.tournament_state(t).clock_events] == ["start", "pause"]
+
+
+OTHER_PROCESS_STARTS_THE_CLOCK = """
+from django.contrib.auth import get_user_model
+from tests.tournaments.conftest import act
+from tournaments import services
+from tournaments.models import Tournament
+act(services.clock_command, Tournament.objects.get(pk={pk}), get_user_model().objects.get(pk={by}), kind="start")
+"""
 
 
 def test_a_write_after_the_other_processs_goes_on_from_this_processs_replay_not_the_whole_record(
@@ -62,11 +81,14 @@ def test_a_write_after_the_other_processs_goes_on_from_this_processs_replay_not_
     whole record (thousands of events at a real event) under its lock."""
     t = sunday_event
     started(t, director_dora, floor_fede)
-    t.refresh_from_db()
-    act(services.clock_command, t, director_dora, kind="start")
     services.record_as_read(t.pk)  # this process follows the record (its phones and tablets read it)
-    t.refresh_from_db()
-    assert services._REPLAYERS.take((t.pk, t.version)) is not None  # as if the other process wrote last
+    code = OTHER_PROCESS_STARTS_THE_CLOCK.format(pk=t.pk, by=director_dora.pk)
+    other = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "DATABASE_URL": database_url_for_servers(), "DATABASE_POOL": "0", "DEBUG": "1",
+             "AUDIT_KEY": settings.AUDIT_KEY},
+    )
+    assert other.returncode == 0, other.stderr
     replayed = []
     monkeypatch.setattr(Replayer, "_rebuild", lambda self, rebuild=Replayer._rebuild: (
         replayed.append(len(self.events)), rebuild(self)))
@@ -74,4 +96,4 @@ def test_a_write_after_the_other_processs_goes_on_from_this_processs_replay_not_
     assert replayed == []
     t.refresh_from_db()
     assert services.tournament_state(t) == replay(services.tournament_record(t))
-    assert services.tournament_state(t).clock_events[-1].kind == "pause"
+    assert [e.kind for e in services.tournament_state(t).clock_events] == ["start", "pause"]

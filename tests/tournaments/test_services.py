@@ -15,7 +15,7 @@ from tests.tournaments.conftest import PLAYERS, act, register
 from tournaments import services
 from tournaments.models import Entry, ExclusionListEntry, IdCheck, Player, TournamentEvent
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def types(tournament):

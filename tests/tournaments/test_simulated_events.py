@@ -14,7 +14,7 @@ from casino.rules.tournament.record import Replayer, replay, verify_record
 from tournaments import services
 from tournaments.simulation import simulate_tournament
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def exported(tournament, path) -> list[dict]:
@@ -86,11 +86,13 @@ def check_results(state) -> None:
             assert state.entry(n).paid == r.prize_each  # every prize paid, once
 
 
+# The bigger events (20 s each) run with `make test-slow`; each ante mode has a small event in the default run.
 @pytest.mark.parametrize(("entries", "seats", "seed", "ante_mode"), [
     (12, 6, 1, "button"),
     (30, 9, 2, "big_blind"),
-    (30, 10, 5, "none"),
-    (75, 9, 3, "button"),
+    (12, 10, 5, "none"),
+    pytest.param(30, 10, 5, "none", marks=pytest.mark.slow),
+    pytest.param(75, 9, 3, "button", marks=pytest.mark.slow),
 ])
 def test_a_simulated_event_keeps_every_invariant_and_its_export_replays_alone(entries, seats, seed, ante_mode,
                                                                               tmp_path):

@@ -23,7 +23,7 @@ from tests.conftest import _staff, player_session
 from tests.tournaments.conftest import act
 from tournaments import dealing, services, tablet
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, pytest.mark.usefixtures("quick_passwords")]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("quick_passwords")]
 
 VERSION = re.compile(r'data-version="(\d+)"')
 

@@ -13,7 +13,7 @@ from casino.rules.errors import RuleViolation
 from tests.tournaments.test_dealing import at, hand_in_play, to_act
 from tournaments import dealing
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def recorded(table) -> list[dict]:
