@@ -97,6 +97,7 @@ def test_the_floors_tap_on_the_fragment_the_dealers_tap_pushed_is_his_own_reques
     wait_until(floor, f"document.getElementById('deal-table').dataset.version === "
                       f"'{dealer.get_attribute('#deal-table', 'data-version')}'", 10000)
     assert "belongs to someone else" not in floor.inner_text("#deal-table")
+    assert floor.query_selector("#deal-table [role=alert]") is not None  # the refusal's reason, shown
     assert floor.url.endswith(f"/tables/{first_table.number}/deal/")
 
     # On the screen that answer drew, the floor's tap goes through.
