@@ -101,7 +101,10 @@
       (node.tagName === "INPUT" && node.type !== "hidden" && node.type !== "submit" && node.type !== "button"));
   }
 
-  var kept = new WeakMap();  // a field the user changed, and the server did not: what the user had
+  // A field the user changed and the server did not, with what the user had. Its value or ticked state is
+  // never overwritten (rather than put back afterwards: a radio set to the server's choice would untick the
+  // user's one in the same group before that one is reached).
+  var kept = new WeakMap();
   var callbacks = {
     beforeNodeMorphed: function (old, fresh) {
       if (isField(old) && isField(fresh) && !isAnswered(old) && userValue(old) !== serverValue(old) &&
@@ -114,10 +117,11 @@
       if (!kept.has(old)) { return; }
       var value = kept.get(old);
       kept.delete(old);
-      if (old.type === "checkbox" || old.type === "radio") { old.checked = value; }
-      else if (old.tagName !== "SELECT" || old.querySelector("option[value=\"" + CSS.escape(value) + "\"]")) { old.value = value; }
+      // A <select>'s choice lives in its options, which the morph has just set to the server's.
+      if (old.tagName === "SELECT" && old.querySelector("option[value=\"" + CSS.escape(value) + "\"]")) { old.value = value; }
     },
     beforeAttributeUpdated: function (name, el) {
+      if ((name === "value" || name === "checked") && kept.has(el)) { return false; }
       // A <details> stays as the user left it (open or closed), unless it holds the form just answered.
       if (name === "open" && el.tagName === "DETAILS") { return isAnswered(el) || !!(answering && el.contains(answering)); }
       return true;
