@@ -8,8 +8,6 @@ console keeps the dealer she has chosen in a dropdown, and "Assign" posts that c
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
 
 from tests.browser.conftest import TABLET, off_the_browser_thread, wait_until
@@ -164,12 +162,11 @@ def test_a_push_keeps_the_dealer_chosen_in_the_consoles_dropdown_and_assign_post
     console.click("#tables-title")  # she looks elsewhere: the dropdown no longer has the focus
     shown = console.get_attribute("[data-version]", "data-version")
 
-    def a_stack_held_from_the_desk():  # the director's other screen: every console of the event is pushed
-        tournament = Tournament.objects.get(pk=event_in_play.pk)
-        services.hold_stack(tournament=tournament, by=director_dora, key=uuid.uuid4().hex,
-                            expected_version=tournament.version, entry=1)
-
-    off_the_browser_thread(a_stack_held_from_the_desk)
+    # The director pauses the clock from her other screen: every console of the event is pushed (through
+    # the server, so with or without Redis).
+    other = console.context.new_page()
+    other.goto(f"{server.url}/tournaments/{event_in_play.pk}/")
+    other.click("[data-action='clock-pause']")
     wait_until(console, f"document.querySelector('[data-version]').dataset.version !== '{shown}'", 10000)
     assert console.eval_on_selector(select, "s => s.value") == str(dealer_dana_here.pk)  # kept through the push
 
