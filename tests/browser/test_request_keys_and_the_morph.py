@@ -181,3 +181,25 @@ def test_a_push_keeps_the_dealer_chosen_in_the_consoles_dropdown_and_assign_post
         deadline -= 1
     assert off_the_browser_thread(on_duty) == dealer_dana_here.pk
     console.wait_for_selector(f"[data-dealer-on-duty='{number}'] strong")
+
+
+def test_the_tournament_tablet_shows_why_a_tap_was_refused(
+    daphne_servers, first_table, dealer_dana_here, browser  # noqa: F811
+):
+    """Issue #36: a refused tap (here a board that is not cards) was dropped as an error: the tablet said nothing."""
+    (server,) = daphne_servers(1)
+    dealer = _logged_in(browser, server, dealer_dana_here)
+    _tablet(dealer, server, first_table)
+    tap(dealer, "[data-action='new-hand']")
+    while not dealer.query_selector("[data-step='board']"):  # everyone calls, the big blind checks
+        tap(dealer, "[data-action='check']" if dealer.query_selector("[data-action='check']") else
+            "[data-action='call']")
+    before = off_the_browser_thread(_table_version, first_table)
+
+    dealer.fill("[data-step='board'] input[name=cards]", "zz yy xx")
+    with dealer.expect_response(lambda r: r.url.endswith("/flop/")) as answer:
+        dealer.click("[data-action='deal']")
+    assert answer.value.status in (400, 422)
+    dealer.wait_for_selector("#deal-table [role=alert]", timeout=10000)
+    assert dealer.query_selector("[data-step='board']") is not None  # the same step, to be typed again
+    assert off_the_browser_thread(_table_version, first_table) == before  # nothing recorded
