@@ -80,6 +80,7 @@
   var answering = null;
   document.addEventListener("htmx:beforeSwap", function (evt) { answering = evt.detail.requestConfig ? evt.detail.requestConfig.elt : null; });
   document.addEventListener("htmx:afterSwap", function () { answering = null; });
+  document.addEventListener("htmx:afterRequest", function () { answering = null; });  // an answer not swapped
 
   function isAnswered(el) { return !!(answering && answering.contains && answering.contains(el)); }
 
