@@ -36,81 +36,8 @@
     }
   });
 
-  // A push replaces a screen while its user may be typing in one of its forms (the director's
-  // console: a push comes at every bust at any table). A fragment marked data-keep-typed keeps what
-  // was typed and where the cursor was: each field that differs from what the server sent is put back
-  // in the same field (same form action, same name) of the new fragment, unless the server changed
-  // that field's own value too. A form the user submitted is replaced by its response, not a push.
-  var kept = null;
-  function fieldKey(field) {
-    var form = field.form;
-    return (form ? form.getAttribute("action") || "" : "") + "|" + field.name;
-  }
-  function typedFields(root) {
-    return root.querySelectorAll("input[name]:not([type=hidden]):not([type=checkbox]):not([type=radio])," +
-                                 "textarea[name], select[name]");
-  }
-  document.addEventListener("htmx:wsBeforeMessage", function (evt) {
-    kept = null;
-    if (evt.defaultPrevented) return;
-    var screens = document.querySelectorAll("[data-keep-typed][id]");
-    for (var i = 0; i < screens.length; i++) {
-      var fields = typedFields(screens[i]);
-      for (var j = 0; j < fields.length; j++) {
-        var f = fields[j];
-        var sent = f.tagName === "SELECT" ? null : f.defaultValue;
-        var focused = f === document.activeElement;
-        if ((sent !== null && f.value !== sent) || focused) {
-          kept = kept || [];
-          kept.push({ key: fieldKey(f), value: f.value, sent: sent, focused: focused,
-                      start: focused && f.selectionStart !== undefined ? f.selectionStart : null,
-                      end: focused && f.selectionEnd !== undefined ? f.selectionEnd : null });
-        }
-      }
-    }
-  });
-  document.addEventListener("htmx:wsAfterMessage", function () {
-    if (!kept) return;
-    var byKey = {};
-    var screens = document.querySelectorAll("[data-keep-typed][id]");
-    for (var i = 0; i < screens.length; i++) {
-      var fields = typedFields(screens[i]);
-      for (var j = 0; j < fields.length; j++) { byKey[fieldKey(fields[j])] = fields[j]; }
-    }
-    kept.forEach(function (k) {
-      var f = byKey[k.key];
-      if (!f) return;
-      if (k.sent !== null && f.value === f.defaultValue && f.defaultValue === k.sent) { f.value = k.value; }
-      if (k.focused) {
-        f.focus();
-        if (k.start !== null) { try { f.setSelectionRange(k.start, k.end); } catch (e) { /* not a text field */ } }
-      }
-    });
-    kept = null;
-  });
-
-  // A confirmation opened on a screen (a <details> with data-confirm: the pit boss's "Yes, approve 5000")
-  // stays open through a push: the pit's console is pushed at every tap at any of its tables, which
-  // closed it under the boss's finger. Matched by the nearest element with an id and its data-confirm.
-  var opened = null;
-  function confirmKey(details) {
-    var owner = details.parentElement && details.parentElement.closest("[id]");
-    return (owner ? owner.id : "") + "|" + details.getAttribute("data-confirm");
-  }
-  document.addEventListener("htmx:wsBeforeMessage", function (evt) {
-    opened = null;
-    if (evt.defaultPrevented) return;
-    var open = document.querySelectorAll("details[data-confirm][open]");
-    for (var i = 0; i < open.length; i++) { (opened = opened || []).push(confirmKey(open[i])); }
-  });
-  document.addEventListener("htmx:wsAfterMessage", function () {
-    if (!opened) return;
-    var all = document.querySelectorAll("details[data-confirm]");
-    for (var i = 0; i < all.length; i++) {
-      if (opened.indexOf(confirmKey(all[i])) >= 0) { all[i].open = true; }
-    }
-    opened = null;
-  });
+  // What the user has under way (a typed value, a choice, an open <details>, ticked cards) survives a push:
+  // the push is a morph (casino.js), not a replacement.
 
   var wasClosed = false;
   document.addEventListener("htmx:wsClose", function () {

@@ -1,24 +1,12 @@
 // The tables' screens: the chip keypad, the card picker and refused taps (docs/tables.md, "Screens").
 // The server decides everything; this only helps the dealer type: it adds chips, checks the
-// table limits as the amount is typed (THB-19, THB-20, THB-52), keeps the picker to the number of
-// cards the step needs, and shows the fresh screen that comes back with a refusal.
+// table limits as the amount is typed (THB-19, THB-20, THB-52) and keeps the picker to the number of
+// cards the step needs. A refusal's screen is swapped by htmx's responseHandling, and a push keeps what
+// was typed or ticked because it morphs (casino.js).
 (function () {
   "use strict";
 
-  // A refused tap (400 bad input, 409 stale version, 422 rule refusal) answers the fresh fragment
-  // with a message in it: show it instead of treating it as an error.
-  document.addEventListener("htmx:beforeSwap", function (evt) {
-    var status = evt.detail.xhr ? evt.detail.xhr.status : 0;
-    if (status === 400 || status === 409 || status === 422 ||
-        (status === 403 && evt.detail.xhr.getResponseHeader("X-Rule-Refusal"))) {
-      evt.detail.shouldSwap = true;
-      evt.detail.isError = false;
-    }
-  });
-
   // ------------------------------------------------------------------ chip keypad
-
-  var typed = null; // what the dealer had typed when a push replaced the tablet: {hand, box, spot, amount}
 
   function keypadOf(el) { return el && el.closest ? el.closest("[data-keypad]") : null; }
 
@@ -50,17 +38,6 @@
     submit.disabled = !ok;
   }
 
-  function remember(form) {
-    var tablet = form.closest("[data-hand]");
-    var box = checked(form, "box"), spot = checked(form, "spot");
-    typed = {
-      hand: tablet ? tablet.dataset.hand : "",
-      box: box ? box.value : null,
-      spot: spot ? spot.value : null,
-      amount: form.querySelector("[data-amount]").value
-    };
-  }
-
   document.addEventListener("click", function (evt) {
     var chip = evt.target.closest("[data-chip]");
     var clear = evt.target.closest("[data-clear]");
@@ -74,16 +51,15 @@
       input.value = "";
     }
     validate(form);
-    remember(form);
   });
 
   document.addEventListener("input", function (evt) {
     var form = keypadOf(evt.target);
-    if (form) { validate(form); remember(form); }
+    if (form) { validate(form); }
   });
   document.addEventListener("change", function (evt) {
     var form = keypadOf(evt.target);
-    if (form) { validate(form); remember(form); }
+    if (form) { validate(form); }
     var picker = evt.target.closest ? evt.target.closest("[data-picker]") : null;
     if (picker && evt.target.name === "cards") {
       // The dealer's order, not the grid's: a flop tapped 2c 7d 9h is recorded 2c 7d 9h.
@@ -101,16 +77,14 @@
     }
   });
 
-  // A sent bet or set of cards is done with: a push must not bring it back.
+  // A sent set of cards is done with: their order is forgotten.
   document.addEventListener("htmx:beforeRequest", function (evt) {
-    if (keypadOf(evt.detail.elt) === evt.detail.elt) { typed = null; }
     if (evt.detail.elt && evt.detail.elt.hasAttribute && evt.detail.elt.hasAttribute("data-picker")) { picked = null; }
   });
 
   // ------------------------------------------------------------------ card picker
 
   // The cards being picked, in the order tapped, for one step of one hand: {key, cards: [codes]}.
-  // A redraw of the same step (the tap's answer, its own push, another device's tap) puts them back.
   var picked = null;
 
   function pickerKey(form) {
@@ -149,30 +123,12 @@
 
   // ------------------------------------------------------------------ each new screen
 
+  // A new or morphed screen: the keypad's hint and the picker's state follow what is typed and ticked
+  // (a push morphs, so what the dealer had under way is still there: casino.js).
   function setUp(root) {
     if (!root || !root.querySelectorAll) return;
-    root.querySelectorAll("[data-keypad]").forEach(function (form) {
-      var tablet = form.closest("[data-hand]");
-      if (typed && tablet && tablet.dataset.hand === typed.hand) {
-        // A push arrived while the dealer was typing: put back what they had typed.
-        var box = form.querySelector("input[name=box][value='" + typed.box + "']");
-        var spot = form.querySelector("input[name=spot][value='" + typed.spot + "']");
-        if (box) box.checked = true;
-        if (spot) spot.checked = true;
-        form.querySelector("[data-amount]").value = typed.amount || "";
-      }
-      validate(form);
-    });
-    root.querySelectorAll("[data-picker]").forEach(function (form) {
-      if (picked && picked.key === pickerKey(form)) {
-        // A redraw of the step the dealer was picking for: tick again what they had tapped.
-        picked.cards.forEach(function (c) {
-          var box = form.querySelector("input[name=cards][value='" + c + "']");
-          if (box && !box.closest("label").classList.contains("is-used")) box.checked = true;
-        });
-      }
-      updatePicker(form);
-    });
+    root.querySelectorAll("[data-keypad]").forEach(validate);
+    root.querySelectorAll("[data-picker]").forEach(updatePicker);
   }
 
   document.addEventListener("htmx:load", function (evt) { setUp(evt.detail.elt); });

@@ -1,19 +1,8 @@
 // The director's console and the floor's pages (tournaments/templates/tournaments/console*).
-// The server decides everything; this only shows the fresh console that comes back with a refusal
-// (400 bad input, 409 the event changed, 422 a rule's refusal) instead of treating it as an error,
-// and asks for confirmation before an action the record would have to correct.
+// The server decides everything; this only asks for confirmation before an action the record would have
+// to correct. (A refusal's fresh console is swapped by htmx's responseHandling, base.html.)
 (function () {
   "use strict";
-
-  document.addEventListener("htmx:beforeSwap", function (evt) {
-    var xhr = evt.detail.xhr;
-    var status = xhr ? xhr.status : 0;
-    if (status === 400 || status === 409 || status === 422 ||
-        (status === 403 && xhr.getResponseHeader("X-Rule-Refusal"))) {
-      evt.detail.shouldSwap = true;
-      evt.detail.isError = false;
-    }
-  });
 
   // Forms marked data-confirm ask first (a disqualification, a correction): the text is the server's.
   document.addEventListener("submit", function (evt) {

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import uuid
-
 from django import template
 from django.urls import get_script_prefix, reverse
 from django.utils.html import format_html
 
 from casino.memo import BoundedCache
+from casino.templatetags.casino_forms import guard
 
 register = template.Library()
 
@@ -25,20 +24,8 @@ def act_url(table_id, action: str) -> str:
     return found if found is not None else _act_urls.put(key, reverse("tables:dealer_act", args=[table_id, action]))
 
 
-@register.simple_tag
-def request_key() -> str:
-    """A fresh idempotency key for one form: a double tap or a retry sends the same one again."""
-    return uuid.uuid4().hex
-
-
-@register.simple_tag
-def guard(version) -> str:
-    """The hidden fields every tablet and console form carries: the version it acted on and its key."""
-    return format_html(
-        '<input type="hidden" name="version" value="{}"><input type="hidden" name="key" value="{}">',
-        version,
-        uuid.uuid4().hex,
-    )
+# The forms' hidden fields, shared with the tournaments' screens: the same tag under the name the templates load.
+register.simple_tag(guard)
 
 
 @register.filter

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import functools
-import uuid
 
 from django import template
 from django.urls import get_script_prefix, reverse
-from django.utils.html import format_html
+
+from casino.templatetags.casino_forms import guard
 
 register = template.Library()
 
@@ -25,15 +25,8 @@ def _tablet_act_url(_prefix: str, tournament_id: int, table: int, action: str) -
     return reverse("tournaments:tablet_act", args=[tournament_id, table, action])
 
 
-@register.simple_tag
-def guard(version) -> str:
-    """The hidden fields every console form carries: the version it acted on and a fresh idempotency key
-    (as the pit's tablet does: a double tap or a retried post is answered once, a stale screen refused)."""
-    return format_html(
-        '<input type="hidden" name="version" value="{}"><input type="hidden" name="key" value="{}">',
-        version,
-        uuid.uuid4().hex,
-    )
+# The forms' hidden fields, shared with the pit's screens: the same tag under the name the templates load.
+register.simple_tag(guard)
 
 
 @register.filter
