@@ -9,17 +9,19 @@ import pytest
 
 from bench.fuzz_tournament import Fuzzer, make_world, report, report_tracebacks, route_names, tracebacks
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 PRODUCTION = {"DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1,localhost", "SECURE_SSL_REDIRECT": "0",
               "SECURE_COOKIES": "0"}
 
-def test_no_broken_tournament_post_or_socket_gets_a_500_or_leaves_a_traceback(daphne_servers):
+# Two cases a route and two frames a socket in the default run; eight and six with `make test-slow`.
+@pytest.mark.parametrize(("cases", "frames"), [(2, 2), pytest.param(8, 6, marks=pytest.mark.slow)])
+def test_no_broken_tournament_post_or_socket_gets_a_500_or_leaves_a_traceback(daphne_servers, cases, frames):
     world = make_world("tfz_")
     (server,) = daphne_servers(1, **PRODUCTION)
     fuzzer = Fuzzer([server.url], world, seed=34)
 
-    fuzzer.run(cases_per_route=8, frames_per_socket=6)
+    fuzzer.run(cases_per_route=cases, frames_per_socket=frames)
 
     found = tracebacks([server.log])
     assert not found and not fuzzer.failures, report(fuzzer, found, 0) + "\n" + report_tracebacks([server.log])
