@@ -211,6 +211,39 @@ def test_a_disqualification_in_a_hand_in_play_waits_for_its_end_TDA_11(
     assert _state(event_in_play).entry(entry).status == "disqualified"
 
 
+def _disqualified(tournament, entry, director, _floor):
+    act(services.disqualify, tournament, director, entry=entry, reason="abuse of the dealer")
+
+
+def _recounted(tournament, entry, _director, floor):
+    act(services.enter_chip_count, tournament, floor, counts={entry: _state(tournament).entry(entry).stack - 100})
+
+
+@pytest.mark.parametrize("between_hands", [_disqualified, _recounted], ids=["disqualification", "chip count"])
+def test_an_award_is_not_undone_once_the_floor_changed_its_table_between_hands_TDA_11(
+    between_hands, event_in_play, first_table, dealer_dana_here, director_dora, floor_fede
+):
+    # The fuzz run's wedge (seed 34): the award undone after a disqualification at the table put the hand
+    # back in play with its seat empty, and every award-pots was refused (TDA-07) from then on.
+    _at(first_table, dealing.start_hand, dealer_dana_here)
+    _play_to_the_award(first_table, dealer_dana_here)
+    hand = dealing.latest_hand(first_table)
+    seat, entry = _state(event_in_play).table(first_table.number).players[0]
+    between_hands(event_in_play, entry, director_dora, floor_fede)
+    recorded = TournamentEvent.objects.filter(tournament=event_in_play).count()
+    with pytest.raises(RuleViolation) as refused:
+        _at(first_table, dealing.undo_last, dealer_dana_here, reason="pushed the pot to the wrong seat")
+    assert refused.value.clause == "TDA-11"
+    assert TournamentEvent.objects.filter(tournament=event_in_play).count() == recorded
+    hand.refresh_from_db()
+    assert hand.phase == "complete" and hand.reported_seq is not None  # the hand stands in the record
+    _consistent(event_in_play)
+    _at(first_table, dealing.start_hand, dealer_dana_here)  # the table is not wedged: the next hand is dealt
+    dealt = dealing.latest_hand(first_table)
+    assert dealt.number == hand.number + 1
+    assert (dealt.entries.get(str(seat)) == entry) == (between_hands is _recounted)
+
+
 # --- A confirmation corrected, and its correction corrected ------------------------------------------------
 
 
