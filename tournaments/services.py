@@ -480,11 +480,14 @@ _ENDED_PHASES = tuple(phase.value for phase in ENDED)
 
 
 def _hands_in_play(w: _Write, tables: set[int] | None = None) -> set[int]:
-    """The event's tables (of ``tables``, or any) whose tablet-dealt hand is in play: dealt and not yet awarded."""
-    hands = TableHand.objects.filter(table__tournament_id=w.row.pk).exclude(phase__in=_ENDED_PHASES)
-    if tables is not None:
-        hands = hands.filter(table__number__in=tables)
-    return set(hands.values_list("table__number", flat=True))
+    """The event's tables (of ``tables``, or any) whose tablet-dealt hand is in play: dealt and not yet awarded,
+    or a tap being written there (a deal starting reads the seats before it commits its hand)."""
+    if tables is None:
+        tables = set(DealtTable.objects.filter(tournament_id=w.row.pk).values_list("number", flat=True))
+    # locked first: a deal that commits before the lock is then seen below, one after it reads this write's seats
+    held = _lock_the_plans_tables(w, tables)
+    hands = TableHand.objects.filter(table__tournament_id=w.row.pk, table__number__in=tables)
+    return held | set(hands.exclude(phase__in=_ENDED_PHASES).values_list("table__number", flat=True))
 
 
 def _between_hands(w: _Write, *tables: int | None) -> None:

@@ -7,12 +7,14 @@ The dealt tables need PostgreSQL (as tests/tournaments/test_dealing.py); the cor
 
 from __future__ import annotations
 
+import threading
 import uuid
 from collections import Counter
 from datetime import UTC, date, datetime
 
 import pytest
 from django.conf import settings
+from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
@@ -242,6 +244,41 @@ def test_an_award_is_not_undone_once_the_floor_changed_its_table_between_hands_T
     dealt = dealing.latest_hand(first_table)
     assert dealt.number == hand.number + 1
     assert (dealt.entries.get(str(seat)) == entry) == (between_hands is _recounted)
+
+
+def test_a_disqualification_while_the_deal_starts_at_his_table_waits_for_the_hand_TDA_11(
+    event_in_play, first_table, dealer_dana_here, director_dora, monkeypatch
+):
+    # The deal reads the seats before it commits its hand: a disqualification committed in between emptied a
+    # seat of the hand, and its award was refused (TDA-07) from then on.
+    read_the_seats = services.tournament_state
+    _seat, entry = _state(event_in_play).table(first_table.number).players[0]
+    outcome: dict[str, object] = {}
+
+    def disqualify_from_the_console() -> None:
+        try:
+            outcome["result"] = act(services.disqualify, event_in_play, director_dora, entry=entry,
+                                    reason="abuse of the dealer")
+        except Exception as error:  # noqa: BLE001 - the test reports what the console got
+            outcome["result"] = error
+        finally:
+            connections.close_all()
+
+    def the_director_acts_meanwhile(tournament):
+        seats = read_the_seats(tournament)
+        console = threading.Thread(target=disqualify_from_the_console)
+        console.start()
+        console.join(30)
+        return seats
+
+    monkeypatch.setattr(services, "tournament_state", the_director_acts_meanwhile)
+    _at(first_table, dealing.start_hand, dealer_dana_here)
+    monkeypatch.setattr(services, "tournament_state", read_the_seats)
+    refused = outcome["result"]
+    assert isinstance(refused, RuleViolation) and refused.clause == "TDA-11", refused
+    assert _state(event_in_play).entry(entry).status == "seated"
+    _play_to_the_award(first_table, dealer_dana_here)
+    assert dealing.latest_hand(first_table).reported_seq is not None  # the award found every seat
 
 
 # --- A confirmation corrected, and its correction corrected ------------------------------------------------
