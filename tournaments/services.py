@@ -480,11 +480,14 @@ _ENDED_PHASES = tuple(phase.value for phase in ENDED)
 
 
 def _hands_in_play(w: _Write, tables: set[int] | None = None) -> set[int]:
-    """The event's tables (of ``tables``, or any) whose tablet-dealt hand is in play: dealt and not yet awarded."""
-    hands = TableHand.objects.filter(table__tournament_id=w.row.pk).exclude(phase__in=_ENDED_PHASES)
-    if tables is not None:
-        hands = hands.filter(table__number__in=tables)
-    return set(hands.values_list("table__number", flat=True))
+    """The event's tables (of ``tables``, or any) whose tablet-dealt hand is in play: dealt and not yet awarded,
+    or a tap being written there (a deal starting reads the seats before it commits its hand)."""
+    if tables is None:
+        tables = set(DealtTable.objects.filter(tournament_id=w.row.pk).values_list("number", flat=True))
+    # locked first: a deal that commits before the lock is then seen below, one after it reads this write's seats
+    held = _lock_the_plans_tables(w, tables)
+    hands = TableHand.objects.filter(table__tournament_id=w.row.pk, table__number__in=tables)
+    return held | set(hands.exclude(phase__in=_ENDED_PHASES).values_list("table__number", flat=True))
 
 
 def _between_hands(w: _Write, *tables: int | None) -> None:
@@ -1148,12 +1151,27 @@ def withdraw_hand(*, tournament, by, key: str, expected_version: int | None, seq
                and e["seq"] > int(seq) for e in w.events):
             raise RuleViolation(N_("A player busted in this hand: the director corrects it in the record."),
                                 "TDA-01")
+        if not _as_the_hand_left_it(w.state, target):
+            raise RuleViolation(N_("Table %(table)s changed after hand %(hand)s ended: the hand stands (the "
+                                   "director corrects it in the record)."), "TDA-11",
+                                table=target["table"], hand=target["hand"])
         w.record("correction", voids=int(seq), reason=reason)
         w.audit("tournament.hand_withdrawn", voids=int(seq), table=target["table"], hand=target["hand"],
                 reason=reason)
 
     return _write(tournament=tournament, by=by, key=key, expected_version=expected_version, action="correction",
                   work=work, who="table")
+
+
+def _as_the_hand_left_it(state: TournamentState, hand: dict) -> bool:
+    """Whether every player of the reported ``hand`` still sits at its seat with the stack it ended with.
+    TDA-11: what the floor did at the table between hands (a disqualification, a recount, a colour-up...)
+    would otherwise land inside the hand taken back, whose award then no longer finds its seats (issue #34)."""
+    t = state.table_in_play(int(hand["table"]))
+    seated = dict(t.players) if t else {}
+    return all(seated.get(int(p["seat"])) == int(p["entry"])
+               and (p.get("end") is None or state.entry(int(p["entry"])).stack == int(p["end"]))
+               for p in hand.get("players") or ())
 
 
 def _finish_or_plan(w: _Write) -> None:

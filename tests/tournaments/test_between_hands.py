@@ -7,12 +7,14 @@ The dealt tables need PostgreSQL (as tests/tournaments/test_dealing.py); the cor
 
 from __future__ import annotations
 
+import threading
 import uuid
 from collections import Counter
 from datetime import UTC, date, datetime
 
 import pytest
 from django.conf import settings
+from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
@@ -209,6 +211,74 @@ def test_a_disqualification_in_a_hand_in_play_waits_for_its_end_TDA_11(
     _play_to_the_award(first_table, dealer_dana_here)
     act(services.disqualify, event_in_play, director_dora, entry=entry, reason="abuse of the dealer")
     assert _state(event_in_play).entry(entry).status == "disqualified"
+
+
+def _disqualified(tournament, entry, director, _floor):
+    act(services.disqualify, tournament, director, entry=entry, reason="abuse of the dealer")
+
+
+def _recounted(tournament, entry, _director, floor):
+    act(services.enter_chip_count, tournament, floor, counts={entry: _state(tournament).entry(entry).stack - 100})
+
+
+@pytest.mark.parametrize("between_hands", [_disqualified, _recounted], ids=["disqualification", "chip count"])
+def test_an_award_is_not_undone_once_the_floor_changed_its_table_between_hands_TDA_11(
+    between_hands, event_in_play, first_table, dealer_dana_here, director_dora, floor_fede
+):
+    # The fuzz run's wedge (seed 34): the award undone after a disqualification at the table put the hand
+    # back in play with its seat empty, and every award-pots was refused (TDA-07) from then on.
+    _at(first_table, dealing.start_hand, dealer_dana_here)
+    _play_to_the_award(first_table, dealer_dana_here)
+    hand = dealing.latest_hand(first_table)
+    seat, entry = _state(event_in_play).table(first_table.number).players[0]
+    between_hands(event_in_play, entry, director_dora, floor_fede)
+    recorded = TournamentEvent.objects.filter(tournament=event_in_play).count()
+    with pytest.raises(RuleViolation) as refused:
+        _at(first_table, dealing.undo_last, dealer_dana_here, reason="pushed the pot to the wrong seat")
+    assert refused.value.clause == "TDA-11"
+    assert TournamentEvent.objects.filter(tournament=event_in_play).count() == recorded
+    hand.refresh_from_db()
+    assert hand.phase == "complete" and hand.reported_seq is not None  # the hand stands in the record
+    _consistent(event_in_play)
+    _at(first_table, dealing.start_hand, dealer_dana_here)  # the table is not wedged: the next hand is dealt
+    dealt = dealing.latest_hand(first_table)
+    assert dealt.number == hand.number + 1
+    assert (dealt.entries.get(str(seat)) == entry) == (between_hands is _recounted)
+
+
+def test_a_disqualification_while_the_deal_starts_at_his_table_waits_for_the_hand_TDA_11(
+    event_in_play, first_table, dealer_dana_here, director_dora, monkeypatch
+):
+    # The deal reads the seats before it commits its hand: a disqualification committed in between emptied a
+    # seat of the hand, and its award was refused (TDA-07) from then on.
+    read_the_seats = services.tournament_state
+    _seat, entry = _state(event_in_play).table(first_table.number).players[0]
+    outcome: dict[str, object] = {}
+
+    def disqualify_from_the_console() -> None:
+        try:
+            outcome["result"] = act(services.disqualify, event_in_play, director_dora, entry=entry,
+                                    reason="abuse of the dealer")
+        except Exception as error:  # noqa: BLE001 - the test reports what the console got
+            outcome["result"] = error
+        finally:
+            connections.close_all()
+
+    def the_director_acts_meanwhile(tournament):
+        seats = read_the_seats(tournament)
+        console = threading.Thread(target=disqualify_from_the_console)
+        console.start()
+        console.join(30)
+        return seats
+
+    monkeypatch.setattr(services, "tournament_state", the_director_acts_meanwhile)
+    _at(first_table, dealing.start_hand, dealer_dana_here)
+    monkeypatch.setattr(services, "tournament_state", read_the_seats)
+    refused = outcome["result"]
+    assert isinstance(refused, RuleViolation) and refused.clause == "TDA-11", refused
+    assert _state(event_in_play).entry(entry).status == "seated"
+    _play_to_the_award(first_table, dealer_dana_here)
+    assert dealing.latest_hand(first_table).reported_seq is not None  # the award found every seat
 
 
 # --- A confirmation corrected, and its correction corrected ------------------------------------------------
