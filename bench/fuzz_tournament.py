@@ -113,6 +113,14 @@ class World:
         return DealtTable.objects.filter(tournament_id=self.event, number=number).values_list(
             "version", flat=True).first() or 0
 
+    def pending_plan(self) -> int:
+        """The seq of the plan waiting for the floor's confirmation (1 when none waits)."""
+        from tournaments import services
+        from tournaments.models import Tournament
+
+        pending = services.tournament_state(Tournament.objects.get(pk=self.event)).pending_plan
+        return pending[0] if pending else 1
+
     def last_seq(self) -> int:
         from tournaments.models import TournamentEvent
 
@@ -213,7 +221,7 @@ CONSOLE_FORMS = {
     "call-clock": {"table": TABLE},
     "assign-dealer": {"table": TABLE, "dealer": "dealer"},
     "back-up-hand": {"table": TABLE, "table_version": "table_version", "seq": ["1", "2"], "reason": ["misread"]},
-    "confirm-plan": {"proposed": ["1", "2"]},
+    "confirm-plan": {"proposed": "pending plan"},
     "bust": {"table": TABLE, "seats": SEAT},
     "withdrawal": {"entry": ENTRY, "reason": ["ill"]},
     "disqualify": {"entry": ENTRY, "reason": ["collusion"]},
@@ -389,6 +397,8 @@ class Fuzzer:
             return [str(self.random.randint(1, w.last_seq()))]
         if spec == "template":
             return [str(w.template)]
+        if spec == "pending plan":  # the plan the floor sees: the valid confirmations move players
+            return [str(w.pending_plan())]
         return [self.random.choice(spec)]
 
     def valid_fields(self, route: Route, role: str, table: int) -> list[tuple[str, str]]:
