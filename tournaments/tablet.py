@@ -32,6 +32,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from casino import reads
@@ -45,7 +46,7 @@ from casino.rules.tournament import clock
 from casino.rules.tournament.structure import Structure
 from tournaments import dealing, forms, screens, services
 from tournaments.forms import BadInput
-from tournaments.models import DealtTable, Tournament
+from tournaments.models import DealtTable, TableHand, TableHandAction, TableRequest, Tournament
 from tournaments.views import _guard, outcome
 
 #: Who opens a tournament table's tablet: its dealers, the floor and the director (and administrators).
@@ -240,6 +241,70 @@ def _table_and_event(tournament_id: int, number: int) -> DealtTable | None:
 _TABLE_FIELDS = [f.name for f in DealtTable._meta.concrete_fields]
 
 
+# --- What changed since the version a stale tap was made on ---------------------------------------------
+
+#: A record of the hand as a sentence for the dealer whose tap came too late (its seat and amount put in).
+_RECORD_SAID = {
+    "fold": gettext_lazy("Seat %(seat)s folded."), "check": gettext_lazy("Seat %(seat)s checked."),
+    "call": gettext_lazy("Seat %(seat)s called."), "bet": gettext_lazy("Seat %(seat)s bet %(to)s."),
+    "raise": gettext_lazy("Seat %(seat)s raised to %(to)s."), "all-in": gettext_lazy("Seat %(seat)s went all in."),
+    "kill-hand": gettext_lazy("Seat %(seat)s's hand was declared dead."),
+    "deal-flop": gettext_lazy("The flop was dealt."), "deal-turn": gettext_lazy("The turn was dealt."),
+    "deal-river": gettext_lazy("The river was dealt."), "show": gettext_lazy("Seat %(seat)s showed."),
+    "muck": gettext_lazy("Seat %(seat)s mucked."), "award-pots": gettext_lazy("The pots were awarded."),
+    "misdeal": gettext_lazy("A misdeal was declared."),
+    "defective-deck": gettext_lazy("A defective deck was declared."),
+}
+#: A write at the table that records nothing of a hand, by the name its request is kept under.
+_REQUEST_SAID = {
+    "pause": gettext_lazy("The director paused play at this table."),
+    "resume": gettext_lazy("Play resumed at this table."),
+    "assign_dealer": gettext_lazy("Another dealer was put on duty."),
+    "call_clock": gettext_lazy("The clock was called."),
+    "clock_ran_out": gettext_lazy("The clock ran out."),
+    "release_board": gettext_lazy("The director released the board."),
+    "back_up": gettext_lazy("The director backed the hand up."),
+    "undo": gettext_lazy("The last action was undone."),
+}
+_SAID_AT_MOST = 6
+
+
+def _record_said(record: dict) -> str | None:
+    from tournaments.templatetags.tournament_display import chips
+
+    said = _RECORD_SAID.get(record.get("action"))
+    if said is None:
+        return None
+    return str(said) % {"seat": record.get("seat"), "to": chips(record.get("to") or 0)}
+
+
+def what_changed(table: DealtTable, since: int) -> list[str]:
+    """What was recorded at ``table`` after its version ``since``, in the active language, oldest first (the
+    last few): the hand's records ("Seat 3 raised to 1,200."), a new hand, the director's steps. For the 409 of
+    a tap made on a screen that showed ``since``: the dealer sees what happened instead of a bare refusal."""
+    requests = list(TableRequest.objects.filter(table=table, table_version__gt=since)
+                    .order_by("-table_version").values_list("action", "hand_id", "at")[:_SAID_AT_MOST])[::-1]
+    hands = {hand for _action, hand, _at in requests if hand is not None}
+    rows: dict[tuple, list] = {}
+    for hand, at, record, undoes in (TableHandAction.objects.filter(hand_id__in=hands, at__in=[r[2] for r in requests])
+                                     .order_by("hand_id", "seq").values_list("hand_id", "at", "record", "undoes_id")):
+        rows.setdefault((hand, at), []).append((record, undoes))
+    numbers = dict(TableHand.objects.filter(pk__in=hands).values_list("pk", "number"))
+    said: list[str] = []
+    for action, hand, at in requests:
+        name = action.split(":", 1)[0]
+        if name == "start_hand":
+            said.append(_("Hand %(number)s was dealt.") % {"number": numbers.get(hand, "")})
+            continue
+        if name in _REQUEST_SAID:
+            said.append(str(_REQUEST_SAID[name]))
+            continue
+        recorded = [_record_said(record) for record, undoes in rows.get((hand, at), ()) if undoes is None]
+        recorded = [r for r in recorded if r]
+        said.extend(recorded or [_("The table changed.")])
+    return said[-_SAID_AT_MOST:]
+
+
 def _table(request, tournament_id: int, number: int) -> DealtTable:
     """The table whose tablet is asked for; 404 when it is not in play, 403 for a dealer not on duty there."""
     # numbers a table or an event can have (the URL takes any digits; the database would refuse some)
@@ -314,6 +379,11 @@ def tablet_act(request, tournament_id: int, table: int, action: str):
         return dealing.act(**common, record=_record(action, post))
 
     status, notice, result = outcome(run)
+    if status == 409 and notice is not None and notice.get("level") == "stale":
+        # a stale tap: say what was recorded since the version its screen showed (issue #35)
+        changes = what_changed(dealt, forms.whole(post.get("version"), _("The screen's version"), low=0, high=2**62))
+        if changes:
+            notice = {**notice, "text": " ".join([_("Since your screen:"), *changes, _("Check and try again.")])}
     if request.htmx:
         if status == 200 and result is not None:
             # the version this tap made, rendered on the first ask: its push asks the same (a retry's answer
