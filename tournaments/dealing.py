@@ -193,12 +193,39 @@ def effective_rows(hand: TableHand) -> list[TableHandAction]:
     return reads.effective_rows(hand.actions.order_by("seq"))
 
 
+#: The latest replay of each hand in this process (``casino.reads.ReplayedStates``, as the pit's hands): the
+#: engine's state and the effective rows after the hand's rows up to a number. deploy/Caddyfile sends a
+#: table's taps and its tablet's socket to one process, so the next tap and the render go on from it.
+STATES: reads.ReplayedStates[tuple[HoldemHand, tuple[TableHandAction, ...]]] = reads.ReplayedStates(1024)
+
+
+def replayed(hand: TableHand) -> tuple[HoldemHand, list[TableHandAction], int]:
+    """The hand as its records replay, its effective rows, and its last row's number. One query: the rows
+    after those this process replayed last; new rows are applied to that state (the same ``apply`` a full
+    replay makes), and an undo among them replays the hand from its first row."""
+    key = (hand.pk, hand.started_at)
+    known = STATES.latest(key)
+    since, kept = known if known is not None else (0, None)
+    rows = list(hand.actions.filter(seq__gt=since).order_by("seq"))
+    if kept is not None and all(r.undoes_id is None for r in rows):
+        engine = kept[0]
+        for row in rows:
+            engine = engine.apply(row.record)
+        effective = [*kept[1], *rows]
+    else:
+        if since:
+            rows = list(hand.actions.order_by("seq"))
+        effective = reads.effective_rows(rows)
+        engine = hand_state(hand, effective)
+    last = rows[-1].seq if rows else since
+    # inside a write, kept only once it commits (``ReplayedStates.remember``)
+    STATES.remember(key, last, (engine, tuple(effective)))
+    return engine, effective, last
+
+
 def _read_hand(hand: TableHand) -> tuple[HoldemHand, list[TableHandAction], int]:
-    """Inside a write: the hand as its records replay, its effective rows, and its last row's number (one
-    read of its rows)."""
-    rows = list(hand.actions.order_by("seq"))
-    effective = reads.effective_rows(rows)
-    return hand_state(hand, effective), effective, (rows[-1].seq if rows else 0)
+    """Inside a write: the hand as its records replay, its effective rows, and its last row's number."""
+    return replayed(hand)
 
 
 def engine_rules(hand: TableHand) -> HouseRules:
@@ -241,7 +268,7 @@ def _read_summary(table: DealtTable) -> SummaryAt:
     hand = latest_hand(table)
     if hand is None:
         return SummaryAt(table.version, None)
-    return SummaryAt(table.version, _summary(table, hand, hand_state(hand)))
+    return SummaryAt(table.version, _summary(table, hand, replayed(hand)[0]))
 
 
 #: The tables' summaries per version: the write that made a version leaves its summary at its commit, in

@@ -90,8 +90,7 @@ def tablet_context(table: DealtTable, notice: dict | None = None) -> dict[str, A
         at_table += [m.entry for m in state.pending_plan[1].moves]
     names = {number: name for number, (_pk, name) in screens.entries_by_number(tournament.pk, at_table).items()}
     hand = dealing.latest_hand(table)
-    records = dealing.effective_rows(hand) if hand is not None else []
-    engine = dealing.hand_state(hand, records) if hand is not None else None
+    engine, records, _last = dealing.replayed(hand) if hand is not None else (None, [], 0)
     in_play = engine is not None and engine.phase not in ENDED
     where = hand.level["where"] if hand is not None else {}
     dead = {r.record["seat"] for r in records if r.record.get("action") == "kill-hand"}
