@@ -36,12 +36,14 @@ Every refusal is a ``RuleViolation`` (or ``NotAllowed``) a dealer can read; noth
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 from casino import reads
+from casino.memo import BoundedCache
 from casino.models import label_of
 from casino.roles import DEAL, DIRECT_TOURNAMENTS, Role, can, has_role
 from casino.rules.errors import N_, RuleViolation
@@ -107,9 +109,38 @@ class TableResult:
     alerts: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Written:
+    """What a write at a table knew when it committed: the table's row at the version it made, the hand, its
+    effective rows and the engine's state after them. Kept in this process only (deploy/Caddyfile sends a
+    table's taps and its tablet's socket to one process): the table's next write and the render of that
+    version start from it instead of reading the hand again."""
+
+    table: DealtTable
+    hand: TableHand
+    rows: tuple[TableHandAction, ...]
+    engine: HoldemHand
+    last: int  # the number of the hand's last row (an undo row included)
+
+
+#: The last committed write's knowledge per table in this process; good only at exactly its version.
+_WRITTEN: BoundedCache[Written] = BoundedCache(256)
+
+
+def written_at(table: DealtTable, version: int) -> Written | None:
+    """What the write that made ``version`` of ``table`` knew, if this process made it and no write came since
+    (the version says so); None: read the record."""
+    written = _WRITTEN.get(reads.identity(table))
+    return written if written is not None and written.table.version == version else None
+
+
 def _hand_in_play(w: _TableWrite) -> tuple[TableHand | None, HoldemHand | None, list[TableHandAction], int]:
     """Inside a write: the table's latest hand, its engine state, its effective rows and its last row's
-    number, read and replayed under the table's lock."""
+    number: from what this process's write of the locked version knew, else read and replayed. The hand's
+    row is a copy: a write that rolls back must not leave its changes in what the next one starts from."""
+    written = written_at(w.table, w.table.version)
+    if written is not None:
+        return copy.copy(written.hand), written.engine, list(written.rows), written.last
     hand = latest_hand(w.table)
     if hand is None:
         return None, None, [], 0
@@ -133,10 +164,15 @@ class _TableWrite(Write):
         return {"hand": self.hand.pk if self.hand is not None else None}
 
     def before_announce(self) -> None:
-        # the summary of the version this write made, for the console and the phones (kept at the commit)
+        # at the commit: what this write knew, and the summary of its version for the console and the phones
+        key = reads.identity(self.table)
         if self.hand is not None and self.seen is not None:
-            _rows, engine, _last = self.seen
+            rows, engine, last = self.seen
+            written = Written(self.table, self.hand, tuple(rows), engine, last)
+            reads.at_commit(lambda: _WRITTEN.put(key, written))
             SUMMARIES.leave(self.table, SummaryAt(self.table.version, _summary(self.table, self.hand, engine)))
+        else:  # what an earlier write left is no longer the table as it stands
+            reads.at_commit(lambda: _WRITTEN.pop(key))
 
 
 def runs_the_floor(user, table: DealtTable) -> bool:

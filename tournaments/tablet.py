@@ -76,9 +76,11 @@ def _level_view(tournament: Tournament, state) -> dict[str, Any] | None:
     return {"reading": reading, "level": reading.level, "next": reading.next_level}
 
 
-def tablet_context(table: DealtTable, notice: dict | None = None) -> dict[str, Any]:
+def tablet_context(table: DealtTable, notice: dict | None = None,
+                   written: dealing.Written | None = None) -> dict[str, Any]:
     """What the tablet shows: the same for every viewer who may open it (its dealer on duty, the floor, the
-    director), so that one render per version serves them all (``fragment_at``)."""
+    director), so that one render per version serves them all (``fragment_at``). ``written``: what this
+    process's write of that version knew (its hand, rows and engine state), instead of reading them again."""
     # its version now, not when the table was read; the tablet shows only its name (the rest of the event is
     # the replay's): not its structure, payouts and options, decoded from JSON at every tap's render
     tournament = _event_name_and_version(table.tournament_id)
@@ -89,8 +91,11 @@ def tablet_context(table: DealtTable, notice: dict | None = None) -> dict[str, A
     if state.pending_plan is not None:
         at_table += [m.entry for m in state.pending_plan[1].moves]
     names = {number: name for number, (_pk, name) in screens.entries_by_number(tournament.pk, at_table).items()}
-    hand = dealing.latest_hand(table)
-    engine, records, _last = dealing.replayed(hand) if hand is not None else (None, [], 0)
+    if written is not None:
+        hand, records, engine = written.hand, list(written.rows), written.engine
+    else:
+        hand = dealing.latest_hand(table)
+        engine, records, _last = dealing.replayed(hand) if hand is not None else (None, [], 0)
     in_play = engine is not None and engine.phase not in ENDED
     where = hand.level["where"] if hand is not None else {}
     dead = {r.record["seat"] for r in records if r.record.get("action") == "kill-hand"}
@@ -213,11 +218,16 @@ def _made_key(table: DealtTable, version: int) -> tuple:
     return (*reads.version_key(table, version), translation.get_language())
 
 
-def render_now(table: DealtTable) -> MadeFragment:
-    """The tablet as its table and event stand now, in the active language, kept under the table's version
-    it shows (a change of the event at the same table version replaces it)."""
-    table.refresh_from_db()
-    context = tablet_context(table)
+def render_now(table: DealtTable, version: int | None = None) -> MadeFragment:
+    """The tablet as its table and event stand now (or its table at ``version``, where this process's write
+    of that version left what it knew), in the active language, kept under the table's version it shows (a
+    change of the event at the same table version replaces it)."""
+    written = dealing.written_at(table, version) if version is not None else None
+    if written is not None:
+        table = written.table
+    else:
+        table.refresh_from_db()
+    context = tablet_context(table, written=written)
     made = MadeFragment(context["screen_version"], context["event_facts"],
                         render_to_string(TEMPLATE, {**context, "notice_slot": True}))
     return _MADE.put(_made_key(table, table.version), made)
@@ -227,7 +237,7 @@ def fragment_at(table: DealtTable, version: int) -> MadeFragment:
     """The tablet at ``version`` of its table (or a later one, which it says), rendered on the first ask in
     this process and language: the tap's answer and the pushes of that version share it. Those asking at the
     same moment wait for the first one's render (an award is rendered once, issue #15)."""
-    return _MADE.get_or_make(_made_key(table, version), lambda: render_now(table), alone=True)
+    return _MADE.get_or_make(_made_key(table, version), lambda: render_now(table, version), alone=True)
 
 
 def _table_and_event(tournament_id: int, number: int) -> DealtTable | None:
