@@ -185,8 +185,10 @@ async def run(args, event: int, tables, phones, servers, bases, director_id: int
     floor = Floor(event, director_id, floor_stop) if args.busts else None
     left_before = await asyncio.to_thread(players_left, event)
     dealers = [Dealer(number, username, bases, args.rate, script) for number, username in tables]
-    for dealer in dealers:
+    for i, dealer in enumerate(dealers):
         dealer.uneven = args.uneven_pace
+        if args.by_table:  # as deploy/Caddyfile routes a dealt table: its taps where its tablet's socket is (where(i))
+            dealer.base_urls = [bases[i % len(bases)]]
     for dealer in dealers:
         dealer.start()
     while not all(d.logged_in.is_set() for d in dealers):
@@ -332,6 +334,9 @@ def main() -> None:
                         help="each dealer's wait between taps drawn between 0.5/rate and 1.5/rate (the same mean) "
                              "instead of exactly 1/rate: the tables, which start their first hands together, drift "
                              "apart as at a real event instead of ending their hands in step for the whole run")
+    parser.add_argument("--by-table", action="store_true",
+                        help="each table's taps to the process its tablet's socket is on, as deploy/Caddyfile routes "
+                             "them, instead of alternating between the processes")
     parser.add_argument("--series", metavar="FILE",
                         help="write each measured tap (sent, its latency, action, table) to FILE, a JSON line each: "
                              "whether the slow taps come together in time (a stall of the machine) or apart")

@@ -2,22 +2,11 @@
 
 from __future__ import annotations
 
-import functools
-
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
+from django.core.exceptions import ValidationError
 
-from casino.prepared import PreparedRead
 from casino.roles import ACCESS_FIELDS, remember_access
-
-
-@functools.cache
-def _user_with_access() -> PreparedRead:
-    """A user's row with a row per group and permission (``get_user``), once the user model is known."""
-    User = get_user_model()
-    fields = [f.attname for f in User._meta.concrete_fields]
-    return PreparedRead(lambda pk: User._default_manager.filter(pk=pk).values_list(*fields, *ACCESS_FIELDS),
-                        pk=-7_310_001)
 
 
 class StaffBackend(ModelBackend):
@@ -30,8 +19,11 @@ class StaffBackend(ModelBackend):
     def get_user(self, user_id):
         User = get_user_model()
         fields = [f.attname for f in User._meta.concrete_fields]
-        # compiled once per process (casino.prepared): every request of every member of staff makes this read
-        rows = _user_with_access().rows(User._default_manager.db, pk=User._meta.pk.to_python(user_id))
+        try:
+            pk = User._meta.pk.to_python(user_id)
+        except ValidationError:
+            return None
+        rows = list(User._default_manager.filter(pk=pk).values_list(*fields, *ACCESS_FIELDS))
         if not rows:
             return None
         user = User.from_db(User._default_manager.db, fields, rows[0][: len(fields)])

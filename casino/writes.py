@@ -16,10 +16,11 @@ action=..., work=...)``, in one transaction, in this order:
    ``w.audit``); a refusal raises and the transaction rolls back: nothing is half-recorded;
 5. bump the version, keep the request under its key with its answer, then run the steps ``work`` left for
    the end (``w.at_the_end``: a write into another aggregate, whose lock is then held the least);
-6. ``w.before_announce()`` (e.g. leave the version's snapshot for the screens), then announce the new
-   version to ``w.groups`` after commit: ids and a version, never state (casino.realtime). A screen's
-   own request may ask for its answer to be made at the commit, before the announcement goes out
-   (``before_announcing``), so that the pushes which follow find it made.
+6. ``w.before_announce()`` (what a game keeps of the version it made, at the commit), then announce the new
+   version to ``w.groups`` after commit: ids and a version, never state (casino.realtime).
+
+The write renders nothing: a screen asks its own cache for the version the write returns or announces, and
+renders it there on the first ask (issue #35).
 
 What differs between kinds of aggregate is passed in (``Aggregate``), never imported: the core knows
 no game.
@@ -46,13 +47,6 @@ from casino.models import AuditEvent
 from casino.realtime import announce_change
 from casino.roles import primary_role
 from casino.rules.errors import N_
-
-#: What a request asked to run at its write's commit, before the announcement (``before_announcing``).
-_BEFORE_ANNOUNCE: ContextVar[list[Callable[[], None]] | None] = ContextVar("before_announce", default=None)
-
-#: Whether the running code is a write's ``work``: a write made there (a hand's end written into its tournament)
-#: commits with the one around it, which renders what the request asked (``before_announcing``) at that commit.
-_INSIDE_WORK: ContextVar[bool] = ContextVar("inside_work", default=False)
 
 #: What the request being answered asks (a digest of its form's fields, ``asking``): kept with its action.
 _ASKED: ContextVar[str | None] = ContextVar("asked", default=None)
@@ -187,31 +181,13 @@ class Write:
 
 
 @contextmanager
-def before_announcing(do: Callable[[], None]) -> Iterator[None]:
-    """Run ``do()`` once the write inside has committed, before its announcement goes out.
-
-    For a screen whose request also answers with the new version (a dealer's tablet): ``do`` renders it
-    once and leaves it where the pushes that follow the announcement look first, so that the tap's
-    answer and every push of that version share one render instead of each making its own. The outermost
-    write inside registers it, after its own commit hooks (what it leaves for the render); a write made
-    inside another's ``work`` (a hand's end written into its tournament) leaves it to that one, whose commit
-    is its own. A write that rolls back never runs it; if it fails, the log says so and the announcements
-    still go.
-    """
-    token = _BEFORE_ANNOUNCE.set([do])
+def _asking_nothing() -> Iterator[None]:
+    # a write made inside another's work (a hand's end into its event) keeps its own action: its key is its own
+    token = _ASKED.set(None)
     try:
         yield
     finally:
-        _BEFORE_ANNOUNCE.reset(token)
-
-
-@contextmanager
-def _inside_work() -> Iterator[None]:
-    token = _INSIDE_WORK.set(True)
-    try:
-        yield
-    finally:
-        _INSIDE_WORK.reset(token)
+        _ASKED.reset(token)
 
 
 def _digest(what: object) -> str:
@@ -261,7 +237,7 @@ def write(kind: Aggregate, *, pk: int, by, key: str, expected_version: int | Non
     and checked (a table's hand reported into its event): it rests on no screen, so whatever the aggregate's
     version at the lock, ``work`` checks its facts against the locked state."""
     key = check_key(key)
-    asked = _ASKED.get() if not _INSIDE_WORK.get() else None
+    asked = _ASKED.get()
     if asked is not None:
         action = f"{action[:27]}:{asked}"
     pk = int(pk)
@@ -290,7 +266,7 @@ def write(kind: Aggregate, *, pk: int, by, key: str, expected_version: int | Non
             raise StaleVersion(locked.version)
         w = write_class(row=locked, by=by, key=key, action=action, now=current_time(), role=primary_role(by) or "",
                         stream=stream, groups=kind.groups(locked))
-        with _inside_work():
+        with _asking_nothing():
             work(w)
         locked.version += 1
         locked.save(update_fields=["version", *kind.saved_fields])
@@ -298,17 +274,10 @@ def write(kind: Aggregate, *, pk: int, by, key: str, expected_version: int | Non
         requests.create(**{kind.owner: locked, kind.version_field: locked.version},
                         **{f"{name}_id": ids.get(name) for name in kind.answer_ids},
                         key=key, action=action, by=by, at=w.now, alerts=w.alerts)
-        with _inside_work():
+        with _asking_nothing():
             for step in w.last_steps:
                 step()
         w.before_announce()
-        # Registered by the outermost write only: a nested one reaches this first, and its hook would run
-        # before the outer write's own (a hand's end rendered the tablet as it stood before its award, which
-        # the answer and the pushes then could not use, and each rendered again: docs/benchmarks.md).
-        asked = _BEFORE_ANNOUNCE.get() if not _INSIDE_WORK.get() else None
-        if asked:
-            # robust: a failed render costs the screens a render of their own, never the announcement
-            transaction.on_commit(asked.pop(), robust=True)
         announced = {kind.owner: locked.pk, **{name: value for name, value in ids.items() if value is not None}}
         announce_change(*w.groups, version=locked.version, event=w.event, **announced)
     return Written(locked.version, ids, alerts=list(w.alerts))

@@ -114,8 +114,8 @@ class DealerTabletConsumer(LiveConsumer):
     """The dealer's tablet at one tournament table (issue #15): its dealer on duty, the floor and the
     director. It follows the table (each tap) and the event (the level, the moves the floor's plan makes).
 
-    A tap's push finds the version already rendered at the tap's commit (``tablet.made_fragment``, in this
-    process or in Redis): the push then costs the viewer's check and no render. A change of the event is
+    A tap's push asks the process's render of the version announced (``tablet.fragment_at``, which the tap's
+    answer asks too): one render per version and process, then the viewer's check. A change of the event is
     drawn only when it changes what this tablet shows of the event (``tablet.event_facts``): at a hundred
     tables a hand ends somewhere about every second, and every tablet redrawn for each was most of the
     load (docs/benchmarks.md).
@@ -162,7 +162,7 @@ class DealerTabletConsumer(LiveConsumer):
             if concerned:
                 await self.push_fragment()
             return
-        # The table's own announcement names the version its tap rendered at its commit.
+        # The table's own announcement names the version: the process renders it once for all its tablets.
         await self.push_fragment(version=event.get("version") if event.get("group") == self.table.group_name
                                  else None)
 
@@ -180,9 +180,7 @@ class DealerTabletConsumer(LiveConsumer):
     def render_fragment(self, version: int | None = None) -> str:
         from tournaments import tablet
 
-        made = tablet.made_fragment(self.table, version) if version is not None else None
-        if made is None:
-            made = tablet.make_fragment(self.table)
+        made = tablet.fragment_at(self.table, version) if version is not None else tablet.render_now(self.table)
         self.shown_facts = made.event_facts
         return made.with_notice(None)
 

@@ -40,9 +40,7 @@ import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, NamedTuple
-
-from django.db import DEFAULT_DB_ALIAS
+from typing import Any
 
 from casino import reads
 from casino.memo import BoundedCache
@@ -78,7 +76,7 @@ BOARD_KINDS = frozenset({"deal-flop", "deal-turn", "deal-river"})
 START_KINDS = frozenset({"post-antes", "post-blinds", "deal-hole-cards"})
 
 
-def part_of_the_deal(row: TableHandAction | SeenRow, hand: TableHand) -> bool:
+def part_of_the_deal(row: TableHandAction, hand: TableHand) -> bool:
     """A row of the hand's start, which no undo or ruling takes back (a misdeal is declared instead): the
     engine's posts and deal, and the dead hand of a player serving a penalty (TDA-71-D)."""
     action = row.record.get("action")
@@ -111,103 +109,36 @@ class TableResult:
     alerts: list[str] = field(default_factory=list)
 
 
-class SeenRow(NamedTuple):
-    """A row of a hand's record as a write saw it: what the tablet and the next write read of it (its record,
-    its number, the undo it is: ``reads.effective_rows``, ``part_of_the_deal``), not the model's instance.
-
-    A ``Written`` goes to Redis at every tap for the other process. Its rows as model instances carried their
-    cached ``hand`` and ``by``: the dealer's user with his roles, permissions and password hash, pickled at
-    every tap and unpickled at every other one (7.5 kB a snapshot; with the rest of the instances' state,
-    about a tenth of the daphnes' time at a hundred tables, py-spy). As these, a few hundred bytes."""
-
-    pk: int
-    seq: int
-    record: dict[str, Any]
-    undoes_id: int | None
-
-    @classmethod
-    def of(cls, row: TableHandAction | SeenRow) -> SeenRow:
-        return row if isinstance(row, SeenRow) else cls(row.pk, row.seq, row.record, row.undoes_id)
-
-
 @dataclass(frozen=True)
 class Written:
-    """What a write at a table knew when it committed: the table's row at the version it made, the hand,
-    its effective rows and the engine's state after them. The tablet's render at that commit starts from
-    it instead of reading and replaying the hand again (``tablet.make_fragment``)."""
+    """What a write at a table knew when it committed: the table's row at the version it made, the hand, its
+    effective rows and the engine's state after them. Kept in this process only (deploy/Caddyfile sends a
+    table's taps and its tablet's socket to one process): the table's next write and the render of that
+    version start from it instead of reading the hand again."""
 
     table: DealtTable
     hand: TableHand
-    rows: tuple[SeenRow, ...]
+    rows: tuple[TableHandAction, ...]
     engine: HoldemHand
     last: int  # the number of the hand's last row (an undo row included)
 
-    def __reduce__(self):
-        # Pickled for the other process (``_keep``): the two rows as their fields' values, without what their
-        # instances cached (the event, the hand's table, a write's annotations).
-        return _written_from, (_field_values(self.table), _field_values(self.hand), self.rows, self.engine,
-                               self.last)
 
-
-def _field_values(row) -> tuple:
-    return tuple(getattr(row, f.attname) for f in row._meta.concrete_fields)
-
-
-def _written_from(table: tuple, hand: tuple, rows: tuple[SeenRow, ...], engine: HoldemHand, last: int) -> Written:
-    def instance(model, values):
-        return model.from_db(DEFAULT_DB_ALIAS, [f.attname for f in model._meta.concrete_fields], values)
-
-    return Written(instance(DealtTable, table), instance(TableHand, hand), rows, engine, last)
-
-
-#: What the last write this process committed at each table knew: for the render at its commit, and for
-#: the table's next write when no write came between (the table's version says so).
+#: The last committed write's knowledge per table in this process; good only at exactly its version.
 _WRITTEN: BoundedCache[Written] = BoundedCache(256)
 
 
-def just_written(table: DealtTable) -> Written | None:
-    """What this process's last committed write at ``table`` knew."""
-    return _WRITTEN.get(reads.identity(table))
-
-
-#: In the name of what a write leaves in Redis (``reads.shape_of``: a process running other code during a rolling
-#: deploy finds nothing under its own shape and reads the record).
-_SHARED_SHAPE = reads.shape_of(Written, SeenRow, HoldemHand, TableSetup, HouseRules, DealtTable, TableHand)
-
-
-def _shared_name(table: DealtTable, version: int) -> str:
-    pk, created_at, version = reads.version_key(table, version)
-    return f"tournaments.dealttable.written:{_SHARED_SHAPE}:{pk}:{created_at.timestamp()}:{version}"
-
-
-def _keep(written: Written) -> None:
-    """At a write's commit: what it knew, in this process (its render, its next write) and in Redis under the
-    version it made. A tablet's taps need not reach one process: a load balancer that does not keep a tablet
-    on one (the bench alternates them) sends about every other tap to the other process, which then read the
-    hand's rows and replayed them."""
-    _WRITTEN.put(reads.identity(written.table), written)
-    reads.share(_shared_name(written.table, written.table.version), written)
-
-
-def written_at(table: DealtTable, version: int, *, shared: bool = False) -> Written | None:
-    """What the write that made ``version`` of ``table`` knew: this process's, if it made that version (no
-    write since, in any process: the version says so); with ``shared``, else what the other process's write
-    left in Redis. None: read the record."""
+def written_at(table: DealtTable, version: int) -> Written | None:
+    """What the write that made ``version`` of ``table`` knew, if this process made it and no write came since
+    (the version says so); None: read the record."""
     written = _WRITTEN.get(reads.identity(table))
-    if written is not None and written.table.version == version:
-        return written
-    if not shared:
-        return None
-    found = reads.shared(_shared_name(table, version))
-    return found if isinstance(found, Written) and found.table.version == version else None
+    return written if written is not None and written.table.version == version else None
 
 
-def _hand_in_play(w: _TableWrite) -> tuple[TableHand | None, HoldemHand | None, list[TableHandAction | SeenRow], int]:
+def _hand_in_play(w: _TableWrite) -> tuple[TableHand | None, HoldemHand | None, list[TableHandAction], int]:
     """Inside a write: the table's latest hand, its engine state, its effective rows and its last row's
-    number. From what the write that made the locked row's version knew (``written_at``: this process's or
-    the other's); read and replayed otherwise. The hand's row is a copy: a write that rolls back must not
-    leave its changes in what the next one starts from."""
-    written = written_at(w.table, w.table.version, shared=True)
+    number: from what this process's write of the locked version knew, else read and replayed. The hand's
+    row is a copy: a write that rolls back must not leave its changes in what the next one starts from."""
+    written = written_at(w.table, w.table.version)
     if written is not None:
         return copy.copy(written.hand), written.engine, list(written.rows), written.last
     hand = latest_hand(w.table)
@@ -221,7 +152,7 @@ def _hand_in_play(w: _TableWrite) -> tuple[TableHand | None, HoldemHand | None, 
 class _TableWrite(Write):
     hand: TableHand | None = None
     #: the hand's effective rows and the engine's state after this write, where the write has them
-    seen: tuple[list[TableHandAction | SeenRow], HoldemHand, int] | None = None
+    seen: tuple[list[TableHandAction], HoldemHand, int] | None = None
     #: the hand's rows this write appended and has not audited yet (``_audit_hand``)
     appended: list[TableHandAction] = field(default_factory=list)
 
@@ -233,13 +164,12 @@ class _TableWrite(Write):
         return {"hand": self.hand.pk if self.hand is not None else None}
 
     def before_announce(self) -> None:
-        # Kept only once committed (a write that rolls back leaves nothing), before the render at commit
-        # that uses it: transaction.on_commit keeps the order.
+        # at the commit: what this write knew, and the summary of its version for the console and the phones
         key = reads.identity(self.table)
         if self.hand is not None and self.seen is not None:
             rows, engine, last = self.seen
-            written = Written(self.table, self.hand, tuple(SeenRow.of(r) for r in rows), engine, last)
-            reads.at_commit(lambda: _keep(written))
+            written = Written(self.table, self.hand, tuple(rows), engine, last)
+            reads.at_commit(lambda: _WRITTEN.put(key, written))
             SUMMARIES.leave(self.table, SummaryAt(self.table.version, _summary(self.table, self.hand, engine)))
         else:  # what an earlier write left is no longer the table as it stands
             reads.at_commit(lambda: _WRITTEN.pop(key))
@@ -299,12 +229,39 @@ def effective_rows(hand: TableHand) -> list[TableHandAction]:
     return reads.effective_rows(hand.actions.order_by("seq"))
 
 
+#: The latest replay of each hand in this process (``casino.reads.ReplayedStates``, as the pit's hands): the
+#: engine's state and the effective rows after the hand's rows up to a number. deploy/Caddyfile sends a
+#: table's taps and its tablet's socket to one process, so the next tap and the render go on from it.
+STATES: reads.ReplayedStates[tuple[HoldemHand, tuple[TableHandAction, ...]]] = reads.ReplayedStates(1024)
+
+
+def replayed(hand: TableHand) -> tuple[HoldemHand, list[TableHandAction], int]:
+    """The hand as its records replay, its effective rows, and its last row's number. One query: the rows
+    after those this process replayed last; new rows are applied to that state (the same ``apply`` a full
+    replay makes), and an undo among them replays the hand from its first row."""
+    key = (hand.pk, hand.started_at)
+    known = STATES.latest(key)
+    since, kept = known if known is not None else (0, None)
+    rows = list(hand.actions.filter(seq__gt=since).order_by("seq"))
+    if kept is not None and all(r.undoes_id is None for r in rows):
+        engine = kept[0]
+        for row in rows:
+            engine = engine.apply(row.record)
+        effective = [*kept[1], *rows]
+    else:
+        if since:
+            rows = list(hand.actions.order_by("seq"))
+        effective = reads.effective_rows(rows)
+        engine = hand_state(hand, effective)
+    last = rows[-1].seq if rows else since
+    # inside a write, kept only once it commits (``ReplayedStates.remember``)
+    STATES.remember(key, last, (engine, tuple(effective)))
+    return engine, effective, last
+
+
 def _read_hand(hand: TableHand) -> tuple[HoldemHand, list[TableHandAction], int]:
-    """Inside a write: the hand as its records replay, its effective rows, and its last row's number (one
-    read of its rows)."""
-    rows = list(hand.actions.order_by("seq"))
-    effective = reads.effective_rows(rows)
-    return hand_state(hand, effective), effective, (rows[-1].seq if rows else 0)
+    """Inside a write: the hand as its records replay, its effective rows, and its last row's number."""
+    return replayed(hand)
 
 
 def engine_rules(hand: TableHand) -> HouseRules:
@@ -344,15 +301,10 @@ def _summary(table: DealtTable, hand: TableHand, engine: HoldemHand) -> dict[str
 
 
 def _read_summary(table: DealtTable) -> SummaryAt:
-    written = written_at(table, table.version)
-    if written is not None:
-        hand, engine = written.hand, written.engine  # this process made that version: no read
-    else:
-        hand = latest_hand(table)
-        if hand is None:
-            return SummaryAt(table.version, None)
-        engine = hand_state(hand)
-    return SummaryAt(table.version, _summary(table, hand, engine))
+    hand = latest_hand(table)
+    if hand is None:
+        return SummaryAt(table.version, None)
+    return SummaryAt(table.version, _summary(table, hand, replayed(hand)[0]))
 
 
 #: The tables' summaries per version: the write that made a version leaves its summary at its commit, in
@@ -540,7 +492,7 @@ def act(*, table: DealtTable, by, key: str, expected_version: int, record: dict,
 
 
 def _apply(w: _TableWrite, hand: TableHand, before: HoldemHand, action, rng, *, last: int,
-           rows: list[TableHandAction | SeenRow]) -> HoldemHand:
+           rows: list[TableHandAction]) -> HoldemHand:
     """The engine applies ``action``; its records are appended after row ``last`` (the hand's effective
     rows were ``rows``), the hand saved, its end reported. A clock called on the player in turn stops: he
     has acted (or his time ran out)."""

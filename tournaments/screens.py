@@ -27,7 +27,6 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.dateparse import parse_datetime
-from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -747,32 +746,8 @@ def _board_facts(board: Board) -> tuple:
         board.ante_mode, board.structure))
 
 
-def phone_hand_html(hand: HandAtSeat) -> str:
-    """The hand at the player's table, their part only (C-33): no card, no other stack; whose turn, and the
-    clock called on them (C-04). Written here rather than in a template: every phone at a table draws its own
-    at every tap there, ten a tap, and Django's template engine took four times as long for these lines."""
-    from tournaments.templatetags.tournament_display import chips
-
-    said = gettext("Hand %(number)s") % {"number": hand.hand}
-    if hand.in_play:
-        said += f" · {street_label(hand.street)} · " + gettext("pot %(pot)s") % {"pot": chips(hand.pot)}
-    else:
-        said += " · " + gettext("over")
-    turn = ""
-    if hand.my_turn:
-        turn = format_html('<p class="tphone-turn" data-role="turn"><strong>{}</strong></p>', gettext("Your turn"))
-    elif hand.in_play and hand.to_act:
-        turn = format_html('<p data-role="turn">{}</p>', gettext("Seat %(seat)s to act") % {"seat": hand.to_act})
-    clock = ""
-    if hand.clock_ends_ms:
-        clock = format_html(
-            '<p class="tablet-clock" role="timer" data-role="clock" data-clock-ends="{}" data-countdown="{}">{}: '
-            '<strong data-clock-left>{}</strong> s</p>', hand.clock_ends_ms, hand.clock_countdown,
-            gettext("The clock is called on you"), hand.clock_seconds)
-    return format_html(
-        '<section class="tphone-hand{}" data-role="hand" aria-live="polite"><p>{}</p>'
-        '<p><span class="tclock-label">{}</span> <strong data-role="stack">{}</strong></p>{}{}</section>',
-        " tphone-my-turn" if hand.my_turn else "", said, gettext("Your stack"), chips(hand.stack), turn, clock)
+def _phone_hand(hand: HandAtSeat) -> str:
+    return render_to_string("tournaments/_phone_hand.html", {"hand": hand, "street": street_label(hand.street)})
 
 
 def phone_view(board: Board, number: int, now: datetime | None = None, hand: HandAtSeat | None = None) -> str:
@@ -813,7 +788,7 @@ def phone_view(board: Board, number: int, now: datetime | None = None, hand: Han
 
     html = _phone_html.get_or_make((own_key, shared_key), whole)
     if hand is not None:
-        html = html.replace(HAND_SLOT, _phone_hands.get_or_make((hand, language), lambda: phone_hand_html(hand)), 1)
+        html = html.replace(HAND_SLOT, _phone_hands.get_or_make((hand, language), lambda: _phone_hand(hand)), 1)
     return _stamped(_VERSION_SHOWN.sub(f'data-version="{board.version}"', html, count=1))
 
 

@@ -8,12 +8,12 @@ the player in turn may do (the engine's ``legal()``: the call, the smallest and 
 the dealer's next step (the board, the showdown in the engine's order, the pots), and, before the next
 hand, the players the floor's plan moves to or from this table.
 
-A version is rendered once: the tap's write renders the tablet at its commit, before its announcement
-(``casino.writes.before_announcing``), and leaves it in this process and in Redis (``make_fragment``);
-the tap's answer is that render with the tap's notice put in, and the push that follows, on this
-process's socket or the other's, finds it made (``made_fragment``). A change of the event redraws the
-tablet only when it changes what the tablet shows of the event (``event_facts``): a hand's end at another
-table does not.
+A version is rendered once per process and language, when first asked for (``fragment_at``): the tap's
+write records and announces ids and a version and renders nothing; the tap's answer, after the write
+returns, asks this cache for the version the write made and puts its notice in; the socket's push of that
+version asks the same cache. The fragment is the same bytes for every viewer who may open the tablet
+(its dealer on duty, the floor, the director). A change of the event redraws the tablet only when it
+changes what the tablet shows of the event (``event_facts``): a hand's end at another table does not.
 """
 
 from __future__ import annotations
@@ -32,22 +32,21 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from casino import reads
 from casino.access import role_required
 from casino.memo import BoundedCache
-from casino.prepared import PreparedRead
 from casino.roles import Role, has_role
 from casino.rules.errors import RuleViolation
 from casino.rules.holdem import Phase
 from casino.rules.holdem.hand import ENDED
 from casino.rules.tournament import clock
 from casino.rules.tournament.structure import Structure
-from casino.writes import before_announcing
 from tournaments import dealing, forms, screens, services
 from tournaments.forms import BadInput
-from tournaments.models import DealtTable, Tournament
+from tournaments.models import DealtTable, TableHand, TableHandAction, TableRequest, Tournament
 from tournaments.views import _guard, outcome
 
 #: Who opens a tournament table's tablet: its dealers, the floor and the director (and administrators).
@@ -62,18 +61,9 @@ def may_open(user, table: DealtTable) -> bool:
     return has_role(user, *TABLET_ROLES) and dealing.may_deal_at(user, table)
 
 
-#: The event's name and version at a tablet's render (compiled once per process, ``casino.prepared``).
-_EVENT_NAME_AND_VERSION = PreparedRead(
-    lambda pk: Tournament.objects.filter(pk=pk).values_list("name", "version"), pk=7_310_002)
-
-
 def _event_name_and_version(pk: int) -> Tournament:
-    """The event as the tablet shows it: its name and version now (the rest of the event is the replay's, and
-    is read only if asked for)."""
-    name, version = _EVENT_NAME_AND_VERSION.first(Tournament.objects.db, pk=pk) or (None, None)
-    if version is None:
-        raise Tournament.DoesNotExist(f"no tournament {pk}")
-    return Tournament.from_db(Tournament.objects.db, ["id", "name", "version"], [pk, name, version])
+    """The event as the tablet shows it: its name and version now (the rest of the event is the replay's)."""
+    return Tournament.objects.only("name", "version").get(pk=pk)
 
 
 def _level_view(tournament: Tournament, state) -> dict[str, Any] | None:
@@ -89,8 +79,8 @@ def _level_view(tournament: Tournament, state) -> dict[str, Any] | None:
 def tablet_context(table: DealtTable, notice: dict | None = None,
                    written: dealing.Written | None = None) -> dict[str, Any]:
     """What the tablet shows: the same for every viewer who may open it (its dealer on duty, the floor, the
-    director), so that one render per version serves them all (``make_fragment``). ``written``: what the
-    write that made this version knew (its hand, rows and engine state), instead of reading them again."""
+    director), so that one render per version serves them all (``fragment_at``). ``written``: what this
+    process's write of that version knew (its hand, rows and engine state), instead of reading them again."""
     # its version now, not when the table was read; the tablet shows only its name (the rest of the event is
     # the replay's): not its structure, payouts and options, decoded from JSON at every tap's render
     tournament = _event_name_and_version(table.tournament_id)
@@ -105,8 +95,7 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
         hand, records, engine = written.hand, list(written.rows), written.engine
     else:
         hand = dealing.latest_hand(table)
-        records = dealing.effective_rows(hand) if hand is not None else []
-        engine = dealing.hand_state(hand, records) if hand is not None else None
+        engine, records, _last = dealing.replayed(hand) if hand is not None else (None, [], 0)
     in_play = engine is not None and engine.phase not in ENDED
     where = hand.level["where"] if hand is not None else {}
     dead = {r.record["seat"] for r in records if r.record.get("action") == "kill-hand"}
@@ -209,18 +198,13 @@ NOTICE_SLOT = "<!--tablet-notice-->"
 
 @dataclass(frozen=True)
 class MadeFragment:
-    """The tablet at one version of its table, in one language, as rendered once at the write's commit:
-    the version it shows (its table's and its event's, summed), what it shows of the event, its HTML with
-    the place where a tap's answer puts its notice."""
+    """The tablet at one version of its table, in one language: the version it shows (its table's and its
+    event's, summed), what it shows of the event, its HTML with the place where a tap's answer puts its
+    notice."""
 
     screen_version: int
     event_facts: tuple
     html: str
-    #: the table's dealer on duty at that version (a dealer's push reads the table's row again instead:
-    #: taken off the table since, he must not receive it, ``DealerTabletConsumer.still_allowed``)
-    dealer_id: int | None
-    #: who tapped it (None: not a tap's render); their own tablet's push checks their rights as any other's
-    author_id: int | None = None
 
     def with_notice(self, notice: dict | None = None) -> str:
         notice_html = render_to_string("tournaments/_tablet_notice.html", {"notice": notice}) if notice else ""
@@ -230,70 +214,104 @@ class MadeFragment:
 _MADE: BoundedCache[MadeFragment] = BoundedCache(512)
 
 
-def _made_key(table: DealtTable, version: int, language: str) -> tuple:
-    return (*reads.version_key(table, version), language)
+def _made_key(table: DealtTable, version: int) -> tuple:
+    return (*reads.version_key(table, version), translation.get_language())
 
 
-#: In the name of what a render leaves in Redis (``reads.shape_of``): a process running other code during a
-#: rolling deploy never unpickles a render of another shape.
-_SHARED_SHAPE = reads.shape_of(MadeFragment)
-
-
-def _shared_name(key: tuple) -> str:
-    pk, created_at, version, language = key
-    return f"tournament-tablet:{_SHARED_SHAPE}:{pk}:{created_at.timestamp()}:{version}:{language}"
-
-
-def make_fragment(table: DealtTable, written: dealing.Written | None = None, author=None) -> MadeFragment:
-    """The tablet at its table's version now, rendered in the active language, kept in this process and in
-    Redis for the other's screens: called at a tap's commit, before its announcement (the push that
-    follows finds it), from what the tap's write knew (``written``) and with who tapped (``author``); and by
-    a screen that found none."""
+def render_now(table: DealtTable, version: int | None = None) -> MadeFragment:
+    """The tablet as its table and event stand now (or its table at ``version``, where this process's write
+    of that version left what it knew), in the active language, kept under the table's version it shows (a
+    change of the event at the same table version replaces it)."""
+    written = dealing.written_at(table, version) if version is not None else None
     if written is not None:
-        table = written.table  # the row as the write left it, at the version it made
+        table = written.table
     else:
         table.refresh_from_db()
     context = tablet_context(table, written=written)
     made = MadeFragment(context["screen_version"], context["event_facts"],
-                        render_to_string(TEMPLATE, {**context, "notice_slot": True}), table.dealer_id,
-                        getattr(author, "pk", None))
-    key = _made_key(table, table.version, translation.get_language())
-    _MADE.put(key, made)
-    reads.share(_shared_name(key), made)  # the other process's screens render it themselves if this fails
-    return made
+                        render_to_string(TEMPLATE, {**context, "notice_slot": True}))
+    return _MADE.put(_made_key(table, table.version), made)
 
 
-def made_fragment(table: DealtTable, version: int, *, memory_only: bool = False) -> MadeFragment | None:
-    """The tablet at ``version`` of its table in the active language, as a tap's commit rendered it: from
-    this process, else from Redis (not with ``memory_only``: on an event loop); None if neither holds it."""
-    key = _made_key(table, version, translation.get_language())
-    found = _MADE.get(key)
-    if found is not None or memory_only:
-        return found
-    found = reads.shared(_shared_name(key))
-    if isinstance(found, MadeFragment):
-        _MADE.put(key, found)
-        return found
-    return None
-
-
-_TABLE_FIELDS = [f.attname for f in DealtTable._meta.concrete_fields]
-#: The table and its event's version (compiled once per process, ``casino.prepared``): at every tap. With the
-#: event's row (``select_related``), each tap decoded its structure, payouts and options from JSON as well.
-_TABLE_AND_EVENT_VERSION = PreparedRead(
-    lambda tournament, number: DealtTable.objects.filter(tournament_id=tournament, number=number).order_by()
-    .values_list(*_TABLE_FIELDS, "tournament__version")[:1], tournament=7_310_001, number=31_001)
+def fragment_at(table: DealtTable, version: int) -> MadeFragment:
+    """The tablet at ``version`` of its table (or a later one, which it says), rendered on the first ask in
+    this process and language: the tap's answer and the pushes of that version share it. Those asking at the
+    same moment wait for the first one's render (an award is rendered once, issue #15)."""
+    return _MADE.get_or_make(_made_key(table, version), lambda: render_now(table, version), alone=True)
 
 
 def _table_and_event(tournament_id: int, number: int) -> DealtTable | None:
-    """The event's table ``number``, with its event as far as a tap needs it first (its id and version; the rest
-    is read if asked for); None if there is no such table."""
-    found = _TABLE_AND_EVENT_VERSION.first(DealtTable.objects.db, tournament=int(tournament_id), number=int(number))
-    if found is None:
+    """The event's table ``number``, with its event's id and version (the rest is read if asked for); None if
+    there is no such table."""
+    return (DealtTable.objects.filter(tournament_id=tournament_id, number=number)
+            .select_related("tournament").only(*_TABLE_FIELDS, "tournament__version").first())
+
+
+_TABLE_FIELDS = [f.name for f in DealtTable._meta.concrete_fields]
+
+
+# --- What changed since the version a stale tap was made on ---------------------------------------------
+
+#: A record of the hand as a sentence for the dealer whose tap came too late (its seat and amount put in).
+_RECORD_SAID = {
+    "fold": gettext_lazy("Seat %(seat)s folded."), "check": gettext_lazy("Seat %(seat)s checked."),
+    "call": gettext_lazy("Seat %(seat)s called."), "bet": gettext_lazy("Seat %(seat)s bet %(to)s."),
+    "raise": gettext_lazy("Seat %(seat)s raised to %(to)s."), "all-in": gettext_lazy("Seat %(seat)s went all in."),
+    "kill-hand": gettext_lazy("Seat %(seat)s's hand was declared dead."),
+    "deal-flop": gettext_lazy("The flop was dealt."), "deal-turn": gettext_lazy("The turn was dealt."),
+    "deal-river": gettext_lazy("The river was dealt."), "show": gettext_lazy("Seat %(seat)s showed."),
+    "muck": gettext_lazy("Seat %(seat)s mucked."), "award-pots": gettext_lazy("The pots were awarded."),
+    "misdeal": gettext_lazy("A misdeal was declared."),
+    "defective-deck": gettext_lazy("A defective deck was declared."),
+}
+#: A write at the table that records nothing of a hand, by the name its request is kept under.
+_REQUEST_SAID = {
+    "pause": gettext_lazy("The director paused play at this table."),
+    "resume": gettext_lazy("Play resumed at this table."),
+    "assign_dealer": gettext_lazy("Another dealer was put on duty."),
+    "call_clock": gettext_lazy("The clock was called."),
+    "clock_ran_out": gettext_lazy("The clock ran out."),
+    "release_board": gettext_lazy("The director released the board."),
+    "back_up": gettext_lazy("The director backed the hand up."),
+    "undo": gettext_lazy("The last action was undone."),
+}
+_SAID_AT_MOST = 6
+
+
+def _record_said(record: dict) -> str | None:
+    from tournaments.templatetags.tournament_display import chips
+
+    said = _RECORD_SAID.get(record.get("action"))
+    if said is None:
         return None
-    table = DealtTable.from_db(DealtTable.objects.db, _TABLE_FIELDS, found[:-1])
-    table.tournament = Tournament.from_db(Tournament.objects.db, ["id", "version"], [table.tournament_id, found[-1]])
-    return table
+    return str(said) % {"seat": record.get("seat"), "to": chips(record.get("to") or 0)}
+
+
+def what_changed(table: DealtTable, since: int) -> list[str]:
+    """What was recorded at ``table`` after its version ``since``, in the active language, oldest first (the
+    last few): the hand's records ("Seat 3 raised to 1,200."), a new hand, the director's steps. For the 409 of
+    a tap made on a screen that showed ``since``: the dealer sees what happened instead of a bare refusal."""
+    requests = list(TableRequest.objects.filter(table=table, table_version__gt=since)
+                    .order_by("-table_version").values_list("action", "hand_id", "at")[:_SAID_AT_MOST])[::-1]
+    hands = {hand for _action, hand, _at in requests if hand is not None}
+    rows: dict[tuple, list] = {}
+    for hand, at, record, undoes in (TableHandAction.objects.filter(hand_id__in=hands, at__in=[r[2] for r in requests])
+                                     .order_by("hand_id", "seq").values_list("hand_id", "at", "record", "undoes_id")):
+        rows.setdefault((hand, at), []).append((record, undoes))
+    numbers = dict(TableHand.objects.filter(pk__in=hands).values_list("pk", "number"))
+    said: list[str] = []
+    for action, hand, at in requests:
+        name = action.split(":", 1)[0]
+        if name == "start_hand":
+            said.append(_("Hand %(number)s was dealt.") % {"number": numbers.get(hand, "")})
+            continue
+        if name in _REQUEST_SAID:
+            said.append(str(_REQUEST_SAID[name]))
+            continue
+        recorded = [_record_said(record) for record, undoes in rows.get((hand, at), ()) if undoes is None]
+        recorded = [r for r in recorded if r]
+        said.extend(recorded or [_("The table changed.")])
+    return said[-_SAID_AT_MOST:]
 
 
 def _table(request, tournament_id: int, number: int) -> DealtTable:
@@ -369,16 +387,22 @@ def tablet_act(request, tournament_id: int, table: int, action: str):
             return dealing.clock_ran_out(**common)
         return dealing.act(**common, record=_record(action, post))
 
-    # The new version is rendered once, at the commit, before the push announces it (the module's docstring).
-    with before_announcing(lambda: make_fragment(dealt, dealing.just_written(dealt), author=request.user)):
-        status, notice, result = outcome(run)
-    if status == 200 and result is not None and not result.duplicate:
-        dealt.version = result.version  # the version this tap made (the answer's render is keyed by it)
-    else:
-        dealt.refresh_from_db()
+    status, notice, result = outcome(run)
+    if status == 409 and notice is not None and notice.get("level") == "stale":
+        # a stale tap: say what was recorded since the version its screen showed (issue #35)
+        changes = what_changed(dealt, forms.whole(post.get("version"), _("The screen's version"), low=0, high=2**62))
+        if changes:
+            notice = {**notice, "text": " ".join([_("Since your screen:"), *changes, _("Check and try again.")])}
     if request.htmx:
-        made = made_fragment(dealt, dealt.version) if status == 200 else None
-        html = made.with_notice(notice) if made is not None else tablet_fragment(dealt, notice)
+        if status == 200 and result is not None:
+            # the version this tap made, rendered on the first ask: its push asks the same (a retry's answer
+            # shows the table as it stands)
+            version = result.version if not result.duplicate else DealtTable.objects.values_list(
+                "version", flat=True).get(pk=dealt.pk)
+            html = fragment_at(dealt, version).with_notice(notice)
+        else:
+            dealt.refresh_from_db()
+            html = tablet_fragment(dealt, notice)
         response = HttpResponse(html, status=status)
         if status in (403, 422):
             response["X-Rule-Refusal"] = "1"  # live.js: a refusal by the rules is not a logout

@@ -200,3 +200,48 @@ def test_the_keypads_limits_are_digits_the_browser_reads_back_whatever_the_house
     limits = dict(re.findall(r'(min|max|value)="([^"]*)"', keypad))
     assert set(limits) == {"min", "max", "value"} and all(v.isdigit() for v in limits.values()), keypad
     assert int(limits["max"]) > 1_000 and "10,000" in page  # the stacks, through |chips
+
+
+def test_a_stale_tap_is_refused_and_told_what_was_recorded_since_its_screen(client, running, number, dealer_dana_here,
+                                                                            floor_fede):
+    """Issue #35: the 409 of a tap made on a screen another's tap has moved past names what that tap recorded,
+    in order, instead of a bare "the event changed"; the late tap records nothing."""
+    from django.test import Client
+
+    client.force_login(dealer_dana_here)
+    tap(client, running, number, "new-hand")
+    table = dealing.dealt_table(running, number)
+    shown, raiser = table.version, to_act(table)
+    floor = Client()
+    floor.force_login(floor_fede)
+    assert tap(floor, running, number, "raise", seat=raiser, to=100).status_code == 200
+    folder = to_act(dealing.dealt_table(running, number))
+    assert tap(floor, running, number, "fold", seat=folder).status_code == 200
+    recorded = [r.pk for r in dealing.effective_rows(hand_in_play(table))]
+
+    late = client.post(f"/tournaments/{running.pk}/tables/{number}/deal/call/",
+                       {"version": shown, "key": uuid.uuid4().hex, "seat": raiser}, HTTP_HX_REQUEST="true",
+                       HTTP_ACCEPT_LANGUAGE="en")
+
+    body = late.content.decode()
+    assert late.status_code == 409
+    assert f"Seat {raiser} raised to 100. Seat {folder} folded." in body
+    assert [r.pk for r in dealing.effective_rows(hand_in_play(table))] == recorded
+
+
+def test_a_stale_tap_is_told_of_a_new_hand_and_of_the_directors_steps(client, running, number, dealer_dana_here,
+                                                                       floor_fede):
+    from django.test import Client
+
+    client.force_login(dealer_dana_here)
+    shown = dealing.dealt_table(running, number).version
+    floor = Client()
+    floor.force_login(floor_fede)
+    assert tap(floor, running, number, "new-hand").status_code == 200
+    assert tap(floor, running, number, "call-clock").status_code == 200
+
+    late = client.post(f"/tournaments/{running.pk}/tables/{number}/deal/new-hand/",
+                       {"version": shown, "key": uuid.uuid4().hex}, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en")
+
+    assert late.status_code == 409
+    assert "Hand 1 was dealt. The clock was called." in late.content.decode()

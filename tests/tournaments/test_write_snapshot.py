@@ -1,6 +1,6 @@
-"""A table's write starts from what the process's last write there knew only while nothing has been written
-since (issue #15, speed): a write in another process, or one rolled back, never leaves a tap to start from
-a hand that is not the one recorded."""
+"""A table's write starts from the hand as recorded (issue #35: read under the table's lock, no copy of the
+hand's state in Redis): a write in another process, or one rolled back, never leaves a tap to start from a
+hand that is not the one recorded; the table's summary is left by the write for the screens."""
 
 from __future__ import annotations
 
@@ -23,39 +23,28 @@ def recorded(table) -> list[dict]:
 def test_a_tap_after_a_write_in_another_process_reads_the_hand_as_recorded(first_table, dealer_dana_here):
     at(first_table, dealing.start_hand, dealer_dana_here)
     at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": to_act(first_table)})
-    this_process_knew = dealing.just_written(first_table)
-    assert this_process_knew is not None and this_process_knew.engine.to_act == to_act(first_table)
-    # another process records the next action: this one still holds what it knew before it
     folder = to_act(first_table)
-    at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": folder})
-    dealing._WRITTEN.put(reads.identity(first_table), this_process_knew)
+    with another_process():  # another process records the next action
+        at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": folder})
     # the folded player may not act again: the engine, started from the record, knows he folded
     with pytest.raises(RuleViolation):
         at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": folder})
     next_seat = to_act(first_table)
     at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": next_seat})
     assert [r["action"] for r in recorded(first_table)][-3:] == ["call", "fold", "call"]
-    assert dealing.just_written(first_table).engine.actions == dealing.hand_state(hand_in_play(first_table)).actions
 
 
 def test_a_refused_tap_leaves_nothing_for_the_next_one_to_start_from(first_table, dealer_dana_here):
     at(first_table, dealing.start_hand, dealer_dana_here)
     seat = to_act(first_table)
-    before = dealing.just_written(first_table)
     with pytest.raises(RuleViolation):
         at(first_table, dealing.act, dealer_dana_here, record={"action": "raise", "seat": seat, "to": 60})  # < min
-    assert dealing.just_written(first_table) is before
     at(first_table, dealing.act, dealer_dana_here, record={"action": "raise", "seat": seat, "to": 100})
     hand = hand_in_play(first_table)
-    assert dealing.just_written(first_table).hand.phase == hand.phase
-    assert dealing.just_written(first_table).engine.pot_total == dealing.hand_state(hand).pot_total
-
-
-def test_a_write_that_knows_no_hand_state_forgets_what_the_last_one_knew(first_table, dealer_dana_here, floor_fede):
-    at(first_table, dealing.start_hand, dealer_dana_here)
-    assert dealing.just_written(first_table) is not None
-    at(first_table, dealing.call_clock, floor_fede)
-    assert dealing.just_written(first_table) is None
+    first_table.refresh_from_db()
+    summary = dealing.table_summary(first_table)
+    assert summary["pot"] == dealing.hand_state(hand).pot_total and summary["phase"] == hand.phase
+    assert [r["action"] for r in recorded(first_table)][-1] == "raise"
 
 
 @pytest.fixture
@@ -89,79 +78,11 @@ def test_a_summary_of_a_version_another_process_made_and_did_not_share_is_read_f
 ):
     settings.SHARE_SNAPSHOTS = False
     at(first_table, dealing.start_hand, dealer_dana_here)
-    knew = dealing.just_written(first_table)
     folder = to_act(first_table)
     with another_process():  # the fold is another process's write
         at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": folder})
-    dealing._WRITTEN.put(reads.identity(first_table), knew)  # this process knew only the deal
     first_table.refresh_from_db()
     assert dealing.table_summary(first_table)["to_act"] == to_act(first_table) != folder
-
-
-def hand_reads(queries) -> list[str]:
-    return [q["sql"] for q in queries if q["sql"].startswith("SELECT") and "tournaments_tablehand" in q["sql"]]
-
-
-def test_a_tap_in_the_other_process_starts_from_what_the_last_write_left_in_redis_reading_no_hand_rows(
-    first_table, dealer_dana_here, shared_snapshots
-):
-    """A tablet's taps may reach either daphne process: the next tap in the other one takes the hand as the
-    last write left it in Redis, at the version it made, instead of reading the hand's rows and replaying."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    at(first_table, dealing.start_hand, dealer_dana_here)
-    at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": to_act(first_table)})
-    seat = to_act(first_table)
-    with another_process(), CaptureQueriesContext(connection) as tapping:
-        at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": seat})
-        there = dealing.just_written(first_table)
-    assert hand_reads(tapping.captured_queries) == []
-    assert [r["action"] for r in recorded(first_table)][-2:] == ["call", "fold"]
-    assert there.engine.actions == dealing.hand_state(hand_in_play(first_table)).actions
-    assert [r.pk for r in there.rows] == [r.pk for r in dealing.effective_rows(hand_in_play(first_table))]
-
-
-def test_what_a_write_leaves_in_redis_carries_no_user_and_comes_back_as_the_hand_it_was(
-    first_table, dealer_dana_here, shared_snapshots
-):
-    """The snapshot a tap leaves for the other process holds the hand's records, not the model instances'
-    caches: no dealer with his password's hash and his roles (they made it 7.5 kB a tap); read back, it is
-    the table, the hand and the rows as written."""
-    import pickle
-
-    at(first_table, dealing.start_hand, dealer_dana_here)
-    at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": to_act(first_table)})
-    first_table.refresh_from_db()
-    left = caches["default"].get(dealing._shared_name(first_table, first_table.version))
-    pickled = pickle.dumps(left)
-    assert dealer_dana_here.username.encode() not in pickled
-    assert dealer_dana_here.password.encode() not in pickled
-    here = dealing.just_written(first_table)
-    assert (left.table.pk, left.table.version, left.table.tournament_id) == (first_table.pk, first_table.version,
-                                                                          first_table.tournament_id)
-    assert (left.hand.pk, left.hand.phase, left.hand.level) == (here.hand.pk, here.hand.phase, here.hand.level)
-    assert not left.table._state.adding and left.hand._state.db == "default"
-    assert [(r.pk, r.seq, r.record) for r in left.rows] == [
-        (r.pk, r.seq, r.record) for r in dealing.effective_rows(hand_in_play(first_table))]
-    assert left.engine.actions == here.engine.actions and left.last == here.last
-
-
-def test_what_a_process_of_other_code_left_in_redis_is_not_where_a_tap_starts(
-    first_table, dealer_dana_here, shared_snapshots, monkeypatch
-):
-    """A rolling deploy: the other process runs code whose hand state has another shape; what it pickled is
-    never unpickled into this one's write (the hand is read from the record instead)."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    at(first_table, dealing.start_hand, dealer_dana_here)
-    seat = to_act(first_table)
-    monkeypatch.setattr(dealing, "_SHARED_SHAPE", "another")
-    with another_process(), CaptureQueriesContext(connection) as tapping:
-        at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": seat})
-    assert hand_reads(tapping.captured_queries) != []
-    assert [r["action"] for r in recorded(first_table)][-1] == "call"
 
 
 def test_the_shape_of_what_a_write_leaves_changes_with_a_field_added_or_renamed():
@@ -171,22 +92,6 @@ def test_the_shape_of_what_a_write_leaves_changes_with_a_field_added_or_renamed(
     assert reads.shape_of(make_dataclass("Written", ["hand", "rows"])) == before
     assert reads.shape_of(make_dataclass("Written", ["hand", "rows", "engine"])) != before
     assert reads.shape_of(make_dataclass("Written", ["hand", "records"])) != before
-
-
-def test_what_redis_holds_of_an_earlier_version_is_not_where_a_tap_starts(
-    first_table, dealer_dana_here, shared_snapshots, settings
-):
-    at(first_table, dealing.start_hand, dealer_dana_here)  # shared, at its version
-    folder = to_act(first_table)
-    settings.SHARE_SNAPSHOTS = False
-    with another_process():  # the other process's fold is not shared (Redis did not answer, say)
-        at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": folder})
-    settings.SHARE_SNAPSHOTS = True
-    with another_process():  # a third tap, in a process that knows neither: Redis holds only the deal
-        with pytest.raises(RuleViolation):
-            at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": folder})
-        at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": to_act(first_table)})
-    assert [r["action"] for r in recorded(first_table)][-2:] == ["fold", "call"]
 
 
 def test_a_taps_news_reads_only_the_links_where_the_write_shared_the_table(
