@@ -5,18 +5,15 @@ group message once per process, with the list of its sockets that should hear it
 key one message at a time, and each message costs four round trips in a row on the process's event loop
 (put back what an interrupted receive left, BZPOPMIN, copy to the backup set, then clean the backup:
 the next receive waits for the clean). Under load each round trip waits its turn on a busy loop and for
-the interpreter lock, and messages pile up in Redis: at 100 dealt tournament tables, the time from a
-tap's announcement to its tablet's socket hearing it was under a millisecond at the median and 800 ms at
-the 95th percentile (docs/benchmarks.md, fifteenth session).
+the interpreter lock, and messages pile up in Redis under load
+(docs/decisions/2026-11-26-channel-layer-receive-in-one-trip.md).
 
 Here one Lua script does what upstream does per message for everything waiting (up to ``batch``): it puts
 back what an interrupted receive left, pops the messages and copies them to the backup set, atomically;
 the messages go to their sockets' buffers at once, and one cleaner removes them from the backup. When
 nothing waits, the receive blocks in BZPOPMIN as upstream's does (as many trips as upstream's when the
-process is idle: a first version that fell back to upstream's whole receive made one trip more a message,
-and the pit at ten tables paid 4 ms of CPU a tap for it). Delivery is what
-upstream gives (at most once, in order of arrival, a message kept in the backup until its receive has
-it); only the number of trips changed.
+process is idle). Delivery is what upstream gives (at most once, in order of arrival, a message kept in
+the backup until its receive has it); only the number of trips changed.
 
 It leans on channels-redis 4's receive internals (``receive_single``'s contract, the backup set, the
 clean locks), so the version is pinned in pyproject.toml; ``tests/casino/test_channel_layer.py`` checks
@@ -57,7 +54,7 @@ class CasinoChannelLayer(RedisChannelLayer):
         """A pool whose calls beyond its bound wait for a free connection. Upstream's (redis-py 8's
         ``ConnectionPool``) refuses the 101st call at once with "Too many connections", and the socket's
         consumer dies: a thousand phones reconnecting after a blip, or leaving as a process stops, join
-        or leave their groups in the same moment (the bench's thousand sockets closing did it). Sentinel
+        or leave their groups in the same moment (docs/decisions/2026-11-26-redis-pool-waits.md). Sentinel
         hosts keep upstream's pool."""
         host = dict(self.hosts[index])
         if "address" not in host:

@@ -148,7 +148,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def dispatch(self, message) -> None:
         # Channels' AsyncConsumer.dispatch first awaits ``aclose_old_connections()``: a hop to the
         # process's one thread-sensitive thread and back for every message, so every push of every
-        # socket of the process queued on that one thread (the pit benchmark measured it). These
+        # socket of the process queued on that one thread
+        # (docs/decisions/2026-11-22-consumer-dispatch-without-aclose.md). These
         # sockets never use that thread's connection: their database work runs in
         # ``database_sync_to_async``, which closes stale connections around each call itself.
         handler = getattr(self, get_handler_name(message), None)

@@ -34,11 +34,10 @@ def send_now(groups: list[str], messages: list[dict]) -> None:
     """Send each message to its group: one trip from this thread to an event loop for all of them.
 
     With Redis, that loop is the announcer's own (``_ANNOUNCER``), not the process's: the process's loop
-    serves every socket of the process, and a tap that waited there for its turn (four round trips to
-    Redis a group, each queued behind the sockets' work) spent 16 ms at the median and 133 ms at the 95th
-    percentile announcing, at 100 dealt tables (docs/benchmarks.md, fifteenth session). channels-redis
-    keeps a connection pool per loop, so both loops send on one layer. The in-memory layer (a laptop, the
-    suite without Redis) keeps its queues on the process's loop: it is reached there, as before.
+    serves every socket of the process, and a tap waiting there for its turn would queue behind every
+    socket's work (docs/decisions/2026-11-26-channel-layer-receive-in-one-trip.md). channels-redis keeps
+    a connection pool per loop, so both loops send on one layer. The in-memory layer (a laptop, the suite
+    without Redis) keeps its queues on the process's loop: it is reached there, as before.
     """
     layer = get_channel_layer()
     if layer is None:

@@ -213,18 +213,18 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Channel layer and cache: Redis when REDIS_URL is set, in-process otherwise.
 # Seconds a thread may hold the GIL before another that waits gets it (casino.asgi): 1 ms instead of
-# Python's 5 ms, measured by bench/bench_pit_load.py.
+# Python's 5 ms (docs/decisions/2026-11-22-gil-switch-interval.md).
 GIL_SWITCH_INTERVAL = env.float("GIL_SWITCH_INTERVAL", default=0.001)
 # The cyclic garbage collector in a process that loads casino.asgi (daphne's, the suite's): what it loaded
 # to start is left out of every collection, and a full collection waits for this many collections of the
-# middle generation (Python's default is 10), measured by bench/bench_tournament_tables.py (docs/realtime.md).
+# middle generation (Python's default is 10) (docs/decisions/2026-11-26-gc-freeze.md).
 GC_FREEZE_AT_START = env.bool("GC_FREEZE_AT_START", default=True)
 GC_FULL_COLLECTION_EVERY = env.int("GC_FULL_COLLECTION_EVERY", default=100)
 # HTTP requests a daphne process runs at once, each in a thread kept for the next (casino.asgi_http);
 # more wait their turn. With the websockets' worker threads (asyncio's default executor: CPUs + 4) it
 # stays within the database pool (32 by default), so a burst of requests waits for a thread instead
 # of timing out on the pool. Not lower: a request holds its thread while it waits for the event loop
-# too, and ordinary traffic should never queue for one (docs/benchmarks.md).
+# too, and ordinary traffic should never queue for one (docs/decisions/2026-11-23-request-threads-reused.md).
 HTTP_THREADS = env.int("HTTP_THREADS", default=20)
 
 REDIS_URL = env.str("REDIS_URL", default="")

@@ -193,7 +193,8 @@ def watching_links(table: Table, version: int) -> dict:
         # The box ids as values, not a subquery: PostgreSQL then finds the open seatings by their
         # partial unique index and the links by the (seat type, seat id) index.
         seat_type, box_ids, now = ContentType.objects.get_for_model(Seating).pk, _box_ids(table), timezone.now()
-        # Once per table version and process: as plain SQL it costs a third of the ORM's query building.
+        # Once per table version and process: as plain SQL it costs a third of the ORM's query building
+        # (docs/decisions/2026-11-23-small-per-tap-savings.md).
         with connection.cursor() as cursor:
             cursor.execute(_WATCHING_LINKS_SQL, [seat_type, list(box_ids), now])
             return dict(cursor.fetchall())

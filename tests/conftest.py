@@ -25,9 +25,9 @@ from django.conf import settings
 # --- A test's event loop always closes ---------------------------------------------------------------
 # pytest-asyncio closes each test's loop with asyncio.Runner, which cancels the tasks left and waits for
 # them without a limit. A socket the test left open (a refused handshake is never sent its disconnect,
-# as daphne would) leaves its consumer's channel-layer receive pending, and about one full run in three
-# one such task never finished after its cancellation: the suite hung in a teardown (session 7's CI
-# waited 90 minutes). Here the wait is bounded: what is still pending after 10 s is reported and left.
+# as daphne would) leaves its consumer's channel-layer receive pending, and such a task may never finish
+# after its cancellation: the suite would hang in a teardown. Here the wait is bounded: what is still
+# pending after 10 s is reported and left.
 def _cancel_all_tasks_within_a_bound(loop):
     tasks = [task for task in asyncio.all_tasks(loop) if not task.done()]
     if not tasks:
@@ -48,10 +48,9 @@ asyncio.runners._cancel_all_tasks = _cancel_all_tasks_within_a_bound
 
 def _flush_by_deleting_rows() -> None:
     """A transactional test (``django_db(transaction=True)``) ends with Django's flush, which on
-    PostgreSQL is one TRUNCATE of every table: 150-300 ms even with the tables empty (a new file for each
-    table, index and TOAST table), against 8 ms for deleting the few rows a test leaves. Most of the suite's tests
-    are transactional: the flushes were most of its time (on session 21's machine the whole run went from
-    over 20 minutes to 7.5). Here the flush deletes the rows instead, with the
+    PostgreSQL is one TRUNCATE of every table: hundreds of milliseconds even on empty tables (a new file
+    for each table, index and TOAST table), and most of the suite's tests are transactional
+    (docs/decisions/2026-11-27-suite-flush-by-delete.md). Here the flush deletes the rows instead, with the
     triggers off for its transaction (``session_replication_role``: the append-only tables refuse a
     DELETE, casino.append_only, and the foreign keys need no checking when every row goes). Same end:
     empty tables, sequences not reset (Django's TRUNCATE does not restart them either). Needs a

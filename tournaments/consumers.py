@@ -116,9 +116,8 @@ class DealerTabletConsumer(LiveConsumer):
 
     A tap's push asks the process's render of the version announced (``tablet.fragment_at``, which the tap's
     answer asks too): one render per version and process, then the viewer's check. A change of the event is
-    drawn only when it changes what this tablet shows of the event (``tablet.event_facts``): at a hundred
-    tables a hand ends somewhere about every second, and every tablet redrawn for each was most of the
-    load (docs/benchmarks.md).
+    drawn only when it changes what this tablet shows of the event (``tablet.event_facts``): a hand ends
+    somewhere about every second at a large event, and a redraw of every tablet for each is wasted work.
     """
 
     goodbye_template = "casino/fragments/staff_access_ended.html"

@@ -512,7 +512,7 @@ def _apply(w: _TableWrite, hand: TableHand, before: HoldemHand, action, rng, *, 
     if after.phase is Phase.COMPLETE:
         # The hand's end goes into the event as the write's last step: the event's lock, which every table's
         # hand's end takes, is then held for the report and the commit only, not for the rest of this table's write
-        # too (at a hundred tables, hands that end together queued on it: docs/benchmarks.md, twenty-first session).
+        # too (hands that end together queue on it: docs/decisions/2026-11-27-event-lock-last.md).
         def report_the_hand() -> None:
             hand.reported_seq = _report(w, hand, after, rng, award=made[-1].seq)
             hand.save(update_fields=[*fields, "reported_seq"])
@@ -529,9 +529,10 @@ def _report(w: _TableWrite, hand: TableHand, state: HoldemHand, rng, *, award: i
     award's row, in the report's key (a hand whose award was undone is reported again).
 
     On the event as it is at its lock, not at a version read before it: the table's own version was checked,
-    and at a hundred tables another table's hand often ends in the same moment. Read before the lock, the
-    event's version was stale whenever one did, and the dealer's award was refused as a conflict (the bench
-    saw it on most hands' ends); ``report_hand`` checks the report against the event it locked."""
+    and at a large event another table's hand often ends in the same moment. Read before the lock, the
+    event's version would be stale whenever one did, and the dealer's award would be refused as a conflict
+    (docs/decisions/2026-11-26-report-at-the-locked-version.md); ``report_hand`` checks the report against
+    the event it locked."""
     starts = dict(state.setup.stacks)
     ends = dict(state.stacks)
     where = hand.level["where"]

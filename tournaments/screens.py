@@ -567,14 +567,12 @@ def watching_links(tournament_id: int, numbers: Iterable[int] | None = None) -> 
     """The usable player links of the event's entries (only those ``numbers``, if given): link id -> when
     it expires.
 
-    The entries' ids as values, not a subquery: with its statistics behind a burst of registrations (or
-    with autovacuum off, as on the bench's machine), PostgreSQL planned the subquery once per link of the
-    event, half a second a read, and at a hundred tables this read, once per tap and process, took more
-    CPU than the daphne processes (docs/benchmarks.md, fourteenth session). By the ids it uses the links'
-    (seat type, seat id) index whatever it knows of the tables.
+    The entries' ids as values, not a subquery: without fresh statistics (a burst of registrations)
+    PostgreSQL may plan the subquery once per link (docs/decisions/2026-11-26-links-asked-by-entry-ids.md).
+    By the ids it uses the links' (seat type, seat id) index whatever it knows of the tables.
 
     In SQL of its own, not through the ORM: each process reads it at every tap at every table, and building
-    and compiling the queryset cost three times the query itself (0.85-1.1 ms of CPU against 0.2-0.35 ms).
+    and compiling the queryset costs about three times the query itself.
     The same query as ``PlayerLink.objects.filter(seat_type=..., seat_id__in=..., revoked_at__isnull=True,
     expires_at__gt=now).values_list("pk", "expires_at")``, tested against it."""
     from django.contrib.contenttypes.models import ContentType
@@ -679,8 +677,8 @@ def _table_at(tournament_id: int, table_pk: int, version: int):
 def read_tap(tournament_id: int, table_pk: int, version: int) -> TapAtTable | None:
     """In a worker thread: the table at the version its tap announced (its summary, ``dealing.table_summary``,
     as the tap's write left it, or read now) and the usable links of the entries dealt in or seated there
-    (their phones hear its taps); None if the table is not the event's. The table's row is not read: at a
-    hundred tables that was a query per tap and process for what the announcement says."""
+    (their phones hear its taps); None if the table is not the event's. The table's row is not read: the
+    announcement says its version already."""
     from tournaments import dealing
 
     table = _table_at(tournament_id, table_pk, version)

@@ -827,7 +827,7 @@ def import_exclusion_csv(*, by, text: str, source: str = "") -> ExclusionImport:
 
 def _update_exclusion_dates(updated: list[ExclusionListEntry], now: datetime, source: str) -> None:
     """The new dates in one statement (two arrays joined by id): Django's bulk_update builds a CASE per
-    row, several times slower for a list of thousands."""
+    row, several times slower for a list of thousands (docs/decisions/2026-11-27-exclusion-import-in-bulk.md)."""
     if updated:
         with connection.cursor() as cursor:
             cursor.execute(

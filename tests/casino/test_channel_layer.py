@@ -119,8 +119,8 @@ async def test_an_announcement_is_refused_on_an_event_loops_thread_rather_than_s
 async def test_a_burst_of_sockets_joining_and_leaving_at_once_waits_for_a_connection_instead_of_failing(layer):
     """A thousand phones reconnect at once after a blip (or leave as a process stops): each join and leave is
     a call to Redis at the same moment. redis-py 8's pool refuses a call beyond its 100th connection ("Too
-    many connections": the socket's consumer died, seen at the end of the bench); the layer's pool makes the
-    call wait for one instead, and opens no more than its own bound."""
+    many connections": the socket's consumer dies, docs/decisions/2026-11-26-redis-pool-waits.md); the
+    layer's pool makes the call wait for one instead, and opens no more than its own bound."""
     channels = [f"{layer.prefix}.phone!{n}" for n in range(400)]
     await asyncio.gather(*(layer.group_add("table.3", channel) for channel in channels))
     connection = layer.connection(0)

@@ -2,7 +2,8 @@
 
 Every write bumps the table's version; what a version shows never changes, so the tablet, the console
 and each phone that re-render after a push read it once. These tests pin what a push costs, because
-the pit's speed target rests on it (docs/benchmarks.md), and that a shared read is never a stale one.
+the pit's speed rests on it (docs/decisions/2026-11-22-one-read-per-version.md), and that a shared read is
+never a stale one.
 """
 
 from __future__ import annotations

@@ -77,8 +77,8 @@ def test_the_award_locks_the_event_last_so_other_tables_hands_wait_only_for_its_
     first_table, dealer_dana_here, event_in_play
 ):
     """Every table's hand's end goes into the one event, under the event's lock: the award takes it after the
-    rest of its own write (its row, its audit event, its version, its request), not before. At a hundred
-    tables the hands that ended together queued on it (docs/benchmarks.md, twenty-first session)."""
+    rest of its own write (its row, its audit event, its version, its request), not before. Hands that end
+    together queue on it (docs/decisions/2026-11-27-event-lock-last.md)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -200,7 +200,7 @@ def test_a_hand_ends_into_the_event_even_when_the_event_moved_on_in_the_same_mom
 ):
     """At a hundred tables another table's hand often ends (or the director pauses the clock) in the very
     moment a dealer awards a pot: the report goes into the event as it is at its lock, and the dealer's tap
-    is not refused as a conflict for something that happened elsewhere (the bench saw most awards refused)."""
+    is not refused as a conflict for something that happened elsewhere."""
     # the director's pause commits between what the table's write knew of the event and its report
     monkeypatch.setattr(services, "report_hand", _after_a_clock_command(services.report_hand, event_in_play,
                                                                         director_dora, "pause"))

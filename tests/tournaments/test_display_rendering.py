@@ -150,8 +150,8 @@ def test_a_new_version_that_leaves_a_phone_as_it_was_is_not_rendered_again(monke
 
 def test_a_bust_anywhere_renders_what_every_phone_shows_once_for_all_of_them_and_no_phones_own_part(monkeypatch):
     """A bust changes the counts every phone of the event shows: a thousand phones each rendered whole for
-    it was the load of an event's busts (docs/benchmarks.md, sixteenth session). The part they all show is
-    rendered once, each phone's own part is kept."""
+    it would be the load of an event's busts (docs/decisions/2026-11-26-phone-in-three-parts.md). The part
+    they all show is rendered once, each phone's own part is kept."""
     seated = board(seats={5: SeatAt(3, 4), 9: SeatAt(6, 2)})
     now = START + timedelta(minutes=10)
     before = {number: screens.phone_view(seated, number, now) for number in (5, 9)}

@@ -149,8 +149,8 @@ def test_between_hands_the_tablet_offers_to_undo_the_award_until_the_next_deal_C
 def test_the_tablet_names_its_players_from_what_the_process_read_of_them_once(
     client, running, number, dealer_dana_here
 ):
-    """A name is taken at registration and never changes: the render at each tap's commit does not ask for
-    the nine names again (at a hundred tables, a query a tap)."""
+    """A name is taken at registration and never changes: the render of each tap's version does not ask for
+    the nine names again (else a query a tap)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 

@@ -275,8 +275,8 @@ async def test_a_hands_end_at_another_table_does_not_redraw_this_tablet_but_the_
 def test_whether_a_change_of_the_event_concerns_a_tablet_is_read_at_the_announced_version_without_a_query(
     two_tables, director_dora, django_assert_num_queries
 ):
-    """A hundred tablets hear each of the event's changes: each asked the event's row again (a query per
-    tablet and change, docs/benchmarks.md, sixteenth session); the announcement names the version."""
+    """A hundred tablets hear each of the event's changes: none asks the event's row again (else a query
+    per tablet and change); the announcement names the version."""
     from tournaments.consumers import DealerTabletConsumer
 
     tournament, (here, _there) = two_tables
