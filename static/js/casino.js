@@ -133,6 +133,25 @@
     if (window.Idiomorph) { Idiomorph.defaults.callbacks = Object.assign({}, Idiomorph.defaults.callbacks, callbacks); }
   });
 
+  // The answer to a tap whose form a push has already morphed away (the push of the tap's own version, or
+  // of a change made in the same moment, came first): htmx finds a swap's extension from the element that
+  // asked, and from a detached one it finds none and falls back to an innerHTML swap, which nests the
+  // screen inside itself. The answer is morphed into its target here instead, unless the screen already
+  // shows a newer version.
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var d = evt.detail, elt = d.requestConfig ? d.requestConfig.elt : null, target = d.target;
+    if (!d.shouldSwap || !elt || elt.isConnected || !target || !target.isConnected || !window.Idiomorph) { return; }
+    d.shouldSwap = false;
+    var tpl = document.createElement("template");
+    tpl.innerHTML = d.serverResponse;
+    var fresh = tpl.content.firstElementChild;
+    if (!fresh || fresh.id !== target.id) { return; }
+    var had = parseInt(target.dataset.version || "0", 10), got = parseInt(fresh.dataset.version || "0", 10);
+    if (got < had) { return; }
+    Idiomorph.morph(target, fresh, { morphStyle: "outerHTML" });
+    htmx.process(target);
+  });
+
   // A push over the socket swaps each element of the fragment by its id (htmx's out-of-band swap): the
   // "live-morph" extension (on <body>) makes that swap a morph too.
   if (window.htmx) {

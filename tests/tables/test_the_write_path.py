@@ -98,7 +98,7 @@ def test_the_tablet_answers_a_key_used_for_another_action_with_409(client, table
     pad.tap("bet", box="1", spot="ante", amount="10", key="reused")
     version = pad.version
     pad.tap("close-bets", key="reused", expect=409)
-    assert "This request was already used for something else" in pad.html
+    assert "Esta petición ya se usó para otra cosa." in pad.html  # the dealer's language (es by default)
     table_one.refresh_from_db()
     assert table_one.version == version
 
