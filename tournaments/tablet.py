@@ -37,6 +37,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino import reads
 from casino.access import role_required
+from casino.form_input import BadInput, version_and_key
 from casino.memo import BoundedCache
 from casino.roles import Role, has_role
 from casino.rules.errors import RuleViolation
@@ -45,9 +46,8 @@ from casino.rules.holdem.hand import ENDED
 from casino.rules.tournament import clock
 from casino.rules.tournament.structure import Structure
 from tournaments import dealing, forms, screens, services
-from tournaments.forms import BadInput
 from tournaments.models import DealtTable, TableHand, TableHandAction, TableRequest, Tournament
-from tournaments.views import _guard, outcome
+from tournaments.views import outcome
 
 #: Who opens a tournament table's tablet: its dealers, the floor and the director (and administrators).
 TABLET_ROLES = (Role.DEALER, Role.TOURNAMENT_FLOOR, Role.TOURNAMENT_DIRECTOR, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
@@ -375,7 +375,7 @@ def tablet_act(request, tournament_id: int, table: int, action: str):
     post = request.POST
 
     def run():
-        version, key = _guard(post)
+        version, key = version_and_key(post)
         common = {"table": dealt, "by": request.user, "key": key, "expected_version": version}
         if action == "new-hand":
             return dealing.start_hand(**common)

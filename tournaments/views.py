@@ -43,6 +43,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino import player_links
 from casino.access import role_required
+from casino.form_input import BadInput, version_and_key
 from casino.i18n import explain
 from casino.models import PlayerLink
 from casino.roles import Role, has_role
@@ -53,7 +54,6 @@ from casino.rules.tournament.penalties import INFRACTIONS, PENALTY_KINDS
 from casino.rules.tournament.record import parse_at, voided_seqs
 from casino.writes import KeyUsedElsewhere, NotAllowed, StaleVersion, asking, is_valid_key
 from tournaments import console, forms, screens
-from tournaments.forms import BadInput
 from tournaments.models import Entry, ExclusionListEntry, StructureTemplate, Tournament
 
 log = logging.getLogger(__name__)
@@ -381,19 +381,9 @@ def _number_or_none(read: Callable, post) -> int | None:
         return None
 
 
-def _guard(post) -> tuple[int, str]:
-    version = forms.whole(post.get("version"), _("The screen's version"), low=0, high=2**62)
-    key = (post.get("key") or "").strip()
-    if not key:
-        raise BadInput(_("This form is incomplete: reload the page."))
-    if not is_valid_key(key):
-        raise BadInput(_("The form's request key is not valid: reload the page."))
-    return version, key
-
-
 def call_service(name: str, tournament: Tournament, user, post, kwargs: dict):
     """The one service call of a form: ``services.<name>(tournament=, by=, key=, expected_version=, **kwargs)``."""
-    version, key = _guard(post)
+    version, key = version_and_key(post)
     service = getattr(_services(), name, None)
     if service is None:
         raise BadInput(_("This action is not available yet."))
@@ -412,7 +402,7 @@ def record_busts(tournament: Tournament, user, post, *, table: int, seats: list[
     services = _services()
     if len(seats) == 1:
         return call_service("record_bust", tournament, user, post, {"table": table, "seat": seats[0]})
-    version, key = _guard(post)
+    version, key = version_and_key(post)
     hand = services.tournament_state(tournament).last_seq + 1
     result = None
     # each bust kept with the whole form (its hand is the record's line at the time: not in it, for a retry)
@@ -443,7 +433,7 @@ def _at_dealt_table(action: str, tournament: Tournament, user, post, number: int
     each table's; the director's word is for the table as it stands)."""
     from tournaments import dealing
 
-    _version, key = _guard(post)
+    _version, key = version_and_key(post)
     try:
         table = dealing.dealt_table(tournament, number)
     except RuleViolation:

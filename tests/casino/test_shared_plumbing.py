@@ -1,0 +1,38 @@
+"""Issue #35 item 4: the plumbing both games share lives once, in casino/; the games keep no copy of it."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = ("tables", "tournaments")
+
+
+def _definitions(game: str) -> dict[str, list[str]]:
+    """Every class and module-level function a game's modules define, by name, with where."""
+    found: dict[str, list[str]] = {}
+    for path in sorted((ROOT / game).rglob("*.py")):
+        if "migrations" in path.parts:
+            continue
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                found.setdefault(node.name, []).append(str(path.relative_to(ROOT)))
+    return found
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("name", ["BadInput", "whole", "_int", "_guard"])
+def test_no_game_defines_its_own_copy_of_the_shared_input_parsing(game, name):
+    assert name not in _definitions(game), _definitions(game).get(name)
+
+
+def test_both_games_refuse_bad_input_with_the_one_bad_input_of_the_core():
+    from casino.form_input import BadInput
+    from tables import views as pit_views
+    from tournaments import forms, tablet
+    from tournaments import views as tournament_views
+
+    assert pit_views.BadInput is forms.BadInput is tablet.BadInput is tournament_views.BadInput is BadInput
