@@ -37,9 +37,9 @@ from casino.access import role_required
 from casino.bad_input import checks_its_own_nul_bytes, first_field_with_nul, nul_refusal
 from casino.form_input import BadInput, deck_cards, version_and_key, whole
 from casino.models import PlayerLink, object_label
+from casino.refusals import mark_refusal, outcome
 from casino.roles import Role, has_role
 from casino.rules.errors import RuleViolation
-from casino.writes import KeyUsedElsewhere
 from tables import reads, rendering, services, sessions
 from tables.access import is_dealer_at, may_view, supervises, supervises_pit
 from tables.models import BOX_NUMBERS, Box, Hand, Pit, Seating, Table
@@ -47,6 +47,7 @@ from tables.refusals import refusal_text
 
 log = logging.getLogger(__name__)
 
+TABLE_CHANGED = gettext_lazy("The table changed: refreshing.")
 SUPERVISORS = (Role.PIT_BOSS, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
 RECALL_PAGE = 10  # hands a recall page shows (THB-71 asks for at least the last 10); older ones on the next pages
 
@@ -282,39 +283,21 @@ def _dealer_call(action: str, post, table: Table):
 def _submit(request, call, kwargs, *, table: Table, render_fragment: Callable, page: str):
     """Make the one service call and answer the fresh fragment, with what happened if it was refused."""
     post = request.POST
-    try:
+
+    def run():
         version, key = version_and_key(post)
-        result = call(table=table, by=request.user, key=key, expected_version=version, **kwargs)
-    except services.StaleVersion:
-        return _answer(request, render_fragment, page, 409,
-                       {"level": "stale", "text": _("The table changed: refreshing.")})
-    except KeyUsedElsewhere:
-        return _answer(request, render_fragment, page, 409,
-                       {"level": "error", "text": _("This request was already used for something else.")},
-                       refusal=True)
-    except BadInput as bad:
-        return _answer(request, render_fragment, page, 400, {"level": "error", "text": str(bad)})
-    except RuleViolation as refused:
-        # The transaction rolled back: nothing of the action was recorded.
-        return _answer(request, render_fragment, page, 422, {"level": "error", "text": refusal_text(refused)},
-                       refusal=True)
-    except services.NotAllowed as denied:
-        return _answer(request, render_fragment, page, 403, {"level": "error", "text": refusal_text(denied)},
-                       refusal=True)
-    notice = None
-    if result.alerts:
-        notice = {"level": "info", "text": " ".join(result.alerts)}  # in the language of the request that wrote them
+        return call(table=table, by=request.user, key=key, expected_version=version, **kwargs)
+
+    status, notice, result = outcome(run, stale=TABLE_CHANGED)
+    if status != 200:
+        return _answer(request, render_fragment, page, status, notice)
     # The fragment of the version this write made: its snapshot was cached at commit, nothing to read back.
     return _answer(request, lambda n: render_fragment(n, version=result.table_version), page, 200, notice)
 
 
-def _answer(request, render_fragment, page: str, status: int, notice: dict | None, refusal: bool = False):
+def _answer(request, render_fragment, page: str, status: int, notice: dict | None):
     if request.htmx:
-        response = HttpResponse(render_fragment(notice), status=status)
-        if refusal:
-            # live.js: a refusal by the rules is not a logout, whatever its status.
-            response["X-Rule-Refusal"] = "1"
-        return response
+        return mark_refusal(HttpResponse(render_fragment(notice), status=status), status, notice)
     if notice:
         level = messages.INFO if notice["level"] == "info" else messages.ERROR
         messages.add_message(request, level, notice["text"])

@@ -39,6 +39,7 @@ from casino import reads
 from casino.access import role_required
 from casino.form_input import BadInput, version_and_key
 from casino.memo import BoundedCache
+from casino.refusals import mark_refusal
 from casino.roles import Role, has_role
 from casino.rules.errors import RuleViolation
 from casino.rules.holdem import Phase
@@ -403,10 +404,7 @@ def tablet_act(request, tournament_id: int, table: int, action: str):
         else:
             dealt.refresh_from_db()
             html = tablet_fragment(dealt, notice)
-        response = HttpResponse(html, status=status)
-        if status in (403, 422):
-            response["X-Rule-Refusal"] = "1"  # live.js: a refusal by the rules is not a logout
-        return response
+        return mark_refusal(HttpResponse(html, status=status), status, notice)
     if notice:
         messages.add_message(request, messages.INFO if status == 200 else messages.ERROR, notice["text"])
     return redirect(reverse("tournaments:tablet", args=[tournament_id, table]))

@@ -36,3 +36,14 @@ def test_both_games_refuse_bad_input_with_the_one_bad_input_of_the_core():
     from tournaments import views as tournament_views
 
     assert pit_views.BadInput is forms.BadInput is tablet.BadInput is tournament_views.BadInput is BadInput
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_game_maps_refusals_to_responses_itself(game):
+    """casino.refusals alone sets the refusal header and catches the write path's refusals."""
+    setting_the_header = [str(path.relative_to(ROOT)) for path in sorted((ROOT / game).rglob("*.py"))
+                          if '["X-Rule-Refusal"] =' in path.read_text(encoding="utf-8")]
+    assert setting_the_header == []
+    catching = [str(path.relative_to(ROOT)) for path in sorted((ROOT / game).rglob("*.py"))
+                if "except KeyUsedElsewhere" in path.read_text(encoding="utf-8")]
+    assert catching == []
