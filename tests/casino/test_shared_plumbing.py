@@ -24,7 +24,7 @@ def _definitions(game: str) -> dict[str, list[str]]:
 
 
 @pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("name", ["BadInput", "whole", "_int", "_guard"])
+@pytest.mark.parametrize("name", ["BadInput", "whole", "_int", "_guard", "_user"])
 def test_no_game_defines_its_own_copy_of_the_shared_input_parsing(game, name):
     assert name not in _definitions(game), _definitions(game).get(name)
 
