@@ -47,3 +47,24 @@ def test_no_game_maps_refusals_to_responses_itself(game):
     catching = [str(path.relative_to(ROOT)) for path in sorted((ROOT / game).rglob("*.py"))
                 if "except KeyUsedElsewhere" in path.read_text(encoding="utf-8")]
     assert catching == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_game_reads_the_watching_links_in_sql_of_its_own(game):
+    """casino.player_links.usable_links is the one read, its SQL from the models' metadata."""
+    naming_the_table = [str(path.relative_to(ROOT)) for path in sorted((ROOT / game).rglob("*.py"))
+                        if "casino_playerlink" in path.read_text(encoding="utf-8")]
+    assert naming_the_table == []
+    assert "_watching_sql" not in _definitions(game)
+
+
+def test_the_usable_links_sql_names_come_from_the_models_and_every_value_is_a_parameter():
+    from casino.player_links import _usable_links_sql
+    from tables.models import Seating
+    from tournaments.models import Entry
+
+    by_box = _usable_links_sql(Seating, "box", "ended_at")
+    by_id = _usable_links_sql(Entry, "id", None)
+    assert '"tables_seating"' in by_box and '"box_id" = ANY(%s)' in by_box and '"ended_at" IS NULL' in by_box
+    assert "JOIN" not in by_id and '"seat_id" = ANY(%s)' in by_id
+    assert all(sql.count("%s") == 3 for sql in (by_box, by_id))
