@@ -68,3 +68,15 @@ def test_the_usable_links_sql_names_come_from_the_models_and_every_value_is_a_pa
     assert '"tables_seating"' in by_box and '"box_id" = ANY(%s)' in by_box and '"ended_at" IS NULL' in by_box
     assert "JOIN" not in by_id and '"seat_id" = ANY(%s)' in by_id
     assert all(sql.count("%s") == 3 for sql in (by_box, by_id))
+
+
+def test_each_games_command_answers_the_cores_result_extended():
+    from casino.writes import Written
+    from tables.writing import ActionResult
+    from tournaments.dealing import TableResult
+    from tournaments.services import TournamentResult
+
+    assert all(issubclass(result, Written) for result in (ActionResult, TableResult, TournamentResult))
+    pit = ActionResult(7, {"hand": 3})
+    assert (pit.table_version, pit.hand_id, TableResult(7, {"hand": 3}).hand) == (7, 3, 3)
+
