@@ -80,3 +80,15 @@ def test_each_games_command_answers_the_cores_result_extended():
     pit = ActionResult(7, {"hand": 3})
     assert (pit.table_version, pit.hand_id, TableResult(7, {"hand": 3}).hand) == (7, 3, 3)
 
+
+def test_both_tablets_name_their_action_urls_through_the_one_remembered_reverse(settings):
+    from django.urls import reverse
+
+    from tables.templatetags import table_screens
+    from tournaments.templatetags import tournament_console
+
+    assert table_screens.act_url(3, "bet") == reverse("tables:dealer_act", args=[3, "bet"])
+    assert tournament_console.tablet_act_url(2, 5, "fold") == reverse("tournaments:tablet_act", args=[2, 5, "fold"])
+    for game in GAMES:  # no cache of their own beside it
+        sources = [path.read_text(encoding="utf-8") for path in (ROOT / game / "templatetags").glob("*.py")]
+        assert not any("BoundedCache" in text or "lru_cache" in text for text in sources), game
