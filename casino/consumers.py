@@ -38,6 +38,12 @@ CLOSE_REVOKED = 4401
 SHOWN_VERSION = re.compile(r'data-version="(\d+)"')
 
 
+def signed_in_user(scope):
+    """The staff member a socket's session signed in, or None (a phone, a session that ended)."""
+    user = scope.get("user")
+    return user if user is not None and user.is_authenticated else None
+
+
 class LiveConsumer(AsyncWebsocketConsumer):
     """Base for every live screen. Subclasses implement the sync hooks ``authorise``,
     ``still_allowed`` and ``render_fragment``; they run in a worker thread, one call per push.

@@ -8,13 +8,14 @@ effect at once and is announced to the player's open sockets.
 
 from __future__ import annotations
 
+import functools
 from datetime import timedelta
 
 import segno
 from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.core import signing
-from django.db import transaction
+from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -100,3 +101,39 @@ def current_link(session) -> PlayerLink | None:
         return None
     link = PlayerLink.objects.select_related("seat_type").filter(pk=link_id).first()
     return link if link is not None and link.is_usable() else None
+
+
+def usable_links(seat_model, values, *, by: str = "id", open_while_null: str | None = None) -> dict:
+    """``{link id: expires_at}`` of the unrevoked, unexpired links whose seat (a ``seat_model`` row) has
+    ``by`` among ``values`` (and ``open_while_null`` still null): the links that may watch a screen.
+
+    Both games' phones read it once per version and process. The values as parameters, not a subquery: by
+    them PostgreSQL uses the links' (seat type, seat id) index whatever its statistics say; the names from
+    the models' metadata."""
+    values = list(values)
+    if not values:
+        return {}
+    sql = _usable_links_sql(seat_model, by, open_while_null)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [ContentType.objects.get_for_model(seat_model).pk, values, timezone.now()])
+        return dict(cursor.fetchall())
+
+
+@functools.lru_cache(maxsize=16)
+def _usable_links_sql(seat_model, by: str, open_while_null: str | None) -> str:
+    quote, links, seats = connection.ops.quote_name, PlayerLink._meta, seat_model._meta
+
+    def link(name: str) -> str:
+        return f"l.{quote(links.get_field(name).column)}"
+
+    def seat(name: str) -> str:
+        return f"s.{quote(seats.get_field(name).column)}"
+
+    source, chosen, still_open = f"{quote(links.db_table)} l", link("seat_id"), ""
+    if by != seats.pk.name or open_while_null is not None:  # the seat's own columns: join its table
+        source += f" JOIN {quote(seats.db_table)} s ON {seat(seats.pk.name)} = {link('seat_id')}"
+        chosen = seat(by)
+        still_open = f" AND {seat(open_while_null)} IS NULL" if open_while_null else ""
+    return (f"SELECT {link('id')}, {link('expires_at')} FROM {source} "  # noqa: S608
+            f"WHERE {link('seat_type')} = %s AND {chosen} = ANY(%s){still_open} "
+            f"AND {link('revoked_at')} IS NULL AND {link('expires_at')} > %s")

@@ -134,10 +134,11 @@ class Aggregate:
 
 @dataclass
 class Written:
-    """A write's answer: the version it made, what it names, and sentences for the person who acted."""
+    """A write's answer: the version it made, what it names, and sentences for the person who acted.
+    Each game's commands answer it, extended with what the game's screens ask of it."""
 
     version: int
-    ids: dict[str, int | None]
+    ids: dict[str, int | None] = field(default_factory=dict)
     duplicate: bool = False
     alerts: list[str] = field(default_factory=list)
 

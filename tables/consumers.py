@@ -7,16 +7,11 @@ from the database. Nothing here changes the game; actions are HTTP POSTs.
 
 from __future__ import annotations
 
-from casino.consumers import LiveConsumer
+from casino.consumers import LiveConsumer, signed_in_user
 from casino.roles import read_again
 from tables import rendering
 from tables.access import is_dealer_at, supervises_pit
 from tables.models import Pit, Table, pit_group
-
-
-def _user(scope):
-    user = scope.get("user")
-    return user if user is not None and user.is_authenticated else None
 
 
 class TableDealerConsumer(LiveConsumer):
@@ -28,7 +23,7 @@ class TableDealerConsumer(LiveConsumer):
         return "dealer-table"
 
     def authorise(self):
-        self.user = _user(self.scope)
+        self.user = signed_in_user(self.scope)
         table_id = self.scope["url_route"]["kwargs"]["table_id"]
         self.table = Table.objects.select_related("pit").filter(pk=table_id).first()
         if self.user is None or self.table is None or not is_dealer_at(self.user, self.table):
@@ -56,7 +51,7 @@ class PitConsumer(LiveConsumer):
         return f"pit-{self.pit.pk}"
 
     def authorise(self):
-        self.user = _user(self.scope)
+        self.user = signed_in_user(self.scope)
         pit_id = self.scope["url_route"]["kwargs"]["pit_id"]
         self.pit = Pit.objects.filter(pk=pit_id).first()
         if self.user is None or self.pit is None or not supervises_pit(self.user, self.pit):

@@ -17,13 +17,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.contenttypes.models import ContentType
-from django.db import connection
 from django.db.models import Sum
-from django.utils import timezone
 from django.utils.translation import gettext
 
-from casino import reads
+from casino import player_links, reads
 from casino.i18n import explain_note
 from casino.reads import effective_rows
 from casino.rules.errors import N_, Note, RuleViolation
@@ -192,12 +189,7 @@ def watching_links(table: Table, version: int) -> dict:
     def read() -> dict:
         # The box ids as values, not a subquery: PostgreSQL then finds the open seatings by their
         # partial unique index and the links by the (seat type, seat id) index.
-        seat_type, box_ids, now = ContentType.objects.get_for_model(Seating).pk, _box_ids(table), timezone.now()
-        # Once per table version and process: as plain SQL it costs a third of the ORM's query building
-        # (docs/decisions/2026-11-23-small-per-tap-savings.md).
-        with connection.cursor() as cursor:
-            cursor.execute(_WATCHING_LINKS_SQL, [seat_type, list(box_ids), now])
-            return dict(cursor.fetchall())
+        return player_links.usable_links(Seating, _box_ids(table), by="box", open_while_null="ended_at")
 
     return SNAPSHOTS.once_per_version("links", table, version, read)
 
@@ -205,13 +197,6 @@ def watching_links(table: Table, version: int) -> dict:
 def watching_links_in_process(table: Table, version: int) -> dict | None:
     """``watching_links(table, version)`` if this process holds it; never reads."""
     return SNAPSHOTS.held_once("links", table, version)
-
-
-_WATCHING_LINKS_SQL = (
-    'SELECT l."id", l."expires_at" FROM "casino_playerlink" l JOIN "tables_seating" s ON s."id" = l."seat_id"'
-    ' WHERE l."seat_type_id" = %s AND s."box_id" = ANY(%s) AND s."ended_at" IS NULL'
-    ' AND l."revoked_at" IS NULL AND l."expires_at" > %s'
-)
 
 
 # A table's seven boxes are made with it and never change: their ids, per table.

@@ -35,11 +35,11 @@ from django.views.decorators.http import require_GET, require_POST
 from casino import player_links
 from casino.access import role_required
 from casino.bad_input import checks_its_own_nul_bytes, first_field_with_nul, nul_refusal
+from casino.form_input import BadInput, deck_cards, version_and_key, whole
 from casino.models import PlayerLink, object_label
+from casino.refusals import mark_refusal, outcome
 from casino.roles import Role, has_role
-from casino.rules.cards import parse_card
 from casino.rules.errors import RuleViolation
-from casino.writes import KeyUsedElsewhere, is_valid_key
 from tables import reads, rendering, services, sessions
 from tables.access import is_dealer_at, may_view, supervises, supervises_pit
 from tables.models import BOX_NUMBERS, Box, Hand, Pit, Seating, Table
@@ -47,12 +47,9 @@ from tables.refusals import refusal_text
 
 log = logging.getLogger(__name__)
 
+TABLE_CHANGED = gettext_lazy("The table changed: refreshing.")
 SUPERVISORS = (Role.PIT_BOSS, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
 RECALL_PAGE = 10  # hands a recall page shows (THB-71 asks for at least the last 10); older ones on the next pages
-
-
-class BadInput(Exception):
-    """A form value the screen cannot turn into an action (not a number, no such box, not a card)."""
 
 
 # --------------------------------------------------------------------------- home pages
@@ -102,18 +99,6 @@ def dealer_table(request, table_id: int):
                                                         "box_numbers": BOX_NUMBERS})
 
 
-def _int(value, what: str, *, low: int = 0, high: int = 10**9) -> int:
-    try:
-        number = int(str(value).strip())
-    except (TypeError, ValueError):
-        raise BadInput(
-            _("%(what)s must be a whole number, not “%(value)s”.") % {"what": what, "value": value or ""}
-        ) from None
-    if not low <= number <= high:
-        raise BadInput(_("%(what)s must be between %(low)d and %(high)d.") % {"what": what, "low": low, "high": high})
-    return number
-
-
 def _digits(text: str) -> bool:
     """ASCII digits a database key can hold: "²" passes isdigit() but not int() (issue #34)."""
     return text.isascii() and text.isdigit() and len(text) <= 18
@@ -142,7 +127,7 @@ def _refuse_nul_bytes(post) -> None:
 
 
 def _box(post) -> int:
-    return _int(post.get("box"), _("The box"), low=1, high=7)
+    return whole(post.get("box"), _("The box"), low=1, high=7)
 
 
 def _cards(post, count: int) -> list[str]:
@@ -159,17 +144,14 @@ def _cards(post, count: int) -> list[str]:
     if len(picked) != count:
         raise BadInput(_("Pick exactly %(count)d card(s); you picked %(picked)d.") % {"count": count,
                                                                                        "picked": len(picked)})
-    try:
-        return [str(parse_card(c)) for c in picked]
-    except RuleViolation:
-        raise BadInput(_("That is not a card of the deck.")) from None
+    return deck_cards(picked)
 
 
 def _bet(post, state):
     spot = post.get("spot", "ante")
     if spot not in ("ante", "bonus"):
         raise BadInput(_("Choose the ante or the Bonus."))
-    amount = _int(post.get("amount"), _("The amount"), low=1)
+    amount = whole(post.get("amount"), _("The amount"), low=1, high=10**9)
     return {"action": "place-ante" if spot == "ante" else "place-bonus", "box": _box(post), "amount": amount}
 
 
@@ -189,7 +171,7 @@ def _decision(post, state):
         raise BadInput(_("That is not a decision of this game."))
     record = {"action": kind, "box": _box(post)}
     if post.get("choice") == "bet":
-        record["amount"] = _int(post.get("amount"), _("The amount"), low=1)
+        record["amount"] = whole(post.get("amount"), _("The amount"), low=1, high=10**9)
     return record
 
 
@@ -242,14 +224,14 @@ def _irregularity(post) -> dict:
     if kind == "face-up-card":
         return {"action": "report-face-up-card", "count": 1}
     if kind == "face-up-cards":
-        return {"action": "report-face-up-card", "count": _int(post.get("count"), _("The number of cards"),
+        return {"action": "report-face-up-card", "count": whole(post.get("count"), _("The number of cards"),
                                                                low=2, high=52)}
     if kind == "box-wrong-count":
         return {"action": "report-box-wrong-card-count", "box": _box(post),
-                "cards_dealt": _int(post.get("cards_dealt"), _("The number of cards"), low=0, high=52)}
+                "cards_dealt": whole(post.get("cards_dealt"), _("The number of cards"), low=0, high=52)}
     if kind == "dealer-wrong-count":
         return {"action": "report-dealer-wrong-card-count",
-                "cards_dealt": _int(post.get("cards_dealt"), _("The number of cards"), low=0, high=52),
+                "cards_dealt": whole(post.get("cards_dealt"), _("The number of cards"), low=0, high=52),
                 "correctable": post.get("correctable") == "1"}
     raise BadInput(_("Choose one of the irregularities in the menu."))
 
@@ -283,7 +265,7 @@ def _dealer_call(action: str, post, table: Table):
         return services.report_irregularity, {"record": _irregularity(post)}
     if action == "deck-count":
         return services.record_deck_count, {
-            "cards": _int(post.get("cards"), _("The number of cards"), low=0, high=520),
+            "cards": whole(post.get("cards"), _("The number of cards"), low=0, high=520),
             "note": _free_text(post, "note"),
         }
     if action == "suspect-cards":
@@ -301,44 +283,21 @@ def _dealer_call(action: str, post, table: Table):
 def _submit(request, call, kwargs, *, table: Table, render_fragment: Callable, page: str):
     """Make the one service call and answer the fresh fragment, with what happened if it was refused."""
     post = request.POST
-    try:
-        version = _int(post.get("version"), _("The screen's version"), low=0, high=2**62)
-        key = post.get("key", "").strip()
-        if not key:
-            raise BadInput(_("This form is incomplete: reload the page."))
-        if not is_valid_key(key):
-            raise BadInput(_("The form's request key is not valid: reload the page."))
-        result = call(table=table, by=request.user, key=key, expected_version=version, **kwargs)
-    except services.StaleVersion:
-        return _answer(request, render_fragment, page, 409,
-                       {"level": "stale", "text": _("The table changed: refreshing.")})
-    except KeyUsedElsewhere:
-        return _answer(request, render_fragment, page, 409,
-                       {"level": "error", "text": _("This request was already used for something else.")},
-                       refusal=True)
-    except BadInput as bad:
-        return _answer(request, render_fragment, page, 400, {"level": "error", "text": str(bad)})
-    except RuleViolation as refused:
-        # The transaction rolled back: nothing of the action was recorded.
-        return _answer(request, render_fragment, page, 422, {"level": "error", "text": refusal_text(refused)},
-                       refusal=True)
-    except services.NotAllowed as denied:
-        return _answer(request, render_fragment, page, 403, {"level": "error", "text": refusal_text(denied)},
-                       refusal=True)
-    notice = None
-    if result.alerts:
-        notice = {"level": "info", "text": " ".join(result.alerts)}  # in the language of the request that wrote them
+
+    def run():
+        version, key = version_and_key(post)
+        return call(table=table, by=request.user, key=key, expected_version=version, **kwargs)
+
+    status, notice, result = outcome(run, stale=TABLE_CHANGED)
+    if status != 200:
+        return _answer(request, render_fragment, page, status, notice)
     # The fragment of the version this write made: its snapshot was cached at commit, nothing to read back.
     return _answer(request, lambda n: render_fragment(n, version=result.table_version), page, 200, notice)
 
 
-def _answer(request, render_fragment, page: str, status: int, notice: dict | None, refusal: bool = False):
+def _answer(request, render_fragment, page: str, status: int, notice: dict | None):
     if request.htmx:
-        response = HttpResponse(render_fragment(notice), status=status)
-        if refusal:
-            # live.js: a refusal by the rules is not a logout, whatever its status.
-            response["X-Rule-Refusal"] = "1"
-        return response
+        return mark_refusal(HttpResponse(render_fragment(notice), status=status), status, notice)
     if notice:
         level = messages.INFO if notice["level"] == "info" else messages.ERROR
         messages.add_message(request, level, notice["text"])
@@ -393,11 +352,11 @@ def _pit_call(action: str, post):
         if post.get("approve") == "1" and post.get("confirm") != "1":
             # One tap must not pay 5,000 (issue #16): the console asks "Approve ...?" and posts confirm=1.
             raise BadInput(_("Confirm the approval: tap “Yes, approve” under the amount."))
-        return services.decide_award, {"hand_id": _int(post.get("hand"), _("The hand"), low=1),
+        return services.decide_award, {"hand_id": whole(post.get("hand"), _("The hand"), low=1, high=10**9),
                                        "box": _box(post), "approve": post.get("approve") == "1",
                                        "reason": _free_text(post, "reason")}
     if action == "alert":
-        return services.acknowledge_alert, {"alert_id": _int(post.get("alert"), _("The alert"), low=1)}
+        return services.acknowledge_alert, {"alert_id": whole(post.get("alert"), _("The alert"), low=1, high=10**9)}
     raise Http404
 
 

@@ -25,7 +25,7 @@ Every command is ``fn(*, table, by, key, expected_version, ...) -> ActionResult`
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.db.models import Max
 
@@ -33,7 +33,7 @@ from casino.models import label_of
 from casino.roles import SUPERVISE_PIT, can
 from casino.rules.errors import N_
 from casino.rules.holdem_bonus import HandState
-from casino.writes import Aggregate, NotAllowed, Write, write
+from casino.writes import Aggregate, NotAllowed, Write, Written, write
 from tables.access import is_dealer_at, supervises
 from tables.models import Alert, Hand, Table, TableRequest, TableSession, pit_group
 from tables.reads import SNAPSHOTS, Snapshot, alert_text
@@ -45,13 +45,16 @@ __all__ = [
 
 
 @dataclass
-class ActionResult:
+class ActionResult(Written):
     """A command's answer: the version it made, its hand, whether the key was used already, the alerts."""
 
-    table_version: int
-    hand_id: int | None
-    duplicate: bool = False
-    alerts: list[str] = field(default_factory=list)
+    @property
+    def table_version(self) -> int:
+        return self.version
+
+    @property
+    def hand_id(self) -> int | None:
+        return self.ids.get("hand")
 
 
 def _table_groups(table: Table) -> list[str]:
@@ -101,7 +104,7 @@ def write_at_table(*, table, by, key: str, expected_version: int, action: str,
     table_id = table.pk if isinstance(table, Table) else int(table)
     done = write(TABLES, pk=table_id, by=by, key=key, expected_version=expected_version, action=action, work=work,
                  write_class=TableWrite)
-    return ActionResult(done.version, done.ids.get("hand"), duplicate=done.duplicate, alerts=done.alerts)
+    return ActionResult(done.version, done.ids, duplicate=done.duplicate, alerts=done.alerts)
 
 
 # --- Who may act -------------------------------------------------------------------------------------

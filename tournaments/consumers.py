@@ -15,7 +15,7 @@ import weakref
 from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 
-from casino.consumers import LiveConsumer
+from casino.consumers import LiveConsumer, signed_in_user
 from casino.roles import Role, has_role, read_again
 from tournaments import screens
 from tournaments.models import Tournament, event_screens_group
@@ -26,11 +26,6 @@ log = logging.getLogger(__name__)
 #: staff who record busts and seats at the tables (the role t-app adds as ``Role.TOURNAMENT_FLOOR``).
 CONSOLE_ROLES = (Role.TOURNAMENT_DIRECTOR, getattr(Role, "TOURNAMENT_FLOOR", "tournament_floor"), Role.GAMES_DIRECTOR,
                  Role.ADMINISTRATOR)
-
-
-def _user(scope):
-    user = scope.get("user")
-    return user if user is not None and user.is_authenticated else None
 
 
 def runs_tournaments(user) -> bool:
@@ -64,7 +59,7 @@ class TournamentConsoleConsumer(LiveConsumer):
         return console_screen_id()
 
     def authorise(self):
-        self.user = _user(self.scope)
+        self.user = signed_in_user(self.scope)
         tournament_id = self.scope["url_route"]["kwargs"]["tournament_id"]
         self.tournament = Tournament.objects.filter(pk=tournament_id).first()
         if self.tournament is None or not runs_tournaments(self.user):
@@ -129,7 +124,7 @@ class DealerTabletConsumer(LiveConsumer):
         from tournaments import tablet
         from tournaments.models import DealtTable
 
-        self.user = _user(self.scope)
+        self.user = signed_in_user(self.scope)
         kwargs = self.scope["url_route"]["kwargs"]
         self.table = (DealtTable.objects.select_related("tournament")
                       .filter(tournament_id=kwargs["tournament_id"], number=kwargs["table"]).first())

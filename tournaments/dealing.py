@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from casino import reads
+from casino import reads, writes
 from casino.memo import BoundedCache
 from casino.models import label_of
 from casino.roles import DEAL, DIRECT_TOURNAMENTS, Role, can, has_role
@@ -102,11 +102,10 @@ TABLES = Aggregate(
 
 
 @dataclass
-class TableResult:
-    version: int
-    hand: int | None = None  # the TableHand's id
-    duplicate: bool = False
-    alerts: list[str] = field(default_factory=list)
+class TableResult(writes.Written):
+    @property
+    def hand(self) -> int | None:  # the TableHand's id
+        return self.ids.get("hand")
 
 
 @dataclass(frozen=True)
@@ -207,7 +206,7 @@ def _write_at(table: DealtTable, *, by, key: str, expected_version: int, action:
 
     done = write(TABLES, pk=table.pk, by=by, key=key, expected_version=expected_version, action=action, work=run,
                  write_class=_TableWrite)
-    return TableResult(done.version, hand=done.ids.get("hand"), duplicate=done.duplicate, alerts=done.alerts)
+    return TableResult(done.version, done.ids, duplicate=done.duplicate, alerts=done.alerts)
 
 
 # --- Reads -------------------------------------------------------------------------------------------

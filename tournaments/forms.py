@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.bad_input import first_field_with_nul
+from casino.form_input import BadInput, optional_whole, whole
 from casino.rules.tournament.bounds import (
     MAX_CHIPS,
     MAX_MONEY,
@@ -41,33 +42,7 @@ from casino.rules.tournament.eligibility import (
 from casino.rules.tournament.options import ANTE_MODES
 from casino.rules.tournament.structure import Break, Level, Structure
 
-
-class BadInput(Exception):
-    """A form value the console cannot turn into an action; its text says which and why."""
-
-
 FREE_TEXT_LIMIT = 200
-
-
-#: A whole number as a director types it: ASCII digits, an optional sign, no more digits than a bound
-#: can need (``int()`` also reads "²", "٣" and 5,000-digit strings, and Python refuses >4,300 digits).
-_WHOLE = re.compile(r"[-+]?[0-9]{1,30}")
-
-
-def whole(value, what: str, *, low: int = 0, high: int = 10**12) -> int:
-    raw = "" if value is None else str(value).strip()
-    if not _WHOLE.fullmatch(raw):
-        shown = raw if len(raw) <= 20 else raw[:20] + "…"
-        raise BadInput(_("%(what)s must be a whole number, not “%(value)s”.")
-                       % {"what": what, "value": shown})
-    number = int(raw)
-    if not low <= number <= high:
-        raise BadInput(_("%(what)s must be between %(low)d and %(high)d.") % {"what": what, "low": low, "high": high})
-    return number
-
-
-def optional_whole(value, what: str, **limits) -> int | None:
-    return None if value is None or not str(value).strip() else whole(value, what, **limits)
 
 
 def text(post, name: str, what: str, *, required: bool = False, limit: int = FREE_TEXT_LIMIT) -> str:

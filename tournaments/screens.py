@@ -16,21 +16,20 @@ read-only; its link belongs to one entry, ``casino.player_links``); an entry cor
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
-from django.utils.dateparse import parse_datetime
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from casino import player_links
 from casino.memo import BoundedCache
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.tournament import prizes
@@ -575,45 +574,9 @@ def watching_links(tournament_id: int, numbers: Iterable[int] | None = None) -> 
     and compiling the queryset costs about three times the query itself.
     The same query as ``PlayerLink.objects.filter(seat_type=..., seat_id__in=..., revoked_at__isnull=True,
     expires_at__gt=now).values_list("pk", "expires_at")``, tested against it."""
-    from django.contrib.contenttypes.models import ContentType
-    from django.db import connection
-
-    from casino.models import PlayerLink
     from tournaments.models import Entry
 
-    ids = _ids_of_entries(tournament_id, numbers)
-    if not ids:
-        return {}
-    with connection.cursor() as cursor:
-        cursor.execute(_watching_sql(connection.vendor, len(ids)),
-                       [ContentType.objects.get_for_model(Entry).pk, *ids,
-                        connection.ops.adapt_datetimefield_value(timezone.now())])
-        key = PlayerLink._meta.pk.to_python  # a UUID: SQLite keeps its hex
-        return {key(pk): _aware(expires_at) for pk, expires_at in cursor.fetchall()}
-
-
-@functools.lru_cache(maxsize=64)
-def _watching_sql(_vendor: str, count: int) -> str:
-    from django.db import connection
-
-    from casino.models import PlayerLink
-
-    meta, quote = PlayerLink._meta, connection.ops.quote_name
-
-    def column(name: str) -> str:
-        return quote(meta.get_field(name).column)
-
-    # the names from the model, quoted; every value a parameter
-    return (f"SELECT {column('id')}, {column('expires_at')} FROM {quote(meta.db_table)} "  # noqa: S608
-            f"WHERE {column('seat_type')} = %s AND {column('seat_id')} IN ({', '.join(['%s'] * count)}) "
-            f"AND {column('revoked_at')} IS NULL AND {column('expires_at')} > %s")
-
-
-def _aware(at: datetime | str) -> datetime:
-    # SQLite (the laptop's embedded default) keeps UTC as text where PostgreSQL gives an aware datetime
-    if isinstance(at, str):
-        at = parse_datetime(at)
-    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+    return player_links.usable_links(Entry, _ids_of_entries(tournament_id, numbers))
 
 
 def phone_shared_read(entry, version: int):

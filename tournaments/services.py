@@ -45,7 +45,7 @@ from casino.rules.tournament import bounds, chip_race, clock, eligibility, penal
 from casino.rules.tournament.options import HouseOptions
 from casino.rules.tournament.record import TournamentState, plan_to_dict
 from casino.rules.tournament.structure import Structure
-from casino.writes import Aggregate, NotAllowed, StaleVersion, Write, write
+from casino.writes import Aggregate, NotAllowed, StaleVersion, Write, Written, write
 from tournaments import access, screens
 from tournaments.digests import exclusion_list_digest, player_digest
 from tournaments.models import (
@@ -93,10 +93,7 @@ TOURNAMENTS = Aggregate(
 
 
 @dataclass
-class TournamentResult:
-    version: int
-    duplicate: bool = False
-    alerts: list[str] = field(default_factory=list)
+class TournamentResult(Written):
     entry: int | None = None  # the entry a registration made
     refusal: RuleViolation | None = None  # a registration refused (and recorded with its reason)
     seqs: list[int] = field(default_factory=list)  # the record's events this write appended

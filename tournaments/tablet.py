@@ -37,7 +37,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino import reads
 from casino.access import role_required
+from casino.form_input import BadInput, version_and_key
 from casino.memo import BoundedCache
+from casino.refusals import mark_refusal
 from casino.roles import Role, has_role
 from casino.rules.errors import RuleViolation
 from casino.rules.holdem import Phase
@@ -45,9 +47,8 @@ from casino.rules.holdem.hand import ENDED
 from casino.rules.tournament import clock
 from casino.rules.tournament.structure import Structure
 from tournaments import dealing, forms, screens, services
-from tournaments.forms import BadInput
 from tournaments.models import DealtTable, TableHand, TableHandAction, TableRequest, Tournament
-from tournaments.views import _guard, outcome
+from tournaments.views import outcome
 
 #: Who opens a tournament table's tablet: its dealers, the floor and the director (and administrators).
 TABLET_ROLES = (Role.DEALER, Role.TOURNAMENT_FLOOR, Role.TOURNAMENT_DIRECTOR, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
@@ -375,7 +376,7 @@ def tablet_act(request, tournament_id: int, table: int, action: str):
     post = request.POST
 
     def run():
-        version, key = _guard(post)
+        version, key = version_and_key(post)
         common = {"table": dealt, "by": request.user, "key": key, "expected_version": version}
         if action == "new-hand":
             return dealing.start_hand(**common)
@@ -403,10 +404,7 @@ def tablet_act(request, tournament_id: int, table: int, action: str):
         else:
             dealt.refresh_from_db()
             html = tablet_fragment(dealt, notice)
-        response = HttpResponse(html, status=status)
-        if status in (403, 422):
-            response["X-Rule-Refusal"] = "1"  # live.js: a refusal by the rules is not a logout
-        return response
+        return mark_refusal(HttpResponse(html, status=status), status, notice)
     if notice:
         messages.add_message(request, messages.INFO if status == 200 else messages.ERROR, notice["text"])
     return redirect(reverse("tournaments:tablet", args=[tournament_id, table]))

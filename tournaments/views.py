@@ -41,23 +41,25 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from casino import player_links
+from casino import player_links, refusals
 from casino.access import role_required
+from casino.form_input import BadInput, version_and_key
 from casino.i18n import explain
 from casino.models import PlayerLink
+from casino.refusals import Outcome, mark_refusal
 from casino.roles import Role, has_role
 from casino.rules.errors import RuleViolation
 from casino.rules.tournament.eligibility import ID_TYPES
 from casino.rules.tournament.options import HouseOptions
 from casino.rules.tournament.penalties import INFRACTIONS, PENALTY_KINDS
 from casino.rules.tournament.record import parse_at, voided_seqs
-from casino.writes import KeyUsedElsewhere, NotAllowed, StaleVersion, asking, is_valid_key
+from casino.writes import asking, is_valid_key
 from tournaments import console, forms, screens
-from tournaments.forms import BadInput
 from tournaments.models import Entry, ExclusionListEntry, StructureTemplate, Tournament
 
 log = logging.getLogger(__name__)
 
+EVENT_CHANGED = gettext_lazy("The event changed: refreshing. Check and try again.")
 DIRECTORS = console.DIRECTOR_ROLES
 FLOOR = console.FLOOR_ROLES
 #: Who assigns an event's director (the check itself: ``tournaments.access.oversees_events``).
@@ -381,19 +383,9 @@ def _number_or_none(read: Callable, post) -> int | None:
         return None
 
 
-def _guard(post) -> tuple[int, str]:
-    version = forms.whole(post.get("version"), _("The screen's version"), low=0, high=2**62)
-    key = (post.get("key") or "").strip()
-    if not key:
-        raise BadInput(_("This form is incomplete: reload the page."))
-    if not is_valid_key(key):
-        raise BadInput(_("The form's request key is not valid: reload the page."))
-    return version, key
-
-
 def call_service(name: str, tournament: Tournament, user, post, kwargs: dict):
     """The one service call of a form: ``services.<name>(tournament=, by=, key=, expected_version=, **kwargs)``."""
-    version, key = _guard(post)
+    version, key = version_and_key(post)
     service = getattr(_services(), name, None)
     if service is None:
         raise BadInput(_("This action is not available yet."))
@@ -412,7 +404,7 @@ def record_busts(tournament: Tournament, user, post, *, table: int, seats: list[
     services = _services()
     if len(seats) == 1:
         return call_service("record_bust", tournament, user, post, {"table": table, "seat": seats[0]})
-    version, key = _guard(post)
+    version, key = version_and_key(post)
     hand = services.tournament_state(tournament).last_seq + 1
     result = None
     # each bust kept with the whole form (its hand is the record's line at the time: not in it, for a retry)
@@ -443,7 +435,7 @@ def _at_dealt_table(action: str, tournament: Tournament, user, post, number: int
     each table's; the director's word is for the table as it stands)."""
     from tournaments import dealing
 
-    _version, key = _guard(post)
+    _version, key = version_and_key(post)
     try:
         table = dealing.dealt_table(tournament, number)
     except RuleViolation:
@@ -481,24 +473,9 @@ def _dealer(post):
     return dealer
 
 
-def outcome(call: Callable) -> tuple[int, dict | None, object]:
-    """Run ``call`` and say how it went: (status, notice, result)."""
-    try:
-        result = call()
-    except StaleVersion:
-        return 409, {"level": "stale", "text": _("The event changed: refreshing. Check and try again.")}, None
-    except KeyUsedElsewhere:
-        # nothing applied: the stored answer was another action's, never shown as this one's success
-        return 409, {"level": "error", "text": _("This request was already used for something else.")}, None
-    except BadInput as bad:
-        return 400, {"level": "error", "text": str(bad)}, None
-    except RuleViolation as refused:
-        # The transaction rolled back: nothing of the action was recorded.
-        return 422, {"level": "error", "text": explain(refused)}, None
-    except NotAllowed as denied:
-        return 403, {"level": "error", "text": explain(denied)}, None
-    alerts = getattr(result, "alerts", None)
-    return 200, ({"level": "info", "text": " ".join(alerts)} if alerts else None), result
+def outcome(call: Callable) -> Outcome:
+    """Run ``call`` and say how it went: (status, notice, result), as ``casino.refusals`` maps it."""
+    return refusals.outcome(call, stale=EVENT_CHANGED)
 
 
 @role_required(*FLOOR)
@@ -532,10 +509,8 @@ def act(request, tournament_id: int, action: str):
         return redirect(reverse("tournaments:receipt", args=[tournament.pk, entry.pk, "accreditation"])
                         + f"?link={result.link}")
     if request.htmx and spec.page == "console":
-        response = HttpResponse(console.console_fragment(tournament, request.user, notice), status=status)
-        if status in (403, 422):
-            response["X-Rule-Refusal"] = "1"  # live.js: a refusal by the rules is not a logout
-        return response
+        return mark_refusal(HttpResponse(console.console_fragment(tournament, request.user, notice), status=status),
+                            status, notice)
     if notice:
         messages.add_message(request, messages.INFO if status == 200 else messages.ERROR, notice["text"])
     elif status == 200:

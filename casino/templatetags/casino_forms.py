@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+
 from django import template
+from django.urls import get_script_prefix, reverse
 from django.utils.html import format_html
 
 register = template.Library()
@@ -19,3 +22,14 @@ def guard(version) -> str:
     return format_html(
         '<input type="hidden" name="version" value="{}"><input type="hidden" name="key" value="">', version,
     )
+
+
+def reversed_once(name: str, *args) -> str:
+    """``reverse(name, args=args)``, once per process: a screen's forms name the same action URLs at every
+    render (the URLconf does not change while the process runs; the script prefix is in the key)."""
+    return _reversed(get_script_prefix(), name, args)
+
+
+@functools.lru_cache(maxsize=8192)
+def _reversed(_prefix: str, name: str, args: tuple) -> str:
+    return reverse(name, args=list(args))

@@ -3,25 +3,16 @@
 from __future__ import annotations
 
 from django import template
-from django.urls import get_script_prefix, reverse
 from django.utils.html import format_html
 
-from casino.memo import BoundedCache
-from casino.templatetags.casino_forms import guard
+from casino.templatetags.casino_forms import guard, reversed_once
 
 register = template.Library()
-
-# The tablet's ~20 forms each name their action's URL, at every render: remembered instead of each
-# reversed again. Keyed by the script prefix reverse() uses.
-_act_urls: BoundedCache[str] = BoundedCache(4096)
-
 
 @register.simple_tag
 def act_url(table_id, action: str) -> str:
     """``{% url 'tables:dealer_act' table_id action %}``, remembered per table and action."""
-    key = (get_script_prefix(), table_id, action)
-    found = _act_urls.get(key)
-    return found if found is not None else _act_urls.put(key, reverse("tables:dealer_act", args=[table_id, action]))
+    return reversed_once("tables:dealer_act", table_id, action)
 
 
 # The forms' hidden fields, shared with the tournaments' screens: the same tag under the name the templates load.

@@ -120,6 +120,18 @@ def test_bad_input_is_a_clear_400_never_a_500(pad, boss, action, data, message):
     assert message in pad.notice
 
 
+@pytest.mark.parametrize("amount", ["²", "٣", "1_000", "9" * 5000])
+def test_it_refuses_an_amount_that_is_not_ascii_digits_or_too_long_with_a_400_naming_it(pad, boss, amount):
+    """The pit reads numbers as the tournament does (casino.form_input.whole): "٣" or "1_000" is no bet of 3
+    or 1,000, and 5,000 digits never reach int()."""
+    _open(pad, boss)
+    pad.tap("start-hand", mode="recorded")
+    before = HandAction.objects.count()
+    pad.tap("bet", box="1", spot="ante", amount=amount, expect=400)
+    assert "El importe" in pad.notice and "número entero" in pad.notice
+    assert HandAction.objects.count() == before
+
+
 def test_a_bad_card_or_the_wrong_number_of_cards_is_refused_clearly(pad, boss):
     _open(pad, boss)
     pad.tap("start-hand", mode="recorded")

@@ -12,8 +12,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from casino.form_input import BadInput
 from tournaments import forms
-from tournaments.forms import BadInput
 
 pytestmark = pytest.mark.django_db
 

@@ -6,9 +6,9 @@ import pytest
 from django.http import QueryDict
 from django.utils import translation
 
+from casino.form_input import BadInput
 from casino.rules.tournament.structure import Break, Level
 from tournaments import forms
-from tournaments.forms import BadInput
 
 
 @pytest.fixture(autouse=True)

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import functools
-
 from django import template
-from django.urls import get_script_prefix, reverse
 
-from casino.templatetags.casino_forms import guard
+from casino.templatetags.casino_forms import guard, reversed_once
 
 register = template.Library()
 
@@ -17,12 +14,7 @@ def tablet_act_url(tournament_id, table, action) -> str:
     """``{% url 'tournaments:tablet_act' tournament_id table action %}``, reversed once per process: a
     tablet's render names a dozen such URLs, each the same at every tap (the URLconf does not change
     while the process runs; the script prefix is in the key)."""
-    return _tablet_act_url(get_script_prefix(), int(tournament_id), int(table), str(action))
-
-
-@functools.lru_cache(maxsize=4096)
-def _tablet_act_url(_prefix: str, tournament_id: int, table: int, action: str) -> str:
-    return reverse("tournaments:tablet_act", args=[tournament_id, table, action])
+    return reversed_once("tournaments:tablet_act", int(tournament_id), int(table), str(action))
 
 
 # The forms' hidden fields, shared with the pit's screens: the same tag under the name the templates load.
