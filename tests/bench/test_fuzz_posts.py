@@ -15,8 +15,8 @@ PRODUCTION = {"DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1,localhost", "SECURE_SSL_
               "SECURE_COOKIES": "0"}
 
 
-# Two rounds in the default run (every route broken twice, about 15 s); ten with `make test-slow`.
-@pytest.mark.parametrize("rounds", [2, pytest.param(10, marks=pytest.mark.slow)])
+# Three rounds in the default run (every route broken three times, about 20 s); ten with `make test-slow`.
+@pytest.mark.parametrize("rounds", [3, pytest.param(10, marks=pytest.mark.slow)])
 def test_no_broken_post_of_the_tablet_or_the_console_gets_a_500_or_leaves_a_traceback(daphne_servers, rounds):
     world = make_world("fz_")
     open_table(world)
