@@ -388,20 +388,9 @@ class RetryingDealer:
         data = {**fields, "version": script.versions[table_id], "key": tap.key}
         headers = {"HX-Request": "true", "X-CSRFToken": script.csrf[table_id]}
         self.taps.append(tap)
-        while time.time() < self.give_up_at:
-            base = self.next_base()
-            attempt = Attempt(time.time(), base, None)
-            tap.attempts.append(attempt)
-            try:
-                status, page = self.http.request(base, f"/tables/{table_id}/act/{action}/", data, headers)
-            except (OSError, http.client.HTTPException) as error:
-                attempt.error, attempt.took = type(error).__name__, time.time() - attempt.at
-                time.sleep(1 / self.rate)  # the dealer taps again a moment later
-                continue
-            attempt.status, attempt.took = status, time.time() - attempt.at
-            if status >= 500:
-                time.sleep(1 / self.rate)
-                continue
+        answered = self.send_until_answered(tap, f"/tables/{table_id}/act/{action}/", data, headers)
+        if answered is not None:
+            _base, status, page = answered
             match = FRAGMENT_VERSION.search(page)
             if match:
                 script.versions[table_id] = int(match.group(1))
@@ -414,8 +403,27 @@ class RetryingDealer:
                 tap.refused = status
                 if status != 409:
                     script.steps[table_id] += 1
-            return tap
         return tap
+
+    def send_until_answered(self, tap: Tap, path: str, data: dict, headers: dict) -> tuple[str, int, str] | None:
+        """``tap`` sent, and sent again under its same key after a 5xx or no answer, alternating between the
+        processes, until it is answered below 500 (the base, status and page) or the dealer gives up (None)."""
+        while time.time() < self.give_up_at:
+            base = self.next_base()
+            attempt = Attempt(time.time(), base, None)
+            tap.attempts.append(attempt)
+            try:
+                status, page = self.http.request(base, path, data, headers)
+            except (OSError, http.client.HTTPException) as error:
+                attempt.error, attempt.took = type(error).__name__, time.time() - attempt.at
+                time.sleep(1 / self.rate)  # the dealer taps again a moment later
+                continue
+            attempt.status, attempt.took = status, time.time() - attempt.at
+            if status >= 500:
+                time.sleep(1 / self.rate)
+                continue
+            return base, status, page
+        return None
 
     def run(self) -> None:
         try:

@@ -27,12 +27,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import http.client
 import json
 import random
 import signal
 import sys
-import time
 import uuid
 from pathlib import Path
 
@@ -41,7 +39,6 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.fault_drill import (  # noqa: E402
-    Attempt,
     Drill,
     RetryingDealer,
     Screen,
@@ -59,9 +56,6 @@ class TournamentDealer(RetryingDealer):
     """A dealer at a tournament table whose taps survive a fault: what the tablet asks for next (read off
     its last answer), sent again under the same key after a 5xx or no answer."""
 
-    def __init__(self, number: int, username: str, bases: list[str], pinned: int | None, rate: float, script):
-        super().__init__(number, username, bases, pinned, rate, script)
-
     def tap(self) -> Tap:
         from bench.tournament_script import TABLE_VERSION
 
@@ -74,20 +68,9 @@ class TournamentDealer(RetryingDealer):
         headers = {"HX-Request": "true", "X-CSRFToken": script.csrf[number]}
         path = f"/tournaments/{script.event}/tables/{number}/deal/{action}/"
         self.taps.append(tap)
-        while time.time() < self.give_up_at:
-            base = self.next_base()
-            attempt = Attempt(time.time(), base, None)
-            tap.attempts.append(attempt)
-            try:
-                status, answer = self.http.request(base, path, data, headers)
-            except (OSError, http.client.HTTPException) as error:
-                attempt.error, attempt.took = type(error).__name__, time.time() - attempt.at
-                time.sleep(1 / self.rate)  # the dealer taps again a moment later
-                continue
-            attempt.status, attempt.took = status, time.time() - attempt.at
-            if status >= 500:
-                time.sleep(1 / self.rate)
-                continue
+        answered = self.send_until_answered(tap, path, data, headers)
+        if answered is not None:
+            base, status, answer = answered
             made = TABLE_VERSION.search(answer) if 'id="deal-table"' in answer else None
             if made is not None:
                 script.pages[number] = answer  # the table as it stands: the next tap reads it
@@ -97,7 +80,6 @@ class TournamentDealer(RetryingDealer):
                 tap.applied_version = int(made.group(1))  # the table's version this tap made (or found made)
             else:
                 tap.refused = status  # 409: the table moved; 422: the hand did: the next tap reads it afresh
-            return tap
         return tap
 
     def reopen(self, base: str) -> None:
