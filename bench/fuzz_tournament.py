@@ -69,6 +69,7 @@ from bench.fuzz_posts import (  # noqa: E402
     log_problems,
     wait_healthy,
 )
+from bench.tournament_script import ID_TYPE, running_event  # noqa: E402
 
 # --- What no screen sends, beyond the pit's ---------------------------------------------------------------
 
@@ -78,7 +79,6 @@ CONTROL = ["\x07", "\x1b[31m", "\r", "a\rb", "\u200b", "\u2066x\u2069", "\u202e1
 WEIRD = NUL + NUMBERS + TEXTS + CONTROL
 VERSIONS = ["", "-1", "0", "1.0", "v", "9" * 5000, str(2**62 + 1), str(2**63), "²", "٣", "1\x00", " ", "inf",
             "1e309"]
-ID_TYPE = "passport"
 NOTICE = re.compile(r'class="notice notice-\w+" role="alert">([^<]*)<')
 
 
@@ -131,11 +131,9 @@ class World:
 def make_world(prefix: str, players: int = 18) -> World:
     """A running event of two tables (its director created it), a dealer on duty at each, the clock running,
     links for a few players; and another director's event with its registration open."""
-    from datetime import date
 
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
-    from django.utils import timezone
 
     from casino import player_links
     from casino.roles import Role, ensure_role_groups
@@ -153,25 +151,9 @@ def make_world(prefix: str, players: int = 18) -> World:
         users[role] = user
 
     def event(director, name, count, start):
-        tournament, _ = services.create_tournament(
-            by=director, key=uuid.uuid4().hex, name=f"{prefix}{name}", starts_at=timezone.now(), buy_in=100,
-            starting_stack=10_000, seats_per_table=9)
-
-        def act(fn, **kwargs):
-            tournament.refresh_from_db()
-            return fn(tournament=tournament, by=director, key=uuid.uuid4().hex, expected_version=tournament.version,
-                      **kwargs)
-
-        act(services.open_registration)
-        for n in range(1, count + 1):
-            document = f"{prefix}{name}{n}".replace("_", "-")  # as printed: letters, digits and dashes
-            act(services.register, name=f"Player {n}", id_type=ID_TYPE, id_number=document,
-                birth_date=date(1980, 1, 1 + n % 28))
-        if start:
-            act(services.start_tournament)
-            act(services.clock_command, kind="start")
-        tournament.refresh_from_db()
-        return tournament
+        # as printed: letters, digits and dashes
+        return running_event(director, name=f"{prefix}{name}", players=count, start=start,
+                             document=lambda n: f"{prefix}{name}{n}".replace("_", "-"))
 
     main = event(users["director"], "main", players, True)
     other = event(users["other_director"], "other", 3, False)
