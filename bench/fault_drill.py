@@ -966,15 +966,17 @@ def print_table(report: dict) -> None:
 FAULTS = ("daphne", "redis", "postgres")
 
 
-def parse_faults(text: str, seconds: float) -> list[tuple[str, float]]:
-    """``daphne,redis,postgres:0`` -> ``[("daphne", seconds), ("redis", seconds), ("postgres", 0.0)]``."""
+def parse_faults(text: str, seconds: float, known: tuple[str, ...] = FAULTS,
+                 defaults: dict[str, float] | None = None) -> list[tuple[str, float]]:
+    """``daphne,redis,postgres:0`` -> ``[("daphne", seconds), ("redis", seconds), ("postgres", 0.0)]``: each of
+    the ``known`` faults dead for the seconds after its colon, else its ``defaults`` or ``seconds``."""
     faults = []
     for item in text.split(","):
         name, _colon, down = item.strip().partition(":")
-        if name not in FAULTS:
-            raise ValueError(f"unknown fault {name!r}: choose from {', '.join(FAULTS)}")
+        if name not in known:
+            raise ValueError(f"unknown fault {name!r}: choose from {', '.join(known)}")
         try:
-            faults.append((name, float(down) if down else seconds))
+            faults.append((name, float(down) if down else (defaults or {}).get(name, seconds)))
         except ValueError:
             raise ValueError(f"{item!r}: the seconds after the colon must be a number") from None
     return faults
@@ -982,6 +984,26 @@ def parse_faults(text: str, seconds: float) -> list[tuple[str, float]]:
 
 def interrupted(_signum, _frame) -> None:
     raise KeyboardInterrupt
+
+
+def drill_options(parser: argparse.ArgumentParser) -> None:
+    """The options every drill takes after its tables and faults: the waits and what it prints and keeps."""
+    parser.add_argument("--recovery-timeout", type=float, default=60, help="give up waiting for the screens")
+    parser.add_argument("--warm-up", type=float, default=5)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
+    parser.add_argument("--keep-logs", metavar="DIR", help="copy the daphne and PostgreSQL logs there at the end")
+
+
+def run_drill(drill: Drill) -> dict:
+    """The drill run and its figures printed (as JSON with ``--json``)."""
+    # Ctrl-C or a SIGTERM: the ExitStack stops every server the drill started.
+    signal.signal(signal.SIGTERM, interrupted)
+    report = drill.main()
+    if drill.args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print_table(report)
+    return report
 
 
 def main() -> None:
@@ -993,22 +1015,13 @@ def main() -> None:
                         help="which to kill, in order, each NAME or NAME:SECONDS dead (default: daphne,redis,postgres;"
                              " postgres:0 is a crash and an immediate restart)")  # fmt: skip
     parser.add_argument("--fault-seconds", type=float, default=5, help="how long each server stays dead")
-    parser.add_argument("--recovery-timeout", type=float, default=60, help="give up waiting for the screens")
-    parser.add_argument("--warm-up", type=float, default=5)
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
-    parser.add_argument("--keep-logs", metavar="DIR", help="copy the daphne and PostgreSQL logs there at the end")
+    drill_options(parser)
     args = parser.parse_args()
     try:
         args.faults = parse_faults(args.faults, args.fault_seconds)
     except ValueError as bad:
         parser.error(str(bad))
-    # Ctrl-C or a SIGTERM: the ExitStack stops every server the drill started.
-    signal.signal(signal.SIGTERM, interrupted)
-    report = Drill(args).main()
-    if args.json:
-        print(json.dumps(report, indent=2))
-    else:
-        print_table(report)
+    run_drill(Drill(args))
 
 
 if __name__ == "__main__":

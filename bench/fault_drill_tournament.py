@@ -27,9 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import random
-import signal
 import sys
 import uuid
 from pathlib import Path
@@ -38,13 +36,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench import fault_drill  # noqa: E402
 from bench.fault_drill import (  # noqa: E402
     Drill,
     RetryingDealer,
     Screen,
     Tap,
-    interrupted,
-    print_table,
 )
 
 PASSWORD = "bench-pass-2026"  # noqa: S105 - the drill's own throwaway users, in its own database
@@ -255,17 +252,7 @@ def hands_ended(event: int) -> int:
 
 def parse_faults(text: str, seconds: float, redis_seconds: float) -> list[tuple[str, float]]:
     """``daphne,redis,postgres:0,pgconns`` -> ``[("daphne", 5), ("redis", 10), ("postgres", 0), ("pgconns", 0)]``."""
-    faults = []
-    for item in text.split(","):
-        name, _colon, down = item.strip().partition(":")
-        if name not in FAULTS:
-            raise ValueError(f"unknown fault {name!r}: choose from {', '.join(FAULTS)}")
-        default = {"redis": redis_seconds, "pgconns": 0.0}.get(name, seconds)
-        try:
-            faults.append((name, float(down) if down else default))
-        except ValueError:
-            raise ValueError(f"{item!r}: the seconds after the colon must be a number") from None
-    return faults
+    return fault_drill.parse_faults(text, seconds, FAULTS, {"redis": redis_seconds, "pgconns": 0.0})
 
 
 def main() -> None:
@@ -276,22 +263,15 @@ def main() -> None:
                         help="which to kill, in order, each NAME or NAME:SECONDS dead")
     parser.add_argument("--fault-seconds", type=float, default=5, help="how long a daphne or PostgreSQL stays dead")
     parser.add_argument("--redis-seconds", type=float, default=10, help="how long Redis stays dead")
-    parser.add_argument("--recovery-timeout", type=float, default=60, help="give up waiting for the screens")
-    parser.add_argument("--warm-up", type=float, default=5)
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
-    parser.add_argument("--keep-logs", metavar="DIR", help="copy the daphne and PostgreSQL logs there at the end")
+    fault_drill.drill_options(parser)
     args = parser.parse_args()
     try:
         args.faults = parse_faults(args.faults, args.fault_seconds, args.redis_seconds)
     except ValueError as bad:
         parser.error(str(bad))
     args.phones_per_table = 1
-    signal.signal(signal.SIGTERM, interrupted)
-    report = TournamentDrill(args).main()
-    if args.json:
-        print(json.dumps(report, indent=2))
-    else:
-        print_table(report)
+    report = fault_drill.run_drill(TournamentDrill(args))
+    if not args.json:
         overall = report["overall"]
         print(f"summary: taps sent {overall['taps']}, acknowledged {overall['answered_2xx']}, retried "
               f"{overall['retried']}, lost {overall['lost']}, applied twice {overall['applied_twice']}, "
