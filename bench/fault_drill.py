@@ -840,12 +840,16 @@ class Drill:
             },
         }
 
+    def start(self) -> None:
+        """Its own PostgreSQL and Redis, the casino seeded, the daphne processes up, the dealers tapping."""
+        self.start_services()
+        self.seed()
+        self.start_daphnes()
+        self.start_dealers()
+
     def main(self) -> dict:
         with self.stack:
-            self.start_services()
-            self.seed()
-            self.start_daphnes()
-            self.start_dealers()
+            self.start()
             versions_before = self.db_versions()
             asyncio.run(self.run_faults())
             return self.report(versions_before)

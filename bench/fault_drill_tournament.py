@@ -204,10 +204,7 @@ class TournamentDrill(Drill):
 
     def main(self) -> dict:
         with self.stack:
-            self.start_services()
-            self.seed()
-            self.start_daphnes()
-            self.start_dealers()
+            self.start()
             self.accounting = True
             versions_before = self.db_versions()
             self.accounting = False
