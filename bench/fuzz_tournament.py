@@ -3,7 +3,7 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/casino_fuzz REDIS_URL=redis://127.0.0.1:6379/3 \\
         .venv/bin/python bench/fuzz_tournament.py --cases 200 --servers 2 --seed 34
 
-The tournament's half of ``bench/fuzz_posts.py`` (whose browser, hostile values and log scan it uses). On
+The tournament's half of ``bench/fuzz_posts.py``, whose Fuzzer it extends with a tournament's routes. On
 loopback, with DEBUG=0 on PostgreSQL and Redis, it sets up a running event (two dealt tables, a dealer on
 duty at each, the clock running, player links issued) and another director's event, logs in as its
 director, its floor, its dealers, the games director, an administrator and the other event's director,
@@ -117,7 +117,6 @@ class World:
 def make_world(prefix: str, players: int = 18) -> World:
     """A running event of two tables (its director created it), a dealer on duty at each, the clock running,
     links for a few players; and another director's event with its registration open."""
-
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
 
