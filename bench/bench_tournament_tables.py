@@ -53,19 +53,17 @@ from bench.bench_pit_load import (  # noqa: E402
     start_servers,
     stop_servers,
 )
-from bench.tournament_script import FRAGMENT_VERSION, TabletScript  # noqa: E402
+from bench.tournament_script import FRAGMENT_VERSION, TabletScript, running_event  # noqa: E402
 
 PHONE_VERSION = re.compile(r'data-version="(\d+)"')
 
 
 def prepare(n_tables: int, n_phones: int, prefix: str):
     """The event (9 a table, drawn, the clock running), a dealer per table, the phones' sessions."""
-    from datetime import date
 
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
     from django.contrib.sessions.backends.db import SessionStore
-    from django.utils import timezone
 
     from casino import player_links
     from casino.roles import ensure_role_groups
@@ -76,23 +74,9 @@ def prepare(n_tables: int, n_phones: int, prefix: str):
     User = get_user_model()
     director = User.objects.create_user(f"{prefix}director")
     director.groups.add(Group.objects.get(name="tournament_director"))
-    tournament, _ = services.create_tournament(
-        by=director, key=uuid.uuid4().hex, name=f"{prefix} bench", starts_at=timezone.now(), buy_in=100,
-        starting_stack=10_000, seats_per_table=9)
-
-    def act(fn, **kwargs):
-        tournament.refresh_from_db()
-        return fn(tournament=tournament, by=director, key=uuid.uuid4().hex, expected_version=tournament.version,
-                  **kwargs)
-
-    act(services.open_registration)
-    for n in range(1, n_tables * 9 + 1):
-        # an ID number holds letters, digits and dashes, not the prefix's underscore (issue #34)
-        act(services.register, name=f"Player {n}", id_type="passport", id_number=f"{prefix.replace('_', '-')}{n}",
-            birth_date=date(1980, 1, 1 + n % 28))
-    act(services.start_tournament)
-    act(services.clock_command, kind="start")
-    tournament.refresh_from_db()
+    # an ID number holds letters, digits and dashes, not the prefix's underscore (issue #34)
+    tournament = running_event(director, name=f"{prefix} bench", players=n_tables * 9,
+                               document=lambda n: f"{prefix.replace('_', '-')}{n}")
     state = services.tournament_state(tournament)
     dealer_group = Group.objects.get(name="dealer")
     tables = []

@@ -388,20 +388,9 @@ class RetryingDealer:
         data = {**fields, "version": script.versions[table_id], "key": tap.key}
         headers = {"HX-Request": "true", "X-CSRFToken": script.csrf[table_id]}
         self.taps.append(tap)
-        while time.time() < self.give_up_at:
-            base = self.next_base()
-            attempt = Attempt(time.time(), base, None)
-            tap.attempts.append(attempt)
-            try:
-                status, page = self.http.request(base, f"/tables/{table_id}/act/{action}/", data, headers)
-            except (OSError, http.client.HTTPException) as error:
-                attempt.error, attempt.took = type(error).__name__, time.time() - attempt.at
-                time.sleep(1 / self.rate)  # the dealer taps again a moment later
-                continue
-            attempt.status, attempt.took = status, time.time() - attempt.at
-            if status >= 500:
-                time.sleep(1 / self.rate)
-                continue
+        answered = self.send_until_answered(tap, f"/tables/{table_id}/act/{action}/", data, headers)
+        if answered is not None:
+            _base, status, page = answered
             match = FRAGMENT_VERSION.search(page)
             if match:
                 script.versions[table_id] = int(match.group(1))
@@ -414,8 +403,27 @@ class RetryingDealer:
                 tap.refused = status
                 if status != 409:
                     script.steps[table_id] += 1
-            return tap
         return tap
+
+    def send_until_answered(self, tap: Tap, path: str, data: dict, headers: dict) -> tuple[str, int, str] | None:
+        """``tap`` sent, and sent again under its same key after a 5xx or no answer, alternating between the
+        processes, until it is answered below 500 (the base, status and page) or the dealer gives up (None)."""
+        while time.time() < self.give_up_at:
+            base = self.next_base()
+            attempt = Attempt(time.time(), base, None)
+            tap.attempts.append(attempt)
+            try:
+                status, page = self.http.request(base, path, data, headers)
+            except (OSError, http.client.HTTPException) as error:
+                attempt.error, attempt.took = type(error).__name__, time.time() - attempt.at
+                time.sleep(1 / self.rate)  # the dealer taps again a moment later
+                continue
+            attempt.status, attempt.took = status, time.time() - attempt.at
+            if status >= 500:
+                time.sleep(1 / self.rate)
+                continue
+            return base, status, page
+        return None
 
     def run(self) -> None:
         try:
@@ -832,12 +840,16 @@ class Drill:
             },
         }
 
+    def start(self) -> None:
+        """Its own PostgreSQL and Redis, the casino seeded, the daphne processes up, the dealers tapping."""
+        self.start_services()
+        self.seed()
+        self.start_daphnes()
+        self.start_dealers()
+
     def main(self) -> dict:
         with self.stack:
-            self.start_services()
-            self.seed()
-            self.start_daphnes()
-            self.start_dealers()
+            self.start()
             versions_before = self.db_versions()
             asyncio.run(self.run_faults())
             return self.report(versions_before)
@@ -958,15 +970,17 @@ def print_table(report: dict) -> None:
 FAULTS = ("daphne", "redis", "postgres")
 
 
-def parse_faults(text: str, seconds: float) -> list[tuple[str, float]]:
-    """``daphne,redis,postgres:0`` -> ``[("daphne", seconds), ("redis", seconds), ("postgres", 0.0)]``."""
+def parse_faults(text: str, seconds: float, known: tuple[str, ...] = FAULTS,
+                 defaults: dict[str, float] | None = None) -> list[tuple[str, float]]:
+    """``daphne,redis,postgres:0`` -> ``[("daphne", seconds), ("redis", seconds), ("postgres", 0.0)]``: each of
+    the ``known`` faults dead for the seconds after its colon, else its ``defaults`` or ``seconds``."""
     faults = []
     for item in text.split(","):
         name, _colon, down = item.strip().partition(":")
-        if name not in FAULTS:
-            raise ValueError(f"unknown fault {name!r}: choose from {', '.join(FAULTS)}")
+        if name not in known:
+            raise ValueError(f"unknown fault {name!r}: choose from {', '.join(known)}")
         try:
-            faults.append((name, float(down) if down else seconds))
+            faults.append((name, float(down) if down else (defaults or {}).get(name, seconds)))
         except ValueError:
             raise ValueError(f"{item!r}: the seconds after the colon must be a number") from None
     return faults
@@ -974,6 +988,26 @@ def parse_faults(text: str, seconds: float) -> list[tuple[str, float]]:
 
 def interrupted(_signum, _frame) -> None:
     raise KeyboardInterrupt
+
+
+def drill_options(parser: argparse.ArgumentParser) -> None:
+    """The options every drill takes after its tables and faults: the waits and what it prints and keeps."""
+    parser.add_argument("--recovery-timeout", type=float, default=60, help="give up waiting for the screens")
+    parser.add_argument("--warm-up", type=float, default=5)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
+    parser.add_argument("--keep-logs", metavar="DIR", help="copy the daphne and PostgreSQL logs there at the end")
+
+
+def run_drill(drill: Drill) -> dict:
+    """The drill run and its figures printed (as JSON with ``--json``)."""
+    # Ctrl-C or a SIGTERM: the ExitStack stops every server the drill started.
+    signal.signal(signal.SIGTERM, interrupted)
+    report = drill.main()
+    if drill.args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print_table(report)
+    return report
 
 
 def main() -> None:
@@ -985,22 +1019,13 @@ def main() -> None:
                         help="which to kill, in order, each NAME or NAME:SECONDS dead (default: daphne,redis,postgres;"
                              " postgres:0 is a crash and an immediate restart)")  # fmt: skip
     parser.add_argument("--fault-seconds", type=float, default=5, help="how long each server stays dead")
-    parser.add_argument("--recovery-timeout", type=float, default=60, help="give up waiting for the screens")
-    parser.add_argument("--warm-up", type=float, default=5)
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
-    parser.add_argument("--keep-logs", metavar="DIR", help="copy the daphne and PostgreSQL logs there at the end")
+    drill_options(parser)
     args = parser.parse_args()
     try:
         args.faults = parse_faults(args.faults, args.fault_seconds)
     except ValueError as bad:
         parser.error(str(bad))
-    # Ctrl-C or a SIGTERM: the ExitStack stops every server the drill started.
-    signal.signal(signal.SIGTERM, interrupted)
-    report = Drill(args).main()
-    if args.json:
-        print(json.dumps(report, indent=2))
-    else:
-        print_table(report)
+    run_drill(Drill(args))
 
 
 if __name__ == "__main__":

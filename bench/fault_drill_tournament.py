@@ -27,12 +27,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import http.client
-import json
 import random
-import signal
 import sys
-import time
 import uuid
 from pathlib import Path
 
@@ -40,14 +36,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench import fault_drill  # noqa: E402
 from bench.fault_drill import (  # noqa: E402
-    Attempt,
     Drill,
     RetryingDealer,
     Screen,
     Tap,
-    interrupted,
-    print_table,
 )
 
 PASSWORD = "bench-pass-2026"  # noqa: S105 - the drill's own throwaway users, in its own database
@@ -58,9 +52,6 @@ FAULTS = ("daphne", "redis", "postgres", "pgconns")
 class TournamentDealer(RetryingDealer):
     """A dealer at a tournament table whose taps survive a fault: what the tablet asks for next (read off
     its last answer), sent again under the same key after a 5xx or no answer."""
-
-    def __init__(self, number: int, username: str, bases: list[str], pinned: int | None, rate: float, script):
-        super().__init__(number, username, bases, pinned, rate, script)
 
     def tap(self) -> Tap:
         from bench.tournament_script import TABLE_VERSION
@@ -74,20 +65,9 @@ class TournamentDealer(RetryingDealer):
         headers = {"HX-Request": "true", "X-CSRFToken": script.csrf[number]}
         path = f"/tournaments/{script.event}/tables/{number}/deal/{action}/"
         self.taps.append(tap)
-        while time.time() < self.give_up_at:
-            base = self.next_base()
-            attempt = Attempt(time.time(), base, None)
-            tap.attempts.append(attempt)
-            try:
-                status, answer = self.http.request(base, path, data, headers)
-            except (OSError, http.client.HTTPException) as error:
-                attempt.error, attempt.took = type(error).__name__, time.time() - attempt.at
-                time.sleep(1 / self.rate)  # the dealer taps again a moment later
-                continue
-            attempt.status, attempt.took = status, time.time() - attempt.at
-            if status >= 500:
-                time.sleep(1 / self.rate)
-                continue
+        answered = self.send_until_answered(tap, path, data, headers)
+        if answered is not None:
+            base, status, answer = answered
             made = TABLE_VERSION.search(answer) if 'id="deal-table"' in answer else None
             if made is not None:
                 script.pages[number] = answer  # the table as it stands: the next tap reads it
@@ -97,7 +77,6 @@ class TournamentDealer(RetryingDealer):
                 tap.applied_version = int(made.group(1))  # the table's version this tap made (or found made)
             else:
                 tap.refused = status  # 409: the table moved; 422: the hand did: the next tap reads it afresh
-            return tap
         return tap
 
     def reopen(self, base: str) -> None:
@@ -225,10 +204,7 @@ class TournamentDrill(Drill):
 
     def main(self) -> dict:
         with self.stack:
-            self.start_services()
-            self.seed()
-            self.start_daphnes()
-            self.start_dealers()
+            self.start()
             self.accounting = True
             versions_before = self.db_versions()
             self.accounting = False
@@ -273,17 +249,7 @@ def hands_ended(event: int) -> int:
 
 def parse_faults(text: str, seconds: float, redis_seconds: float) -> list[tuple[str, float]]:
     """``daphne,redis,postgres:0,pgconns`` -> ``[("daphne", 5), ("redis", 10), ("postgres", 0), ("pgconns", 0)]``."""
-    faults = []
-    for item in text.split(","):
-        name, _colon, down = item.strip().partition(":")
-        if name not in FAULTS:
-            raise ValueError(f"unknown fault {name!r}: choose from {', '.join(FAULTS)}")
-        default = {"redis": redis_seconds, "pgconns": 0.0}.get(name, seconds)
-        try:
-            faults.append((name, float(down) if down else default))
-        except ValueError:
-            raise ValueError(f"{item!r}: the seconds after the colon must be a number") from None
-    return faults
+    return fault_drill.parse_faults(text, seconds, FAULTS, {"redis": redis_seconds, "pgconns": 0.0})
 
 
 def main() -> None:
@@ -294,22 +260,15 @@ def main() -> None:
                         help="which to kill, in order, each NAME or NAME:SECONDS dead")
     parser.add_argument("--fault-seconds", type=float, default=5, help="how long a daphne or PostgreSQL stays dead")
     parser.add_argument("--redis-seconds", type=float, default=10, help="how long Redis stays dead")
-    parser.add_argument("--recovery-timeout", type=float, default=60, help="give up waiting for the screens")
-    parser.add_argument("--warm-up", type=float, default=5)
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
-    parser.add_argument("--keep-logs", metavar="DIR", help="copy the daphne and PostgreSQL logs there at the end")
+    fault_drill.drill_options(parser)
     args = parser.parse_args()
     try:
         args.faults = parse_faults(args.faults, args.fault_seconds, args.redis_seconds)
     except ValueError as bad:
         parser.error(str(bad))
     args.phones_per_table = 1
-    signal.signal(signal.SIGTERM, interrupted)
-    report = TournamentDrill(args).main()
-    if args.json:
-        print(json.dumps(report, indent=2))
-    else:
-        print_table(report)
+    report = fault_drill.run_drill(TournamentDrill(args))
+    if not args.json:
         overall = report["overall"]
         print(f"summary: taps sent {overall['taps']}, acknowledged {overall['answered_2xx']}, retried "
               f"{overall['retried']}, lost {overall['lost']}, applied twice {overall['applied_twice']}, "

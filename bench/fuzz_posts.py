@@ -278,6 +278,15 @@ def route_names() -> list[str]:
 
 
 class Fuzzer:
+    """The pit's routes broken one way each, between a dealt hand's valid taps. ``bench/fuzz_tournament.py``'s
+    Fuzzer is this one with a tournament's routes, world and values: what it changes is below the hooks
+    ``weird``, ``extra_names``, ``field_weird``, ``_valid_value``, ``form_version`` and ``odd_versions``."""
+
+    weird = WEIRD  # what replaces a field's value
+    extra_names = ["\x00", "box\x00", "é" * 50, "x" * 5000, "csrfmiddlewaretoken", "key", "version", "cards",
+                   "_method", "amount[]"]  # a field no form has, or one it has already
+    field_weird: dict[str, list[str]] = {}  # what no screen sends in a field of that name, beyond ``weird``
+
     def __init__(self, bases: list[str], world: World, seed: int):
         self.bases = bases
         self.world = world
@@ -304,22 +313,21 @@ class Fuzzer:
     def send(self, route: Route, role: str, method: str, path: str, body: bytes | None, note: str,
              headers: dict | None = None) -> Answer:
         browser = self.browsers[role]
-        base = self.random.choice(self.bases)
         sent_headers = {"HX-Request": "true", **(headers or {})}
         try:
-            answer = browser.request(method, path, body, base=base, headers=sent_headers)
+            answer = browser.request(method, path, body, base=self.random.choice(self.bases), headers=sent_headers)
         except (http.client.HTTPException, OSError) as error:
             answer = Answer(0, str(error))
         self.statuses[answer.status] += 1
         self.by_route[route.name][answer.status] += 1
         if answer.status >= 500 or answer.status == 0:
-            self.failures.append(f"{answer.status} {route.name} as {role}: {method} {path!r} {note} "
+            self.failures.append(f"{answer.status} {route.name} as {role}: {method} {path[:160]!r} {note[:80]} "
                                  f"{(body or b'')[:300]!r}")
         return answer
 
     # ---- building forms
 
-    def _valid_value(self, spec) -> list[str]:
+    def _valid_value(self, spec, table_id: int) -> list[str]:
         if spec == "cards":
             return self.random.sample(CARDS, self.random.choice([1, 2, 3]))
         if spec in ("hand", "alert"):
@@ -327,12 +335,21 @@ class Fuzzer:
         return [self.random.choice(spec)]
 
     def valid_fields(self, route: Route, role: str, table_id: int) -> list[tuple[str, str]]:
-        fields = [(name, value) for name, spec in route.form.items() for value in self._valid_value(spec)]
+        fields = [(name, value) for name, spec in route.form.items() for value in self._valid_value(spec, table_id)]
         if route.writes:
             key = uuid.uuid4().hex
-            fields += [("version", str(self.world.version(table_id))), ("key", key)]
+            fields += [("version", str(self.form_version(route, table_id))), ("key", key)]
             self.used_keys.append((role, key))
         return fields
+
+    def form_version(self, route: Route, table_id: int) -> int:
+        """The version the screen's form carries: the table's."""
+        return self.world.version(table_id)
+
+    def odd_versions(self) -> list[str]:
+        """What no screen sends as a version, and the ones either side of the current."""
+        current = self.world.version(self.world.table_id)
+        return [*VERSIONS, str(current - 1), str(current + 1)]
 
     def break_fields(self, route: Route, role: str, fields: list[tuple[str, str]]) -> tuple[list, str]:
         """One way of breaking the form; returns the fields and what was done."""
@@ -341,33 +358,31 @@ class Fuzzer:
                                   "version", "invalid-utf8"])
         if way == "key" and route.writes:
             mode = self.random.choice(["weird", "weird", "reused", "foreign"])
-            if mode == "weird":
-                key = self.random.choice(KEYS)
-            else:
-                mine = [k for r, k in self.used_keys if (r == role) == (mode == "reused")]
-                key = self.random.choice(mine) if mine else self.random.choice(KEYS)
+            mine = [k for r, k in self.used_keys if (r == role) == (mode == "reused")]
+            key = self.random.choice(mine) if mode != "weird" and mine else self.random.choice(KEYS)
             return [(n, key if n == "key" else v) for n, v in fields], f"key={mode}:{key[:20]!r}"
         if way == "version" and route.writes:
-            current = self.world.version(self.world.table_id)
-            version = self.random.choice([*VERSIONS, str(current - 1), str(current + 1)])
+            version = self.random.choice(self.odd_versions())
             return [(n, version if n == "version" else v) for n, v in fields], f"version={version[:30]!r}"
         if way == "drop" and fields:
             gone = self.random.choice(names)
             return [(n, v) for n, v in fields if n != gone], f"without {gone}"
         if way == "extra":
-            name = self.random.choice(["\x00", "box\x00", "é" * 50, "x" * 5000, "csrfmiddlewaretoken", "key",
-                                       "version", "cards", "_method", "amount[]"])
-            return [*fields, (name, self.random.choice(WEIRD))], f"extra {name[:20]!r}"
+            name = self.random.choice(self.extra_names)
+            return [*fields, (name, self.random.choice(self.weird))], f"extra {name[:20]!r}"
         if way == "repeat" and fields:
             name = self.random.choice(names)
-            return [*fields, (name, self.random.choice(WEIRD))], f"repeated {name}"
+            return [*fields, (name, self.random.choice(self.weird))], f"repeated {name}"
         if way == "invalid-utf8" and fields:
             name = self.random.choice(names)
             return [(n, v) for n, v in fields if n != name] + [(name, "\x01RAW\x01")], f"invalid utf-8 in {name}"
         if not fields:
-            return [("x", self.random.choice(WEIRD))], "a field nobody asked for"
+            return [("x", self.random.choice(self.weird))], "a field nobody asked for"
         name = self.random.choice(names)
-        value = self.random.choice(NUL if way == "nul" else WEIRD)
+        if way == "value" and name in self.field_weird and self.random.random() < 0.5:
+            value = self.random.choice(self.field_weird[name])
+            return [(n, value if n == name else v) for n, v in fields], f"{name}={value[:20]!r}"
+        value = self.random.choice(NUL if way == "nul" else self.weird)
         return [(n, value if n == name else v) for n, v in fields], f"{name}={value[:20]!r}"
 
     def body(self, fields: list[tuple[str, str]], role: str, *, token: bool = True) -> bytes:
@@ -509,26 +524,12 @@ def main() -> None:
     world = make_world(f"f{int(time.time())}_")
     open_table(world)
 
-    servers, logs = [], []
-    for _ in range(args.servers):
-        port = free_port()
-        log = Path(f"/tmp/fuzz-daphne-{port}.log")
-        logs.append(log)
-        servers.append((subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "casino.asgi:application"],
-            cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT), port))
-    try:
-        for proc, port in servers:
-            wait_healthy(proc, port)
-        fuzzer = Fuzzer([f"http://127.0.0.1:{port}" for _proc, port in servers], world, args.seed)
-        started = time.monotonic()
+    def fuzz(bases: list[str]) -> Fuzzer:
+        fuzzer = Fuzzer(bases, world, args.seed)
         fuzzer.run(args.cases)
-        seconds = time.monotonic() - started
-    finally:
-        for proc, _port in servers:
-            proc.terminate()
-        for proc, _port in servers:
-            proc.wait(timeout=20)
+        return fuzzer
+
+    fuzzer, seconds, logs = on_daphne(args.servers, env, fuzz)
     problems = log_problems(logs)
     print(f"seed {args.seed}, {args.cases} cases per route; logs: {' '.join(str(log) for log in logs)}")
     print(report(fuzzer, problems, seconds))
@@ -549,6 +550,31 @@ def open_table(world: World) -> None:
     table.refresh_from_db()
     sessions.confirm_deck_check(table=table, by=users.get(username=world.people["pit_boss"]),
                                 key=uuid.uuid4().hex, expected_version=table.version)
+
+
+def on_daphne(processes: int, env: dict, fuzz):
+    """``fuzz(bases)`` run against ``processes`` daphne processes started with ``env`` on loopback, then
+    stopped: what it returned, how long it took and the processes' logs."""
+    servers, logs = [], []
+    for _ in range(processes):
+        port = free_port()
+        log = Path(f"/tmp/fuzz-daphne-{port}.log")
+        logs.append(log)
+        servers.append((subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "casino.asgi:application"],
+            cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT), port))
+    try:
+        for proc, port in servers:
+            wait_healthy(proc, port)
+        started = time.monotonic()
+        result = fuzz([f"http://127.0.0.1:{port}" for _proc, port in servers])
+        seconds = time.monotonic() - started
+    finally:
+        for proc, _port in servers:
+            proc.terminate()
+        for proc, _port in servers:
+            proc.wait(timeout=20)
+    return result, seconds, logs
 
 
 def free_port() -> int:

@@ -3,7 +3,7 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/casino_fuzz REDIS_URL=redis://127.0.0.1:6379/3 \\
         .venv/bin/python bench/fuzz_tournament.py --cases 200 --servers 2 --seed 34
 
-The tournament's half of ``bench/fuzz_posts.py`` (whose browser, hostile values and log scan it uses). On
+The tournament's half of ``bench/fuzz_posts.py``, whose Fuzzer it extends with a tournament's routes. On
 loopback, with DEBUG=0 on PostgreSQL and Redis, it sets up a running event (two dealt tables, a dealer on
 duty at each, the clock running, player links issued) and another director's event, logs in as its
 director, its floor, its dealers, the games director, an administrator and the other event's director,
@@ -40,35 +40,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 import html
-import http.client
 import json
-import random
 import re
-import subprocess
 import sys
 import time
 import urllib.parse
 import uuid
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.fuzz_posts import (  # noqa: E402
-    INVALID_UTF8,
-    KEYS,
-    NUL,
-    PASSWORD,
-    TEXTS,
-    Answer,
-    Browser,
-    _encode,
-    free_port,
-    log_problems,
-    wait_healthy,
-)
+from bench import fuzz_posts  # noqa: E402
+from bench.fuzz_posts import NUL, PASSWORD, TEXTS, Browser, log_problems, on_daphne  # noqa: E402
+from bench.tournament_script import ID_TYPE, running_event  # noqa: E402
 
 # --- What no screen sends, beyond the pit's ---------------------------------------------------------------
 
@@ -78,7 +65,6 @@ CONTROL = ["\x07", "\x1b[31m", "\r", "a\rb", "\u200b", "\u2066x\u2069", "\u202e1
 WEIRD = NUL + NUMBERS + TEXTS + CONTROL
 VERSIONS = ["", "-1", "0", "1.0", "v", "9" * 5000, str(2**62 + 1), str(2**63), "²", "٣", "1\x00", " ", "inf",
             "1e309"]
-ID_TYPE = "passport"
 NOTICE = re.compile(r'class="notice notice-\w+" role="alert">([^<]*)<')
 
 
@@ -131,11 +117,8 @@ class World:
 def make_world(prefix: str, players: int = 18) -> World:
     """A running event of two tables (its director created it), a dealer on duty at each, the clock running,
     links for a few players; and another director's event with its registration open."""
-    from datetime import date
-
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
-    from django.utils import timezone
 
     from casino import player_links
     from casino.roles import Role, ensure_role_groups
@@ -153,25 +136,9 @@ def make_world(prefix: str, players: int = 18) -> World:
         users[role] = user
 
     def event(director, name, count, start):
-        tournament, _ = services.create_tournament(
-            by=director, key=uuid.uuid4().hex, name=f"{prefix}{name}", starts_at=timezone.now(), buy_in=100,
-            starting_stack=10_000, seats_per_table=9)
-
-        def act(fn, **kwargs):
-            tournament.refresh_from_db()
-            return fn(tournament=tournament, by=director, key=uuid.uuid4().hex, expected_version=tournament.version,
-                      **kwargs)
-
-        act(services.open_registration)
-        for n in range(1, count + 1):
-            document = f"{prefix}{name}{n}".replace("_", "-")  # as printed: letters, digits and dashes
-            act(services.register, name=f"Player {n}", id_type=ID_TYPE, id_number=document,
-                birth_date=date(1980, 1, 1 + n % 28))
-        if start:
-            act(services.start_tournament)
-            act(services.clock_command, kind="start")
-        tournament.refresh_from_db()
-        return tournament
+        # as printed: letters, digits and dashes
+        return running_event(director, name=f"{prefix}{name}", players=count, start=start,
+                             document=lambda n: f"{prefix}{name}{n}".replace("_", "-"))
 
     main = event(users["director"], "main", players, True)
     other = event(users["other_director"], "other", 3, False)
@@ -275,13 +242,10 @@ FIELD_WEIRD = {
 
 
 @dataclass
-class Route:
-    name: str
-    roles: tuple[str, ...]  # who sends it (the others are tried too, less often)
-    form: dict
-    url: str  # with {event}, {action}, {table}, {entry_pk}, {link}, {token}
-    action: str = ""
-    guarded: bool = False  # carries version and key
+class Route(fuzz_posts.Route):
+    """The pit's route (``url`` with {event}, {action}, {table}, {entry_pk}, {link}, {token}), sent as GET or
+    POST."""
+
     method: str = "POST"
 
 
@@ -295,13 +259,13 @@ def routes() -> list[Route]:
     found += [Route(f"tablet {action}", ("dealer",), form, "/tournaments/{event}/tables/{table}/deal/{action}/",
                     action, True) for action, form in TABLET_FORMS.items()]
     found += [
-        Route("new event", DIRECTORS, {**SETUP}, "/tournaments/new/", guarded=True),
-        Route("setup", DIRECTORS, {**SETUP, "reason": ["late change"]}, "/tournaments/{event}/setup/", guarded=True),
+        Route("new event", DIRECTORS, {**SETUP}, "/tournaments/new/", writes=True),
+        Route("setup", DIRECTORS, {**SETUP, "reason": ["late change"]}, "/tournaments/{event}/setup/", writes=True),
         Route("template save", DIRECTORS, {"do": ["save"], "template_name": ["Sunday", "x" * 80]},
               "/tournaments/{event}/setup/template/"),
         Route("template copy", DIRECTORS, {"do": ["copy"], "template": "template"},
-              "/tournaments/{event}/setup/template/", guarded=True),
-        Route("registration", FLOOR, REGISTRATION, "/tournaments/{event}/registration/", guarded=True),
+              "/tournaments/{event}/setup/template/", writes=True),
+        Route("registration", FLOOR, REGISTRATION, "/tournaments/{event}/registration/", writes=True),
         Route("exclusions upload", DIRECTORS, {}, "/tournaments/{event}/registration/exclusions/"),
         Route("accreditation link", FLOOR, {}, "/tournaments/{event}/receipts/{entry_pk}/link/"),
         Route("revoke link", FLOOR, {}, "/tables/links/{link}/revoke"),
@@ -332,47 +296,24 @@ def _multipart(fields: list[tuple[str, str]], files: list[tuple[str, str, bytes]
     return b"".join(parts) + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
 
 
-class Fuzzer:
+class Fuzzer(fuzz_posts.Fuzzer):
+    """The pit's fuzzer at a tournament: its routes, its world, its values; then its sockets."""
+
+    weird = WEIRD
+    extra_names = ["\x00", "chips_\x00", "chips_²", "chips_" + "9" * 5000, "odd_²", "odd_99", "stack_3", "seats",
+                   "é" * 50, "x" * 5000, "key", "version", "entry"]
+    field_weird = FIELD_WEIRD
+
     def __init__(self, bases: list[str], world: World, seed: int):
-        self.bases, self.world = bases, world
-        self.random = random.Random(seed)
-        self.browsers: dict[str, Browser] = {}
-        self.statuses: Counter = Counter()
-        self.by_route: dict[str, Counter] = defaultdict(Counter)
-        self.failures: list[str] = []
-        self.used_keys: list[tuple[str, str]] = []
+        super().__init__(bases, world, seed)
         self.pages: dict[int, str] = {}  # table -> its tablet's last fragment (the valid taps read it)
         self.sockets: Counter = Counter()  # "kind: outcome" -> count
         self.tap_refusals: Counter = Counter()  # why the valid taps were refused: what held the hands up
 
-    # ---- people
-
     def log_in_everyone(self) -> None:
-        self.browsers["anonymous"] = Browser(self.bases)
-        self.browsers["anonymous"].read_token("/login/")
-        for role, username in self.world.people.items():
-            browser = Browser(self.bases)
-            browser.login(username)
-            self.browsers[role] = browser
+        super().log_in_everyone()
         for table, dealer in self.world.tables.items():
             self.browsers[dealer].read_token(f"/tournaments/{self.world.event}/tables/{table}/deal/")
-
-    # ---- one request
-
-    def send(self, route: Route, role: str, method: str, path: str, body: bytes | None, note: str,
-             headers: dict | None = None) -> Answer:
-        browser = self.browsers[role]
-        sent_headers = {"HX-Request": "true", **(headers or {})}
-        try:
-            answer = browser.request(method, path, body, base=self.random.choice(self.bases), headers=sent_headers)
-        except (http.client.HTTPException, OSError) as error:
-            answer = Answer(0, str(error))
-        self.statuses[answer.status] += 1
-        self.by_route[route.name][answer.status] += 1
-        if answer.status >= 500 or answer.status == 0:
-            self.failures.append(f"{answer.status} {route.name} as {role}: {method} {path[:160]!r} {note[:80]} "
-                                 f"{(body or b'')[:300]!r}")
-        return answer
 
     # ---- building forms
 
@@ -401,56 +342,12 @@ class Fuzzer:
             return [str(w.pending_plan())]
         return [self.random.choice(spec)]
 
-    def valid_fields(self, route: Route, role: str, table: int) -> list[tuple[str, str]]:
-        fields = [(name, value) for name, spec in route.form.items() for value in self._valid_value(spec, table)]
-        if route.guarded:
-            key = uuid.uuid4().hex
-            version = self.world.table_version(table) if route.name.startswith("tablet") else self.world.version()
-            fields += [("version", str(version)), ("key", key)]
-            self.used_keys.append((role, key))
-        return fields
+    def form_version(self, route: Route, table: int) -> int:
+        """A tablet's form carries its table's version; the console's, the event's."""
+        return self.world.table_version(table) if route.name.startswith("tablet") else self.world.version()
 
-    def break_fields(self, route: Route, role: str, fields: list[tuple[str, str]]) -> tuple[list, str]:
-        names = [name for name, _ in fields]
-        way = self.random.choice(["value", "value", "value", "nul", "drop", "extra", "repeat", "key", "version",
-                                  "version", "invalid-utf8"])
-        if way == "key" and route.guarded:
-            mode = self.random.choice(["weird", "weird", "reused", "foreign"])
-            mine = [k for r, k in self.used_keys if (r == role) == (mode == "reused")]
-            key = self.random.choice(mine) if mode != "weird" and mine else self.random.choice(KEYS)
-            return [(n, key if n == "key" else v) for n, v in fields], f"key={mode}:{key[:20]!r}"
-        if way == "version" and route.guarded:
-            version = self.random.choice([*VERSIONS, str(self.world.version() - 1)])
-            return [(n, version if n == "version" else v) for n, v in fields], f"version={version[:30]!r}"
-        if way == "drop" and fields:
-            gone = self.random.choice(names)
-            return [(n, v) for n, v in fields if n != gone], f"without {gone}"
-        if way == "extra":
-            name = self.random.choice(["\x00", "chips_\x00", "chips_²", "chips_" + "9" * 5000, "odd_²", "odd_99",
-                                       "stack_3", "seats", "é" * 50, "x" * 5000, "key", "version", "entry"])
-            return [*fields, (name, self.random.choice(WEIRD))], f"extra {name[:20]!r}"
-        if way == "repeat" and fields:
-            name = self.random.choice(names)
-            return [*fields, (name, self.random.choice(WEIRD))], f"repeated {name}"
-        if way == "invalid-utf8" and fields:
-            name = self.random.choice(names)
-            return [(n, v) for n, v in fields if n != name] + [(name, "\x01RAW\x01")], f"invalid utf-8 in {name}"
-        if not fields:
-            return [("x", self.random.choice(WEIRD))], "a field nobody asked for"
-        name = self.random.choice(names)
-        if way == "value" and name in FIELD_WEIRD and self.random.random() < 0.5:
-            value = self.random.choice(FIELD_WEIRD[name])
-            return [(n, value if n == name else v) for n, v in fields], f"{name}={value[:20]!r}"
-        value = self.random.choice(NUL if way == "nul" else WEIRD)
-        return [(n, value if n == name else v) for n, v in fields], f"{name}={value[:20]!r}"
-
-    def body(self, fields: list[tuple[str, str]], role: str, *, token: bool = True) -> bytes:
-        if token:
-            fields = [*fields, ("csrfmiddlewaretoken", self.browsers[role].csrf)]
-        encoded = _encode(fields)
-        if b"%01RAW%01" in encoded:  # the placeholder for bytes urlencode cannot make
-            encoded = encoded.replace(b"%01RAW%01", self.random.choice(INVALID_UTF8).encode())
-        return encoded
+    def odd_versions(self) -> list[str]:
+        return [*VERSIONS, str(self.world.version() - 1)]
 
     # ---- the address
 
@@ -681,10 +578,6 @@ class Fuzzer:
         for browser in self.browsers.values():
             browser.close()
 
-    @property
-    def requests(self) -> int:
-        return sum(self.statuses.values())
-
 
 def report(fuzzer: Fuzzer, problems: list[str], seconds: float) -> str:
     lines = [f"{fuzzer.requests} requests in {seconds:.0f} s over {len(fuzzer.bases)} daphne process(es), "
@@ -739,26 +632,13 @@ def main() -> None:
 
     env = production_on_loopback("fuzz_tournament runs on PostgreSQL: set DATABASE_URL")
     world = make_world(f"tf{int(time.time())}_", args.players)
-    servers, logs = [], []
-    for _ in range(args.servers):
-        port = free_port()
-        log = Path(f"/tmp/fuzz-daphne-{port}.log")
-        logs.append(log)
-        servers.append((subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "casino.asgi:application"],
-            cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT), port))
-    try:
-        for proc, port in servers:
-            wait_healthy(proc, port)
-        fuzzer = Fuzzer([f"http://127.0.0.1:{port}" for _proc, port in servers], world, args.seed)
-        started = time.monotonic()
+
+    def fuzz(bases: list[str]) -> Fuzzer:
+        fuzzer = Fuzzer(bases, world, args.seed)
         fuzzer.run(args.cases, args.frames)
-        seconds = time.monotonic() - started
-    finally:
-        for proc, _port in servers:
-            proc.terminate()
-        for proc, _port in servers:
-            proc.wait(timeout=20)
+        return fuzzer
+
+    fuzzer, seconds, logs = on_daphne(args.servers, env, fuzz)
     problems = log_problems(logs)
     print(f"seed {args.seed}, {args.cases} cases per route, {args.frames} frames per socket; "
           f"logs: {' '.join(str(log) for log in logs)}")

@@ -26,10 +26,41 @@ TABLE_VERSION = re.compile(r'name="version" value="(\d+)"')
 SEAT = re.compile(r'name="seat" value="(\d+)"')
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 CSRF_META = re.compile(r'"X-CSRFToken": "([^"]+)"')
+ID_TYPE = "passport"  # the bench's players' documents
 BOARD = {"flop": "2c 3d 4h", "turn": "9s", "river": "Tc"}
 #: Two cards for each seat at the showdown, none of them on the board.
 HOLES = {seat: f"{rank}s {rank}h" for seat, rank in zip(range(1, 9), "AKQJ8765", strict=True)}
 HOLES.update({9: "9d 9c", 10: "Kd Qd"})
+
+
+def running_event(director, *, name: str, players: int, document, start: bool = True):
+    """An event of nine a table created by ``director`` through the services, as the console does: its
+    registration opened, ``players`` registered (``document(n)``: the n-th one's ID number) and, if
+    ``start``, drawn and its clock running."""
+    from datetime import date
+
+    from django.utils import timezone
+
+    from tournaments import services
+
+    tournament, _ = services.create_tournament(
+        by=director, key=uuid.uuid4().hex, name=name, starts_at=timezone.now(), buy_in=100,
+        starting_stack=10_000, seats_per_table=9)
+
+    def act(fn, **kwargs):
+        tournament.refresh_from_db()
+        return fn(tournament=tournament, by=director, key=uuid.uuid4().hex, expected_version=tournament.version,
+                  **kwargs)
+
+    act(services.open_registration)
+    for n in range(1, players + 1):
+        act(services.register, name=f"Player {n}", id_type=ID_TYPE, id_number=document(n),
+            birth_date=date(1980, 1, 1 + n % 28))
+    if start:
+        act(services.start_tournament)
+        act(services.clock_command, kind="start")
+    tournament.refresh_from_db()
+    return tournament
 
 
 class TabletScript:
