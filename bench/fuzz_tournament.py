@@ -153,7 +153,8 @@ def make_world(prefix: str, players: int = 18) -> World:
     world = World(
         event=main.pk, other_event=other.pk, tables=tables, people={r: u.username for r, u in users.items()},
         entries=entries, other_entry_pks=list(Entry.objects.filter(tournament=other).values_list("pk", flat=True)),
-        documents={n: f"{prefix}main{n}" for n in entries}, dealers={r: users[r].pk for r in ("dealer1", "dealer2")},
+        documents={n: f"{prefix}main{n}".replace("_", "-") for n in entries},  # as registered: no underscore
+        dealers={r: users[r].pk for r in ("dealer1", "dealer2")},
         template=0, open_event=upcoming.pk)
     for entry in list(Entry.objects.filter(tournament=main).order_by("pk"))[:3]:
         link = screens.issue_entry_link(entry, by=users["director"])
