@@ -482,7 +482,7 @@ def _hands_in_play(w: _Write, tables: set[int] | None = None) -> set[int]:
     if tables is None:
         tables = set(DealtTable.objects.filter(tournament_id=w.row.pk).values_list("number", flat=True))
     # locked first: a deal that commits before the lock is then seen below, one after it reads this write's seats
-    held = _lock_the_plans_tables(w, tables)
+    held = _busy_when_locked(w, tables)
     hands = TableHand.objects.filter(table__tournament_id=w.row.pk, table__number__in=tables)
     return held | set(hands.exclude(phase__in=_ENDED_PHASES).values_list("table__number", flat=True))
 
@@ -520,8 +520,8 @@ def plan_tables(plan: seating.Plan, tables: tuple[seating.TableSeats, ...]) -> s
     return touched
 
 
-def _lock_the_plans_tables(w: _Write, touched: set[int]) -> set[int]:
-    """Lock the dealt tables the plan touches, without waiting: a table a tap holds (a deal starting there,
+def _busy_when_locked(w: _Write, touched: set[int]) -> set[int]:
+    """Lock the event's dealt tables ``touched``, without waiting: a table a tap holds (a deal starting there,
     an award) is given back as busy. Taken after the event's lock, which an award takes after its table's,
     so waiting here could deadlock; not waiting, the deal that begins after this confirmation reads its
     seats as confirmed, and one that began before it is seen here."""
@@ -949,7 +949,7 @@ def confirm_plan(*, tournament, by, key: str, expected_version: int, proposed: i
             raise RuleViolation(N_("The plan changed since it was shown: look at the new one"), "TDA-11")
         plan = pending[1]
         touched = plan_tables(plan, w.state.tables)
-        waits = _lock_the_plans_tables(w, touched) | _hands_in_play(w, touched)
+        waits = _hands_in_play(w, touched)  # their rows locked without waiting: a tap being written counts
         if waits:
             # TDA-11: the players play the hand out; the plan stays proposed, the console says when it can go
             raise RuleViolation(N_("Table %(table)s has a hand in play: confirm the moves when it ends."),
@@ -1213,16 +1213,14 @@ def enter_chip_count(*, tournament, by, key: str, expected_version: int, counts:
     """Chip counts (at breaks): entry -> chips. Not at a table whose dealt hand is in play (TDA-11)."""
 
     def work(w: _Write) -> None:
-        busy = _hands_in_play(w)
         for entry, chips in sorted(counts.items()):
             if int(chips) < 0:
                 raise RuleViolation(N_("A chip count cannot be negative"), "CC-68")
             if w.state.entry(int(entry)).status not in record.IN_PLAY:
                 raise RuleViolation(N_("Entry %(entry)s is no longer in the event"), "CC-18", entry=entry)
-            if w.state.entry(int(entry)).table in busy:
-                # TDA-11: recounted between hands; the hand's end would overwrite the count
-                raise RuleViolation(N_("Table %(table)s has a hand in play: do this when it ends."), "TDA-11",
-                                    table=w.state.entry(int(entry)).table)
+        # TDA-11: recounted between hands; the hand's end would overwrite the count
+        _between_hands(w, *{w.state.entry(int(entry)).table for entry in counts})
+        for entry, chips in sorted(counts.items()):
             w.record("chip_count", entry=int(entry), chips=int(chips))
         w.audit("tournament.chip_count", entries=len(counts))
 
