@@ -109,7 +109,7 @@ class TableResult(writes.Written):
 
 
 @dataclass(frozen=True)
-class Written:
+class KnownAtCommit:
     """What a write at a table knew when it committed: the table's row at the version it made, the hand, its
     effective rows and the engine's state after them. Kept in this process only (deploy/Caddyfile sends a
     table's taps and its tablet's socket to one process): the table's next write and the render of that
@@ -123,10 +123,10 @@ class Written:
 
 
 #: The last committed write's knowledge per table in this process; good only at exactly its version.
-_WRITTEN: BoundedCache[Written] = BoundedCache(256)
+_WRITTEN: BoundedCache[KnownAtCommit] = BoundedCache(256)
 
 
-def written_at(table: DealtTable, version: int) -> Written | None:
+def written_at(table: DealtTable, version: int) -> KnownAtCommit | None:
     """What the write that made ``version`` of ``table`` knew, if this process made it and no write came since
     (the version says so); None: read the record."""
     written = _WRITTEN.get(reads.identity(table))
@@ -167,7 +167,7 @@ class _TableWrite(Write):
         key = reads.identity(self.table)
         if self.hand is not None and self.seen is not None:
             rows, engine, last = self.seen
-            written = Written(self.table, self.hand, tuple(rows), engine, last)
+            written = KnownAtCommit(self.table, self.hand, tuple(rows), engine, last)
             reads.at_commit(lambda: _WRITTEN.put(key, written))
             SUMMARIES.leave(self.table, SummaryAt(self.table.version, _summary(self.table, self.hand, engine)))
         else:  # what an earlier write left is no longer the table as it stands

@@ -78,7 +78,7 @@ def _level_view(tournament: Tournament, state) -> dict[str, Any] | None:
 
 
 def tablet_context(table: DealtTable, notice: dict | None = None,
-                   written: dealing.Written | None = None) -> dict[str, Any]:
+                   written: dealing.KnownAtCommit | None = None) -> dict[str, Any]:
     """What the tablet shows: the same for every viewer who may open it (its dealer on duty, the floor, the
     director), so that one render per version serves them all (``fragment_at``). ``written``: what this
     process's write of that version knew (its hand, rows and engine state), instead of reading them again."""
