@@ -85,6 +85,17 @@ def _two_busts_at_the_first_table(tournament, floor_fede) -> tuple[int, int]:
     return first, second
 
 
+def _a_confirmed_move(tournament, floor_fede):
+    """Two busts at the first table, and the floor confirms the plan that fills it: (the plan's seq, its move,
+    the confirmation's seq, the second table)."""
+    _first, second = _two_busts_at_the_first_table(tournament, floor_fede)
+    state = _state(tournament)
+    proposed, move = state.pending_plan[0], state.pending_plan[1].moves[0]
+    act(services.confirm_plan, tournament, floor_fede, proposed=proposed)
+    confirmation = TournamentEvent.objects.get(tournament=tournament, type="plan_confirmed").seq
+    return proposed, move, confirmation, second
+
+
 # --- A hand in play at the table a move leaves (the issue's scenario) ---------------------------------------
 
 
@@ -293,11 +304,7 @@ def test_a_confirmation_corrected_takes_its_moves_back_and_confirming_again_move
     full_two_tables, floor_fede
 ):
     tournament = full_two_tables
-    _first, second = _two_busts_at_the_first_table(tournament, floor_fede)
-    state = _state(tournament)
-    proposed, move = state.pending_plan[0], state.pending_plan[1].moves[0]
-    act(services.confirm_plan, tournament, floor_fede, proposed=proposed)
-    confirmation = TournamentEvent.objects.get(tournament=tournament, type="plan_confirmed").seq
+    proposed, move, confirmation, second = _a_confirmed_move(tournament, floor_fede)
 
     act(services.correct, tournament, floor_fede, seq=confirmation, reason="the player had not moved yet")
     back = _consistent(tournament)
@@ -317,11 +324,7 @@ def test_a_correction_of_a_confirmations_correction_brings_its_moves_back_unless
     full_two_tables, floor_fede, director_dora
 ):
     tournament = full_two_tables
-    _two_busts_at_the_first_table(tournament, floor_fede)
-    state = _state(tournament)
-    proposed, move = state.pending_plan[0], state.pending_plan[1].moves[0]
-    act(services.confirm_plan, tournament, floor_fede, proposed=proposed)
-    confirmation = TournamentEvent.objects.get(tournament=tournament, type="plan_confirmed").seq
+    proposed, move, confirmation, _second = _a_confirmed_move(tournament, floor_fede)
     act(services.correct, tournament, floor_fede, seq=confirmation, reason="not moved yet")
     undoing = TournamentEvent.objects.filter(tournament=tournament, type="correction").latest("seq").seq
 
@@ -347,11 +350,7 @@ def test_a_correction_of_a_confirmations_correction_brings_its_moves_back_unless
 
 def test_a_confirmation_is_not_corrected_once_a_later_event_rests_on_its_moves_CC_04(full_two_tables, floor_fede):
     tournament = full_two_tables
-    _two_busts_at_the_first_table(tournament, floor_fede)
-    state = _state(tournament)
-    proposed, move = state.pending_plan[0], state.pending_plan[1].moves[0]
-    act(services.confirm_plan, tournament, floor_fede, proposed=proposed)
-    confirmation = TournamentEvent.objects.get(tournament=tournament, type="plan_confirmed").seq
+    proposed, move, confirmation, _second = _a_confirmed_move(tournament, floor_fede)
     act(services.enter_chip_count, tournament, floor_fede, counts={move.entry: 5200})  # at his new table
     with pytest.raises(RuleViolation) as refused:
         act(services.correct, tournament, floor_fede, seq=confirmation, reason="not moved yet")
