@@ -51,3 +51,9 @@ def exclusion_list_digest() -> tuple[int, str]:
         hashed.update(json.dumps([id_type, id_number, kind, listed_on], default=str).encode() + b"\n")
         count += 1
     return count, hashed.hexdigest()
+
+
+def record_digest(events: list[dict]) -> str:
+    """A digest of record events (canonical JSON), as the audit log keeps it for each write."""
+    text = json.dumps(events, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()

@@ -151,6 +151,11 @@ def table_phones_group(tournament_id: int, number: int) -> str:
     return f"{label_of(Tournament, tournament_id)}.table.{number}.phones"
 
 
+def tables_group(tournament_id: int) -> str:
+    """The group that hears of every tap at an event's dealt tables: the director's console follows it."""
+    return f"{label_of(Tournament, tournament_id)}.tables"
+
+
 class Entry(models.Model):
     """One entry in a tournament (CC-26: one per player unless re-entry is on). ``number`` is the
     opaque id the record uses."""

@@ -1,64 +1,23 @@
-"""The director's console: the whole field at a glance, and what the floor must do now (issue #14).
-
-``console_fragment(tournament, user)`` renders the console's live part; the page
-(``tournaments.views.console``) shows it first and ``tournaments.consumers.TournamentConsoleConsumer``
-pushes it again at each new version of the event. What it shows is read once per call by
-``read_field``: the tables with their players and seats, the plan (who moves, which tables break or
-halt), the clock, the counts (players left of entries, average stack, prize pool), and the field's
-history for the plot. The numbers shown to the room come from t-displays' board
-(``tournaments.screens.board_at``), so the console and the clock display never disagree.
-
-Who sees what: the event's director (and the games director, the administrators) runs the whole event,
-setup included; the floor staff see and use the table actions only; a director of another event sees it
-and acts at nothing (``may_direct`` / ``may_work_floor``, asking ``tournaments.access``).
+"""
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-
 from django.template.loader import render_to_string
 from django.utils import timezone
-
 from casino.roles import Role, has_role
 from tournaments import access, plot, screens
 from tournaments.models import Entry, Tournament
 
+
 #: The id of the console's live element (the consumer's goodbye replaces it).
 SCREEN_ID = "tournament-console"
 
-#: The floor staff's role (added by the back end as ``Role.TOURNAMENT_FLOOR``).
-FLOOR_ROLE = getattr(Role, "TOURNAMENT_FLOOR", "tournament_floor")
-#: Who enters the tournaments' pages as a director: the tournament directors, and the games director and the
-#: administrators, who assign each event's director and may direct any (``tournaments.access``).
-DIRECTOR_ROLES = (Role.TOURNAMENT_DIRECTOR, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
-FLOOR_ROLES = (*DIRECTOR_ROLES, FLOOR_ROLE)
 
 #: The seating display and the console list the moves of this many last minutes.
 RECENT_MOVES_MINUTES = 30
-
-
-def may_direct(user, tournament: Tournament | None = None) -> bool:
-    """Setup, registration, the clock, the plan's overrides, prizes and corrections: at ``tournament``, only
-    its own director (and the games director, the administrators: ``access.directs``); without one, whether
-    ``user`` is a director at all (who creates an event)."""
-    if tournament is not None:
-        return has_role(user, *DIRECTOR_ROLES) and access.directs(user, tournament)
-    return has_role(user, *DIRECTOR_ROLES)
-
-
-def may_work_floor(user, tournament: Tournament | None = None) -> bool:
-    """The table actions: busts, withdrawals, chip counts, buttons, colour-ups, confirming a move: at
-    ``tournament``, the floor staff and its director (``access.works_floor``)."""
-    if tournament is not None:
-        return has_role(user, *FLOOR_ROLES) and access.works_floor(user, tournament)
-    return has_role(user, *FLOOR_ROLES)
-
-
-def oversees_events(user) -> bool:
-    """The games director and the administrators: they assign an event's director (``access``)."""
-    return access.oversees_events(user)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,9 +111,6 @@ def read_field(tournament: Tournament) -> Field:
                  points=tuple(field_history(screens.record_of(tournament))),
                  proposed=pending[0] if pending else None,
                  halted_now=tuple(getattr(state, "halted", ()) or ()))
-
-
-# --- what the back end's replayed state holds (tournaments.services.tournament_state) -------------------
 
 
 def _state(tournament: Tournament):
@@ -251,9 +207,6 @@ def field_history(events: list[dict]) -> list[plot.FieldPoint]:
     return out
 
 
-# --- rendering ----------------------------------------------------------------------------------------
-
-
 def dealt_tables(tournament: Tournament, hand_for_hand: bool) -> list[dict]:
     """Each dealt table's hand as it stands (issue #15): its number, stage, pot, who is all-in, the stacks,
     and what it waits for in hand-for-hand (the next deal, CC-11; the board, RP-08-F)."""
@@ -323,17 +276,13 @@ def console_context(tournament: Tournament, user, notice: dict | None = None) ->
         "field": the_field,
         "board": board,
         "clock": clock,
-        "server_now_ms": _ms(timezone.now()),
-        "step_ends_ms": _ms(clock.step_ends_at),
+        "server_now_ms": epoch_ms(timezone.now()),
+        "step_ends_ms": epoch_ms(clock.step_ends_at),
         "plot": plot.field_plot(list(the_field.points)),
         "may_direct": may_direct(user, tournament),
         "may_work_floor": floor,
         "notice": notice,
     }
-
-
-def _ms(at: datetime | None) -> int | None:
-    return None if at is None else round(at.timestamp() * 1000)
 
 
 def console_fragment(tournament: Tournament, user, notice: dict | None = None) -> str:

@@ -1,19 +1,4 @@
-"""The dealer's tablet at a tournament table (issue #15): the page, its taps and its live fragment.
-
-Every tap is one POST through ``tournaments.dealing`` (the one write path); the socket
-(``consumers.DealerTabletConsumer``) only tells the tablet that its table or the event changed, and the
-tablet is rendered again from the record. The fragment shows the table as it stands (seats, names,
-stacks, button and blinds), the level and the next from the event's clock, the hand in play with what
-the player in turn may do (the engine's ``legal()``: the call, the smallest and largest bet or raise),
-the dealer's next step (the board, the showdown in the engine's order, the pots), and, before the next
-hand, the players the floor's plan moves to or from this table.
-
-A version is rendered once per process and language, when first asked for (``fragment_at``): the tap's
-write records and announces ids and a version and renders nothing; the tap's answer, after the write
-returns, asks this cache for the version the write made and puts its notice in; the socket's push of that
-version asks the same cache. The fragment is the same bytes for every viewer who may open the tablet
-(its dealer on duty, the floor, the director). A change of the event redraws the tablet only when it
-changes what the tablet shows of the event (``event_facts``): a hand's end at another table does not.
+"""
 """
 
 from __future__ import annotations
@@ -22,7 +7,6 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
@@ -34,7 +18,6 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
-
 from casino import reads
 from casino.access import role_required
 from casino.form_input import BadInput, version_and_key
@@ -50,16 +33,11 @@ from tournaments import dealing, forms, screens, services
 from tournaments.models import DealtTable, TableHand, TableHandAction, TableRequest, Tournament
 from tournaments.views import outcome
 
-#: Who opens a tournament table's tablet: its dealers, the floor and the director (and administrators).
-TABLET_ROLES = (Role.DEALER, Role.TOURNAMENT_FLOOR, Role.TOURNAMENT_DIRECTOR, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
+
 SCREEN_ID = "deal-table"
+
+
 TEMPLATE = "tournaments/_tablet_fragment.html"
-_CARDS = re.compile(r"[\s,]+")
-
-
-def may_open(user, table: DealtTable) -> bool:
-    """Who opens a tournament table's tablet: its dealer on duty, the floor and the director."""
-    return has_role(user, *TABLET_ROLES) and dealing.may_deal_at(user, table)
 
 
 def _event_name_and_version(pk: int) -> Tournament:
@@ -192,8 +170,6 @@ def tablet_fragment(table: DealtTable, notice: dict | None = None) -> str:
     return render_to_string(TEMPLATE, tablet_context(table, notice))
 
 
-# --- One render per version ------------------------------------------------------------------------------
-
 NOTICE_SLOT = "<!--tablet-notice-->"
 
 
@@ -241,7 +217,7 @@ def fragment_at(table: DealtTable, version: int) -> MadeFragment:
     return _MADE.get_or_make(_made_key(table, version), lambda: render_now(table, version), alone=True)
 
 
-def _table_and_event(tournament_id: int, number: int) -> DealtTable | None:
+def table_and_event(tournament_id: int, number: int) -> DealtTable | None:
     """The event's table ``number``, with its event's id and version (the rest is read if asked for); None if
     there is no such table."""
     return (DealtTable.objects.filter(tournament_id=tournament_id, number=number)
@@ -250,8 +226,6 @@ def _table_and_event(tournament_id: int, number: int) -> DealtTable | None:
 
 _TABLE_FIELDS = [f.name for f in DealtTable._meta.concrete_fields]
 
-
-# --- What changed since the version a stale tap was made on ---------------------------------------------
 
 #: A record of the hand as a sentence for the dealer whose tap came too late (its seat and amount put in).
 _RECORD_SAID = {
@@ -265,6 +239,8 @@ _RECORD_SAID = {
     "misdeal": gettext_lazy("A misdeal was declared."),
     "defective-deck": gettext_lazy("A defective deck was declared."),
 }
+
+
 #: A write at the table that records nothing of a hand, by the name its request is kept under.
 _REQUEST_SAID = {
     "pause": gettext_lazy("The director paused play at this table."),
@@ -276,6 +252,8 @@ _REQUEST_SAID = {
     "back_up": gettext_lazy("The director backed the hand up."),
     "undo": gettext_lazy("The last action was undone."),
 }
+
+
 _SAID_AT_MOST = 6
 
 
@@ -313,98 +291,3 @@ def what_changed(table: DealtTable, since: int) -> list[str]:
         recorded = [r for r in recorded if r]
         said.extend(recorded or [_("The table changed.")])
     return said[-_SAID_AT_MOST:]
-
-
-def _table(request, tournament_id: int, number: int) -> DealtTable:
-    """The table whose tablet is asked for; 404 when it is not in play, 403 for a dealer not on duty there."""
-    # numbers a table or an event can have (the URL takes any digits; the database would refuse some)
-    table = _table_and_event(tournament_id, number) if 0 < number < 2**15 and 0 < tournament_id < 2**63 else None
-    tournament = table.tournament if table is not None else get_object_or_404(Tournament, pk=tournament_id)
-    try:
-        services.tournament_state(tournament).table(number)  # in play (TDA-07); read once per event version
-        if table is None:
-            table = dealing.dealt_table(tournament, number)
-    except RuleViolation:
-        raise Http404 from None
-    if not may_open(request.user, table):
-        raise PermissionDenied
-    return table
-
-
-@role_required(*TABLET_ROLES)
-@require_GET
-def tablet_page(request, tournament_id: int, table: int):
-    dealt = _table(request, tournament_id, table)
-    fragment = tablet_fragment(dealt)
-    return render(request, "tournaments/tablet.html", {"table": dealt, "fragment": fragment})
-
-
-def _cards(text: str, count: int | None = None) -> list[str]:
-    cards = [c for c in _CARDS.split((text or "").strip()) if c]
-    if count is not None and len(cards) != count:
-        raise BadInput(_("Enter %(count)s cards, such as 2c 7d 9h.") % {"count": count})
-    return cards
-
-
-def _seat(post) -> int:
-    return forms.whole(post.get("seat"), _("The seat"), low=1, high=10)
-
-
-def _record(action: str, post) -> dict[str, Any]:
-    """The engine's record of a tap (``casino.rules.holdem.actions``), from the form's fields."""
-    if action in ("fold", "check", "call", "all-in", "kill-hand"):
-        return {"action": action, "seat": _seat(post)}
-    if action in ("bet", "raise"):
-        return {"action": action, "seat": _seat(post), "to": forms.whole(post.get("to"), _("The amount"), low=1,
-                                                                         high=10**12)}
-    if action == "flop":
-        return {"action": "deal-flop", "cards": _cards(post.get("cards"), 3)}
-    if action in ("turn", "river"):
-        return {"action": f"deal-{action}", "card": _cards(post.get("cards"), 1)[0]}
-    if action == "show":
-        return {"action": "show", "seat": _seat(post), "cards": _cards(post.get("cards"), 2)}
-    if action in ("muck", "award-pots", "misdeal"):
-        return {"action": action, **({"seat": _seat(post)} if action == "muck" else {})}
-    raise Http404
-
-
-@role_required(*TABLET_ROLES)
-@require_POST
-def tablet_act(request, tournament_id: int, table: int, action: str):
-    """One tap on the tablet: one call to ``tournaments.dealing``."""
-    dealt = _table(request, tournament_id, table)
-    post = request.POST
-
-    def run():
-        version, key = version_and_key(post)
-        common = {"table": dealt, "by": request.user, "key": key, "expected_version": version}
-        if action == "new-hand":
-            return dealing.start_hand(**common)
-        if action == "undo":
-            return dealing.undo_last(**common, reason=post.get("reason", ""))
-        if action == "call-clock":
-            return dealing.call_clock(**common)
-        if action == "clock-ran-out":
-            return dealing.clock_ran_out(**common)
-        return dealing.act(**common, record=_record(action, post))
-
-    status, notice, result = outcome(run)
-    if status == 409 and notice is not None and notice.get("level") == "stale":
-        # a stale tap: say what was recorded since the version its screen showed (issue #35)
-        changes = what_changed(dealt, forms.whole(post.get("version"), _("The screen's version"), low=0, high=2**62))
-        if changes:
-            notice = {**notice, "text": " ".join([_("Since your screen:"), *changes, _("Check and try again.")])}
-    if request.htmx:
-        if status == 200 and result is not None:
-            # the version this tap made, rendered on the first ask: its push asks the same (a retry's answer
-            # shows the table as it stands)
-            version = result.version if not result.duplicate else DealtTable.objects.values_list(
-                "version", flat=True).get(pk=dealt.pk)
-            html = fragment_at(dealt, version).with_notice(notice)
-        else:
-            dealt.refresh_from_db()
-            html = tablet_fragment(dealt, notice)
-        return mark_refusal(HttpResponse(html, status=status), status, notice)
-    if notice:
-        messages.add_message(request, messages.INFO if status == 200 else messages.ERROR, notice["text"])
-    return redirect(reverse("tournaments:tablet", args=[tournament_id, table]))

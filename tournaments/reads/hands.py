@@ -1,0 +1,321 @@
+"""
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+from casino import reads, writes
+from casino.memo import BoundedCache
+from casino.models import label_of
+from casino.roles import DEAL, DIRECT_TOURNAMENTS, Role, can, has_role
+from casino.rules.errors import N_, RuleViolation
+from casino.rules.holdem import HoldemHand, HouseRules, Phase, TableSetup, action_from_dict
+from casino.rules.holdem.actions import BETTING_KINDS
+from casino.rules.holdem.hand import ENDED
+from casino.rules.shuffle import SYSTEM_RANDOM
+from casino.rules.tournament import clock
+from casino.rules.tournament.structure import Structure
+from casino.rules.tournament.table_hand import clock_expiry_record, next_hand_setup
+from casino.writes import Aggregate, NotAllowed, Write, asked_for, write
+from tournaments import access, services
+from tournaments.digests import action_row, hand_digests
+from tournaments.models import (
+    DealtTable,
+    TableHand,
+    TableHandAction,
+    TableRequest,
+    Tournament,
+    TournamentEvent,
+    table_phones_group,
+)
+import math
+import re
+from collections.abc import Iterable, Mapping
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from casino import player_links
+from casino.rules.tournament import prizes
+from casino.rules.tournament.clock import ClockEvent, ClockReading, clock_at
+from casino.rules.tournament.options import HouseOptions
+from casino.rules.tournament.record import (
+    Setup,
+    TournamentState,
+    compute_results,
+    effective_events,
+    parse_at,
+    payout_shares,
+)
+from casino.rules.tournament.structure import Break, Level, Structure
+from tournaments.models import Tournament
+
+
+#: What the dealer enters besides the players' acts: the board, the showdown, the pots, a misdeal.
+DEALER_KINDS = frozenset({"deal-flop", "deal-turn", "deal-river", "show", "muck", "award-pots", "misdeal",
+                          "defective-deck", "kill-hand"})
+
+
+#: The dealer's steps that deal the board.
+BOARD_KINDS = frozenset({"deal-flop", "deal-turn", "deal-river"})
+
+
+#: The steps the engine takes at a hand's start: never undone (a misdeal is declared instead).
+START_KINDS = frozenset({"post-antes", "post-blinds", "deal-hole-cards"})
+
+
+def part_of_the_deal(row: TableHandAction, hand: TableHand) -> bool:
+    """A row of the hand's start, which no undo or ruling takes back (a misdeal is declared instead): the
+    engine's posts and deal, and the dead hand of a player serving a penalty (TDA-71-D)."""
+    action = row.record.get("action")
+    penalised = hand.level.get("penalised", ())
+    return action in START_KINDS or (action == "kill-hand" and row.record.get("seat") in penalised)
+
+
+@dataclass(frozen=True)
+class KnownAtCommit:
+    """What a write at a table knew when it committed: the table's row at the version it made, the hand, its
+    effective rows and the engine's state after them. Kept in this process only (deploy/Caddyfile sends a
+    table's taps and its tablet's socket to one process): the table's next write and the render of that
+    version start from it instead of reading the hand again."""
+
+    table: DealtTable
+    hand: TableHand
+    rows: tuple[TableHandAction, ...]
+    engine: HoldemHand
+    last: int  # the number of the hand's last row (an undo row included)
+
+
+#: The last committed write's knowledge per table in this process; good only at exactly its version.
+KNOWN: BoundedCache[KnownAtCommit] = BoundedCache(256)
+
+
+def written_at(table: DealtTable, version: int) -> KnownAtCommit | None:
+    """What the write that made ``version`` of ``table`` knew, if this process made it and no write came since
+    (the version says so); None: read the record."""
+    written = KNOWN.get(reads.identity(table))
+    return written if written is not None and written.table.version == version else None
+
+
+def dealt_table(tournament: Tournament, number: int) -> DealtTable:
+    """The tablet's table: the event's table ``number`` (refused when it is not in play, TDA-07)."""
+    services.tournament_state(tournament).table(number)
+    table, _ = DealtTable.objects.get_or_create(tournament=tournament, number=number)
+    return table
+
+
+def latest_hand(table: DealtTable) -> TableHand | None:
+    return table.hands.order_by("-number").first()
+
+
+def effective_rows(hand: TableHand) -> list[TableHandAction]:
+    """The hand's records a replay uses (an undo row and the row it undid left out: ``casino.reads``)."""
+    return reads.effective_rows(hand.actions.order_by("seq"))
+
+
+#: The latest replay of each hand in this process (``casino.reads.ReplayedStates``, as the pit's hands): the
+#: engine's state and the effective rows after the hand's rows up to a number. deploy/Caddyfile sends a
+#: table's taps and its tablet's socket to one process, so the next tap and the render go on from it.
+STATES: reads.ReplayedStates[tuple[HoldemHand, tuple[TableHandAction, ...]]] = reads.ReplayedStates(1024)
+
+
+def replayed(hand: TableHand) -> tuple[HoldemHand, list[TableHandAction], int]:
+    """The hand as its records replay, its effective rows, and its last row's number. One query: the rows
+    after those this process replayed last; new rows are applied to that state (the same ``apply`` a full
+    replay makes), and an undo among them replays the hand from its first row."""
+    key = (hand.pk, hand.started_at)
+    known = STATES.latest(key)
+    since, kept = known if known is not None else (0, None)
+    rows = list(hand.actions.filter(seq__gt=since).order_by("seq"))
+    if kept is not None and all(r.undoes_id is None for r in rows):
+        engine = kept[0]
+        for row in rows:
+            engine = engine.apply(row.record)
+        effective = [*kept[1], *rows]
+    else:
+        if since:
+            rows = list(hand.actions.order_by("seq"))
+        effective = reads.effective_rows(rows)
+        engine = hand_state(hand, effective)
+    last = rows[-1].seq if rows else since
+    # inside a write, kept only once it commits (``ReplayedStates.remember``)
+    STATES.remember(key, last, (engine, tuple(effective)))
+    return engine, effective, last
+
+
+def engine_rules(hand: TableHand) -> HouseRules:
+    return HouseRules.from_dict(hand.rules)
+
+
+def hand_state(hand: TableHand, rows: list[TableHandAction] | None = None) -> HoldemHand:
+    """The hand as its records replay (``HoldemHand.replay``); ``rows``: its effective rows, if read already."""
+    rules = engine_rules(hand)
+    rows = effective_rows(hand) if rows is None else rows
+    return HoldemHand.replay(TableSetup.from_dict(hand.setup, rules), [r.record for r in rows], rules)
+
+
+@dataclass(frozen=True)
+class SummaryAt:
+    """A table's summary (``table_summary``) at the version it was made at; None before its first hand."""
+
+    version: int
+    summary: dict[str, Any] | None
+
+
+def summary_of(table: DealtTable, hand: TableHand, engine: HoldemHand) -> dict[str, Any]:
+    in_play = engine.phase not in ENDED
+    return {
+        "number": table.number, "hand": hand.number, "phase": engine.phase.value,
+        "paused": table.paused_reason,
+        "street": engine.street.value, "pot": engine.pot_total, "in_play": in_play,
+        "all_in": [s for s, c in engine.stacks.items() if c == 0 and not engine.folded[engine.seats.index(s)]]
+        if in_play else [],
+        "stacks": dict(engine.stacks), "to_act": engine.to_act,
+        "board_held": in_play and engine.phase is Phase.BOARD and engine.cards_up
+        and not hand.level.get("board_released"),
+        # for the players' phones: who sits where in this hand, and the clock called on a player (C-04)
+        "entries": {int(seat): entry for seat, entry in hand.entries.items()},
+        "clock": hand.level.get("clock") if in_play else None,
+    }
+
+
+def _read_summary(table: DealtTable) -> SummaryAt:
+    hand = latest_hand(table)
+    if hand is None:
+        return SummaryAt(table.version, None)
+    return SummaryAt(table.version, summary_of(table, hand, replayed(hand)[0]))
+
+
+#: The tables' summaries per version: the write that made a version leaves its summary at its commit, in
+#: this process and in Redis (``TableWrite.before_announce``), so the other process's phones and
+#: consoles take it from there instead of reading and replaying the hand again.
+SUMMARIES: reads.VersionedReads[SummaryAt] = reads.VersionedReads(
+    "tournaments.dealttable.summary", read=_read_summary, fetch=lambda table: DealtTable.objects.get(pk=table.pk),
+    size=1024)
+
+
+def table_summary(table: DealtTable) -> dict[str, Any] | None:
+    """What the director's console shows of a dealt table's latest hand (None before its first), and the
+    players' phones of their part of it: once per table version in this process (a console re-renders at
+    every tap at any table), from what the write that made the version left where this process did not
+    make it."""
+    return SUMMARIES.snapshot_anywhere(table, table.version).summary
+
+
+def hand_line(hand: TableHand, rows: list[TableHandAction] | None = None) -> dict[str, Any]:
+    """The hand in the ``replay_hand`` format (docs/hand-history.md, "Hold'em hands"): its table, the
+    players' acts in order, the cards shown and the board; replayed, it gives the hand's stacks.
+    ``rows``: its effective rows, if read already."""
+    line: dict[str, Any] = {"game": "holdem", "hand": f"t{hand.table.tournament_id}-{hand.table.number}-{hand.number}",
+                            **hand.setup, "rules": hand.rules, "mode": hand.rules.get("mode", "tournament")}
+    acts: list[dict[str, Any]] = []
+    cards: dict[str, list[str]] = {}
+    board: list[str] = []
+    for row in effective_rows(hand) if rows is None else rows:
+        record = row.record
+        kind = record["action"]
+        if kind in BETTING_KINDS:
+            act_ = {"seat": record["seat"], "act": kind}
+            if "to" in record:
+                act_["to"] = record["to"]
+            if "chips" in record:
+                act_["chips"] = record["chips"]
+            acts.append(act_)
+        elif kind in ("misdeal", "defective-deck"):
+            acts.append({"act": kind})
+        elif kind == "kill-hand":
+            acts.append({"seat": record["seat"], "act": kind})
+        elif kind in BOARD_KINDS:
+            dealt = record.get("cards") or ([record["card"]] if record.get("card") else [])
+            board.extend(dealt)
+        elif kind == "show" and record.get("cards"):
+            cards[str(record["seat"])] = list(record["cards"])
+    line["actions"] = acts
+    if cards:
+        line["cards"] = cards
+    if board:
+        line["board"] = board
+    return line
+
+
+#: The phases of a hand that is over: only those are exported (a hand in play is not a record yet).
+OVER = tuple(phase.value for phase in ENDED)
+
+
+def hand_lines_text(tournament: Tournament, *, table: int | None = None):
+    """Every hand over at the event's dealt tables (or at ``table``), table by table and in order, one
+    JSON line each in the ``replay_hand`` format: what an inspector downloads and replays (the hands'
+    rows read a few hundred hands at a time, never the whole event's at once)."""
+    import json
+
+    from django.db.models import Prefetch
+
+    hands = (TableHand.objects.filter(table__tournament=tournament, phase__in=OVER)
+             .select_related("table").order_by("table__number", "number")
+             .prefetch_related(Prefetch("actions", queryset=TableHandAction.objects.order_by("seq"))))
+    if table is not None:
+        hands = hands.filter(table__number=table)
+    for hand in hands.iterator(chunk_size=200):
+        line = hand_line(hand, reads.effective_rows(hand.actions.all()))
+        yield json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+#: What a tap at a dealt table tells the phones of the entries dealt in there: each one's part of the hand,
+#: and which of their links are usable (link id -> expiry), read once per table version and process.
+@dataclass(frozen=True)
+class TapAtTable:
+    table: object  # the DealtTable as read (its pk and version)
+    hands: dict[int, HandAtSeat]
+    links: dict[int, datetime]
+
+
+TAPS: BoundedCache[TapAtTable] = BoundedCache(1024)
+
+
+#: Each dealt table's fixed facts (its event, number and creation stamp), by id, as this process read them.
+_tables: BoundedCache[tuple[int, int, datetime]] = BoundedCache(1024)
+
+
+def _table_at(tournament_id: int, table_pk: int, version: int):
+    """The dealt table ``table_pk`` of the event as an unsaved row at ``version`` (what a snapshot's key
+    needs: its id and creation stamp), its fixed facts read once per process; None if it is not there."""
+    from tournaments.models import DealtTable
+
+    facts = _tables.get(table_pk)
+    if facts is None:
+        row = DealtTable.objects.filter(pk=table_pk).values_list("tournament_id", "number", "created_at").first()
+        if row is None:
+            return None
+        facts = _tables.put(table_pk, row)
+    event, number, created_at = facts
+    if event != tournament_id:
+        return None
+    return DealtTable(pk=table_pk, tournament_id=event, number=number, created_at=created_at, version=version)
+
+
+def read_tap(tournament_id: int, table_pk: int, version: int) -> TapAtTable | None:
+    """In a worker thread: the table at the version its tap announced (its summary, ``dealing.table_summary``,
+    as the tap's write left it, or read now) and the usable links of the entries dealt in or seated there
+    (their phones hear its taps); None if the table is not the event's. The table's row is not read: the
+    announcement says its version already."""
+    from tournaments import dealing
+
+    table = _table_at(tournament_id, table_pk, version)
+    if table is None:
+        return None
+    at_version = dealing.SUMMARIES.snapshot_anywhere(table, version)
+    table.version = at_version.version  # read now, it may be a later version: it says which
+    hands = hands_in(at_version.summary)
+    # The players seated there but not dealt in, from the newest board this process holds: every change of
+    # a seat is announced to the phones, whose shared read of it made that board, and a phone follows a
+    # table only once the board it shows seats its player there. Read only when the process holds none:
+    # the event's version moves with every hand's end at any table, and each new one was a board to build.
+    board = board_since(tournament_id, 0) or board_at(Tournament(pk=tournament_id))
+    at_table = {*hands, *(number for number, seat in board.seats.items() if seat.table == table.number)}
+    return TapAtTable(table, hands, watching_links(tournament_id, at_table))

@@ -1,0 +1,210 @@
+"""
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from casino import player_links
+from casino.memo import BoundedCache
+from casino.rules.errors import N_, RuleViolation
+from casino.rules.tournament import prizes
+from casino.rules.tournament.clock import ClockEvent, ClockReading, clock_at
+from casino.rules.tournament.options import HouseOptions
+from casino.rules.tournament.record import (
+    Setup,
+    TournamentState,
+    compute_results,
+    effective_events,
+    parse_at,
+    payout_shares,
+)
+from casino.rules.tournament.structure import Break, Level, Structure
+from tournaments.models import Tournament
+
+
+def player_groups(entry) -> list[str]:
+    """In a worker thread: the event's group (the clock, the seat, the results) and, while the entry has a
+    seat, its table's phones' group, which the table announces each tap of its hands to (``dealing``)."""
+    return phone_groups(board_at(Tournament(pk=entry.tournament_id)), entry_number(entry))
+
+
+def phone_groups(board: Board, number: int) -> list[str]:
+    from tournaments.models import event_screens_group, table_phones_group
+
+    seat = board.seats.get(number)
+    event = event_screens_group(board.tournament_id)
+    return [event] if seat is None else [event, table_phones_group(board.tournament_id, seat.table)]
+
+
+def phone_groups_now(entry, shown: int) -> list[str] | None:
+    """On the event loop, after a push: the phone's groups as the board it shows (or a newer one) has them
+    (its player moved, busted or was seated), or None if this process holds neither."""
+    board = board_since(entry.tournament_id, shown)
+    return None if board is None else phone_groups(board, entry_number(entry))
+
+
+def versioned_groups(entry) -> list[str]:
+    """The event's announcements carry the version the phone shows; its table's do not."""
+    from tournaments.models import event_screens_group
+
+    return [event_screens_group(entry.tournament_id)]
+
+
+def entry_number(entry) -> int:
+    return getattr(entry, "number", None) or entry.pk
+
+
+def player_fragment(entry, link, *, version: int | None = None) -> str:
+    """In a worker thread (a connection, a revocation, a tap at the entry's table, a push the memory could
+    not serve): read now, the hand at the entry's table included."""
+    tournament = Tournament.objects.get(pk=entry.tournament_id)
+    board = board_at(tournament, version)
+    number = entry_number(entry)
+    return phone_view(board, number, hand=hand_at_seat(board, number))
+
+
+_watching: BoundedCache[dict] = BoundedCache(64)
+
+
+_phone_html: BoundedCache[str] = BoundedCache(4096)
+
+
+_phone_own: BoundedCache[str] = BoundedCache(4096)  # a phone's own part (phone_view)
+
+
+_phone_shared: BoundedCache[str] = BoundedCache(64)  # what every phone of an event shows alike
+
+
+def phone_shared_read(entry, version: int):
+    """One read per version and process for every phone of the event: the board and the usable links."""
+    tournament_id = entry.tournament_id
+
+    def read() -> None:
+        board_at(Tournament(pk=tournament_id, version=version), version)
+        _watching.get_or_make((tournament_id, version), lambda: watching_links(tournament_id), alone=True)
+
+    return ("tournament-phones", tournament_id, version), read
+
+
+def phone_from_memory(entry, link, version: int) -> str | None:
+    """The phone at ``version`` from this process's memory (on the event loop, no database), the link
+    checked against the version's usable links; None: the worker-thread path reads and checks."""
+    board = board_since(entry.tournament_id, version)
+    links = _watching.get((entry.tournament_id, version))
+    if board is None or links is None:
+        return None
+    expires_at = links.get(link.pk)
+    if expires_at is None or expires_at <= timezone.now():
+        return None
+    number = entry_number(entry)
+    return phone_view(board, number, hand=hand_shown(entry.tournament_id, number))
+
+
+def phone_news(entry, link, event: dict, shown: int):
+    """A tap at the entry's table (its phones' group: the table's pk and version, no state):
+    one read of the table per version and process (``read_tap``), then every phone dealt in there renders on
+    the event loop, on top of the board version it shows, its link checked against that read. A revocation
+    committed before the read is in it; the revocation's own push reads the link's row and says goodbye."""
+    table_pk, version = event.get("table"), event.get("version")
+    if table_pk is None or version is None:
+        return None
+    tournament_id, number = entry.tournament_id, entry_number(entry)
+    key = ("tournament-tap", table_pk, version)
+
+    def read() -> None:
+        tap = read_tap(tournament_id, table_pk, version)
+        if tap is not None:
+            TAPS.put(key, tap)
+
+    def render() -> str | None:
+        # the board the phone shows or a newer one (the tap's read reads the current board): the version a
+        # phone shows may be long past, as the event's plain hands are not announced to it
+        tap, board = TAPS.get(key), board_since(tournament_id, shown)
+        if tap is None or board is None:
+            return None
+        expires_at = tap.links.get(link.pk)
+        if expires_at is None or expires_at <= timezone.now():
+            return None
+        hand = tap.hands.get(number)
+        if not remember_hand(tournament_id, number, tap.table, hand):
+            hand = hand_shown(tournament_id, number)
+        return phone_view(board, number, hand=hand)
+
+    return key, read, render
+
+
+_VERSION_SHOWN = re.compile(r'data-version="\d+"')
+
+
+HAND_SLOT = mark_safe("<!--phone-hand-->")  # noqa: S308 - a constant
+
+
+_phone_hands: BoundedCache[str] = BoundedCache(4096)
+
+
+_facts: BoundedCache[tuple] = BoundedCache(64)
+
+
+def _board_facts(board: Board) -> tuple:
+    """What every phone of the event shows of the board besides its own entry and the clock's step: once
+    per board and process."""
+    return _facts.get_or_make((board.tournament_id, board.version), lambda: (
+        board.tournament_id, board.name, board.status, board.entries, board.players_left, board.chips_in_play,
+        board.prize_pool, board.prize_pool_fixed, board.prizes, board.announcements[-ANNOUNCEMENTS:],
+        board.ante_mode, board.structure))
+
+
+def _phone_hand(hand: HandAtSeat) -> str:
+    return render_to_string("tournaments/_phone_hand.html", {"hand": hand, "street": street_label(hand.street)})
+
+
+def phone_view(board: Board, number: int, now: datetime | None = None, hand: HandAtSeat | None = None) -> str:
+    """The phone of entry ``number``: its own seat, move, result, the clock, and its part of the hand at its
+    table (``hand``); never another entry's."""
+    if board.entry_numbers and number not in board.entry_numbers:
+        # The entry was corrected away: whoever holds its link sees nothing of the event any more.
+        return render_to_string("casino/fragments/access_ended.html")
+    now = now or timezone.now()
+    view = clock_view(board, now)
+    move = board.moves.get(number)
+    if move is not None and now - move.at > MOVE_NOTICE:
+        move = None
+    # Keyed by what this phone shows, not by the version: a version that leaves it as it was (a hand's end
+    # at a table without a bust, a tap at a dealt table) is the same render, stamped with the new version.
+    seat = board.seats.get(number)
+    if hand is not None and (seat is None or hand.table != seat.table):
+        hand = None  # a hand at the table the entry has left is not shown
+    # Three parts, each rendered when what it shows changes: the phone's own (its seat, move, result,
+    # penalty), what every phone of the event shows alike (the clock, the counts, the money: a bust anywhere
+    # changes it for a thousand phones at once, rendered once for all of them), and its part of the hand
+    # at its table (at every tap there), put in its slot.
+    language = translation.get_language()
+    finish, leaving, penalty_hands = board.finishes.get(number), board.leaving.get(number), board.penalties.get(number)
+    own_key = (board.tournament_id, board.name, number, move, seat, finish, leaving, penalty_hands, hand is not None,
+               language)
+    shared_key = (_board_facts(board), view.key, finish is None, language)
+
+    def whole() -> str:
+        own = _phone_own.get_or_make(own_key, lambda: render_to_string("tournaments/_phone_own.html", {
+            "board": board, "number": number, "seat": seat, "move": move, "finish": finish, "leaving": leaving,
+            "penalty_hands": penalty_hands, "won": finish is not None and 1 in finish.places, "hand": hand,
+            "hand_section": HAND_SLOT}))
+        shared = _phone_shared.get_or_make(shared_key, lambda: render_to_string(
+            "tournaments/_phone_shared.html", {**clock_context(board, view), "money": finish is None}))
+        return render_to_string("tournaments/player_fragment.html", {
+            "board": board, "state": clock_state(view), "own": own, "shared": shared})
+
+    html = _phone_html.get_or_make((own_key, shared_key), whole)
+    if hand is not None:
+        html = html.replace(HAND_SLOT, _phone_hands.get_or_make((hand, language), lambda: _phone_hand(hand)), 1)
+    return stamped(_VERSION_SHOWN.sub(f'data-version="{board.version}"', html, count=1))

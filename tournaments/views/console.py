@@ -1,0 +1,448 @@
+"""
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from django.contrib import messages
+from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_POST
+from casino import player_links, refusals
+from casino.access import role_required
+from casino.form_input import BadInput, version_and_key
+from casino.i18n import explain
+from casino.models import PlayerLink
+from casino.refusals import Outcome, mark_refusal
+from casino.roles import Role, has_role
+from casino.rules.errors import RuleViolation
+from casino.rules.tournament.eligibility import ID_TYPES
+from casino.rules.tournament.options import HouseOptions
+from casino.rules.tournament.penalties import INFRACTIONS, PENALTY_KINDS
+from casino.rules.tournament.record import parse_at, voided_seqs
+from casino.writes import asking, is_valid_key
+from tournaments import console, forms, screens
+from tournaments.models import Entry, ExclusionListEntry, StructureTemplate, Tournament
+
+
+@role_required(*FLOOR)
+@require_GET
+def director_home(request):
+    """Every tournament, newest first, with a link to its console (and, for directors, a new one)."""
+    tournaments = Tournament.objects.select_related("director").order_by("-starts_at")
+    return render(request, "tournaments/console_list.html", {
+        "tournaments": tournaments, "may_direct": console.may_direct(request.user)})
+
+
+@role_required(*FLOOR)
+@require_GET
+def console_page(request, tournament_id: int):
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    fragment = console.console_fragment(tournament, request.user)
+    if request.htmx:
+        return HttpResponse(fragment)
+    return render(request, "tournaments/console.html", {**page_context(request, tournament, "console"),
+                                                        "fragment": fragment})
+
+
+@dataclass(frozen=True)
+class Action:
+    """One console action: the service function it calls, how its form becomes that call's arguments,
+    who may do it, and which page it goes back to."""
+
+    service: str
+    parse: Callable[[object, Tournament], dict]
+    roles: tuple[str, ...] = DIRECTORS
+    page: str = "console"  # console, registration, table, entry, setup, record
+
+
+def _no_fields(post, tournament) -> dict:
+    return {}
+
+
+def _clock(kind: str) -> Callable:
+    def parse(post, tournament) -> dict:
+        if kind == "adjust":
+            raw = (post.get("seconds") or "").strip().replace("−", "-").lstrip("+")
+            return {"kind": "adjust", "seconds": forms.whole(raw, _("The seconds"), low=-24 * 3600, high=24 * 3600)}
+        if kind == "skip":
+            # The director counts steps from 1; the clock's steps are indexed from 0.
+            return {"kind": "skip", "step": forms.whole(post.get("step"), _("The step"), low=1, high=500) - 1}
+        if kind == "hand-for-hand":
+            return {"kind": "hand_for_hand_on" if post.get("on") == "1" else "hand_for_hand_off"}
+        return {"kind": kind}
+    return parse
+
+
+def _table_number(post) -> int:
+    return forms.whole(post.get("table"), _("The table"), low=1, high=10_000)
+
+
+def _entry_number(post, what=None) -> int:
+    return forms.whole(post.get("entry"), what or _("The entry number"), low=1, high=10**7)
+
+
+def _bust(post, tournament) -> dict:
+    """One or more busts in one hand at one table: the seats ticked, and (CC-19) each one's stack at the
+    start of the hand when several bust together."""
+    table = _table_number(post)
+    seats = sorted({forms.whole(s, _("The seat"), low=1, high=10) for s in post.getlist("seats") if str(s).strip()})
+    if not seats:
+        raise BadInput(_("Tick the seat of the player who busted."))
+    stacks = None
+    if len(seats) > 1:
+        stacks = {seat: forms.whole(post.get(f"stack_{seat}"),
+                                    _("The stack at the start of the hand of seat %(seat)d") % {"seat": seat}, low=1)
+                  for seat in seats}
+    return {"table": table, "seats": seats, "stacks_at_start": stacks}
+
+
+def _leaving(how: str) -> Callable:
+    def parse(post, tournament) -> dict:
+        kwargs = {"entry": _entry_number(post)}
+        if how == "disqualification":
+            kwargs["reason"] = forms.reason(post)
+        else:
+            kwargs["reason"] = forms.text(post, "reason", _("The reason"))
+        return kwargs
+    return parse
+
+
+#: The infractions the penalty form offers (CC-39's catalogue; the record keeps the code).
+INFRACTION_LABELS = {
+    "etiquette": gettext_lazy("Etiquette: abuse, arguing, excessive chatter (TDA-70)"),
+    "delay": gettext_lazy("Needlessly delaying the action (TDA-70)"),
+    "out_of_turn": gettext_lazy("Repeated action out of turn (TDA-70)"),
+    "exposing_cards": gettext_lazy("Exposing cards with action pending (TDA-68)"),
+    "one_player_to_a_hand": gettext_lazy("One player to a hand: discussing or showing a hand (TDA-67)"),
+    "throwing_cards": gettext_lazy("Throwing cards off the table or at someone (TDA-71-B)"),
+    "touching_chips": gettext_lazy("Touching others' chips or cards, the deck, the pot (TDA-70)"),
+    "miscalling": gettext_lazy("Miscalling one's hand (CC-39)"),
+    "communication_device": gettext_lazy("A communication device at the table (CC-41)"),
+    "forced_bets_dodged": gettext_lazy("Dodging the blinds after a move (CC-60)"),
+    "leaving_with_action_pending": gettext_lazy("Leaving the seat with action pending (CC-119)"),
+    "soft_play": gettext_lazy("Soft play (TDA-69)"),
+    "other": gettext_lazy("Other (say what in the reason)"),
+}
+assert set(INFRACTION_LABELS) == set(INFRACTIONS)
+
+
+def _penalty(post, tournament) -> dict:
+    """TDA-71-A, CC-46: a warning, or a suspension of so many hands or rounds, for one infraction."""
+    kind = forms.a_choice(post.get("kind", ""), PENALTY_KINDS, _("the penalty"))
+    count = 0 if kind == "warning" else forms.whole(post.get("count"), _("The number of hands or rounds"),
+                                                    low=1, high=200)
+    return {"entry": _entry_number(post), "kind": kind, "count": count,
+            "infraction": forms.a_choice(post.get("infraction", ""), INFRACTIONS, _("the infraction")),
+            "reason": forms.text(post, "reason", _("The reason"))}
+
+
+def _end_penalty(post, tournament) -> dict:
+    return {"entry": _entry_number(post), "reason": forms.reason(post)}
+
+
+def _chip_counts(post, tournament) -> dict:
+    """``chips_<entry>`` for each player of one table; an empty field is a stack not counted."""
+    counts = {}
+    for name, value in post.items():
+        if name.startswith("chips_") and str(value).strip():
+            entry = forms.whole(name.removeprefix("chips_"), _("The entry number"), low=1)
+            counts[entry] = forms.whole(value, _("The chips of entry %(entry)d") % {"entry": entry}, low=0)
+    if not counts:
+        raise BadInput(_("Enter at least one player's chips."))
+    return {"counts": counts}
+
+
+def _button(post, tournament) -> dict:
+    return {"table": _table_number(post), "seat": forms.whole(post.get("seat"), _("The button's seat"), low=1, high=10)}
+
+
+def _colour_up(post, tournament) -> dict:
+    """TDA-24: the odd chips of the denomination leaving, per seat of one table (``odd_<seat>``); the race
+    is won in the next denomination up, and a player left with nothing gets the smallest one left."""
+    structure = screens.board_at(tournament).structure
+    denominations = tuple(structure.denominations) if structure else ()
+    removed = forms.whole(post.get("denomination"), _("The denomination"), low=1)
+    if removed not in denominations:
+        raise BadInput(_("%(chip)d is not a denomination of this event.") % {"chip": removed})
+    higher = [d for d in denominations if d > removed]
+    if not higher:
+        raise BadInput(_("The largest denomination cannot be coloured up."))
+    odd = {}
+    for name, value in post.items():
+        if name.startswith("odd_") and str(value).strip():
+            seat = forms.whole(name.removeprefix("odd_"), _("The seat"), low=1, high=10)
+            chips = forms.whole(value, _("The odd chips of seat %(seat)d") % {"seat": seat}, low=0, high=1000)
+            if chips:
+                odd[seat] = chips
+    return {"table": _table_number(post), "removed": removed, "into": higher[0], "smallest_left": higher[0],
+            "odd_chips": odd}
+
+
+def _document(post) -> dict:
+    """The ID document shown at a checkpoint (accreditation CC-42, payout CC-15): it must be the entry's."""
+    return {"id_type": forms.a_choice(post.get("id_type", ""), ID_TYPES, _("the ID document")),
+            "id_number": forms.text(post, "id_number", _("The ID number"), required=True, limit=40)}
+
+
+def _accredit(post, tournament) -> dict:
+    return {"entry": _entry_number(post), **_document(post)}
+
+
+def _pay(post, tournament) -> dict:
+    return {"entry": _entry_number(post), **_document(post)}
+
+
+def _correct(post, tournament) -> dict:
+    return {"seq": forms.whole(post.get("seq"), _("The record line"), low=1), "reason": forms.reason(post)}
+
+
+def _confirm_plan(post, tournament) -> dict:
+    return {"proposed": forms.whole(post.get("proposed"), _("The plan shown"), low=1)}
+
+
+def _reseat(post, tournament) -> dict:
+    """TDA-07 (a wrong seat corrected) and TDA-09/CC-49 (the director's override), with a reason."""
+    return {"entry": _entry_number(post), "table": _table_number(post),
+            "seat": forms.whole(post.get("seat"), _("The seat"), low=1, high=10), "reason": forms.reason(post)}
+
+
+def _hold(post, tournament) -> dict:
+    return {"entry": _entry_number(post), "held": post.get("held", "1") == "1"}
+
+
+def _absent(post, tournament) -> dict:
+    """CC-30: the entries still absent at the end of the first level, typed as their numbers."""
+    absent = list(forms.numbers(post.get("absent", ""), _("An absent entry's number")))
+    if not absent:
+        raise BadInput(_("Type the numbers of the absent entries."))
+    return {"absent": absent}
+
+
+ACTIONS: dict[str, Action] = {
+    "open-registration": Action("open_registration", _no_fields),
+    "close-registration": Action("close_registration", _no_fields),
+    "start": Action("start_tournament", _no_fields),
+    "clock-start": Action("clock_command", _clock("start")),
+    "clock-pause": Action("clock_command", _clock("pause")),
+    "clock-resume": Action("clock_command", _clock("resume")),
+    "clock-adjust": Action("clock_command", _clock("adjust")),
+    "clock-skip": Action("clock_command", _clock("skip")),
+    "hand-for-hand": Action("clock_command", _clock("hand-for-hand")),
+    # CC-11, RP-08: the director releases the next hand-for-hand deal at every table at once
+    "hand-for-hand-deal": Action("clock_command", _clock("hand_for_hand_hand")),
+    # RP-08-F: and the board of an all-in called at one table (a write on that table: see act)
+    "release-board": Action("release_board", lambda post, tournament: {"table": _table_number(post)}),
+    # TDA-01: the director stops play at one table, with his reason, and lets it go on
+    "pause-table": Action("pause_table", lambda post, tournament: {"table": _table_number(post)}),
+    "resume-table": Action("resume_table", lambda post, tournament: {"table": _table_number(post)}),
+    # C-04: the director (or the floor) calls the clock on the player in turn at a dealt table
+    "call-clock": Action("call_clock", lambda post, tournament: {"table": _table_number(post)}, FLOOR),
+    # the floor puts a dealer on duty at a table (only that dealer deals there) or takes them off
+    "assign-dealer": Action("assign_dealer", lambda post, tournament: {"table": _table_number(post)}, FLOOR),
+    # TDA-01: the director (or the floor for him) rules the hand in play back to before one of its actions
+    "back-up-hand": Action("back_up_hand", lambda post, tournament: {"table": _table_number(post)}, FLOOR, "table"),
+    "results": Action("record_results", _no_fields),
+    "confirm-plan": Action("confirm_plan", _confirm_plan, FLOOR),
+    "bust": Action("record_bust", _bust, FLOOR, "table"),
+    "withdrawal": Action("withdraw", _leaving("withdrawal"), DIRECTORS, "table"),
+    "disqualify": Action("disqualify", _leaving("disqualification"), DIRECTORS, "table"),
+    # TDA-71, CC-45/46: the director or a floor supervisor penalises; a suspension is served at the tablets
+    "penalty": Action("give_penalty", _penalty, FLOOR, "table"),
+    "end-penalty": Action("end_penalty", _end_penalty, FLOOR, "table"),
+    "chip-counts": Action("enter_chip_count", _chip_counts, FLOOR, "table"),
+    "button": Action("set_button", _button, FLOOR, "table"),
+    "colour-up": Action("colour_up", _colour_up, FLOOR, "table"),
+    "seat": Action("correct_seat", _reseat, FLOOR, "table"),  # the director's is override_seat (see act)
+    "accredit": Action("accredit", _accredit, FLOOR, "entry"),
+    "hold-stack": Action("hold_stack", _hold, DIRECTORS, "entry"),
+    "remove-absent": Action("remove_absent_stacks", _absent),
+    "pay": Action("pay_prize", _pay, DIRECTORS, "entry"),
+    "correct": Action("correct", _correct, FLOOR, "record"),
+    # the director ends an entry's player links (a lost receipt) and, with reissue, prints a new one
+    "revoke-links": Action("revoke_player_links", lambda post, tournament: {"entry": _entry_number(post)},
+                           DIRECTORS, "entry"),
+    "reissue-link": Action("revoke_player_links",
+                           lambda post, tournament: {"entry": _entry_number(post), "reissue": True}, DIRECTORS,
+                           "entry"),
+    # the games director (or an administrator) assigns the event to a tournament director
+    "assign-director": Action("assign_director", lambda post, tournament: {"director": _director(post)}, OVERSEERS,
+                              "setup"),
+}
+
+
+def _director(post):
+    """The tournament director chosen (``services.assign_director`` refuses anyone who is not one)."""
+    from django.contrib.auth import get_user_model
+
+    pk = forms.whole(post.get("director"), _("The director"), low=1, high=2**62)
+    director = get_user_model().objects.filter(pk=pk).first()
+    if director is None:
+        raise BadInput(_("Choose one of the casino's tournament directors."))
+    return director
+
+
+def _back(tournament, action: Action, post) -> str:
+    """The page an action goes back to (its table's or entry's page when the form named one)."""
+    # the number is read as the action read it: "²" passes isdigit() but not int(), and a refused one goes
+    # back to the console (issue #34)
+    if action.page == "table" and (table := _number_or_none(_table_number, post)) is not None:
+        return reverse("tournaments:table", args=[tournament.pk, table])
+    if action.page == "entry" and (entry := _number_or_none(_entry_number, post)) is not None:
+        return reverse("tournaments:entry", args=[tournament.pk, entry])
+    if action.page == "record":
+        return reverse("tournaments:record", args=[tournament.pk])
+    if action.page == "setup":
+        return reverse("tournaments:setup", args=[tournament.pk])
+    return reverse("tournaments:console", args=[tournament.pk])
+
+
+def _number_or_none(read: Callable, post) -> int | None:
+    try:
+        return read(post)
+    except BadInput:
+        return None
+
+
+def call_service(name: str, tournament: Tournament, user, post, kwargs: dict):
+    """The one service call of a form: ``services.<name>(tournament=, by=, key=, expected_version=, **kwargs)``."""
+    version, key = version_and_key(post)
+    service = getattr(_services(), name, None)
+    if service is None:
+        raise BadInput(_("This action is not available yet."))
+    with asking({"service": name, **kwargs}):  # the key sent again for another seat or entry is refused (409)
+        return service(tournament=tournament, by=user, key=key, expected_version=version, **kwargs)
+
+
+def record_busts(tournament: Tournament, user, post, *, table: int, seats: list[int],
+                 stacks_at_start: dict[int, int] | None):
+    """One bust is one service call. Several in one hand at one table (CC-19) are one call each, in one
+    transaction: all are recorded or none. The floor does not count hands in part 1, so such a hand is
+    named by the record line its first bust will take (unique in the event, and the same for each of
+    them: the ranking reads them as one hand and orders them by their stacks at its start)."""
+    from django.db import transaction
+
+    services = _services()
+    if len(seats) == 1:
+        return call_service("record_bust", tournament, user, post, {"table": table, "seat": seats[0]})
+    version, key = version_and_key(post)
+    hand = services.tournament_state(tournament).last_seq + 1
+    result = None
+    # each bust kept with the whole form (its hand is the record's line at the time: not in it, for a retry)
+    with transaction.atomic(), asking({"service": "record_bust", "table": table, "seats": seats,
+                                       "stacks_at_start": stacks_at_start}):
+        for i, seat in enumerate(seats):
+            result = services.record_bust(tournament=tournament, by=user, key=bust_key(key, i),
+                                          expected_version=version + i, table=table, seat=seat, hand=hand,
+                                          stack_at_start=stacks_at_start[seat])
+    return result
+
+
+def bust_key(key: str, i: int) -> str:
+    """The key of the ``i``-th bust of a several-bust form: its own for each bust, the same at every retry of
+    the form. Cut to the 100 characters a key may have, ``key:i`` was the same key for every bust of a long
+    one, and the second bust was answered as the first's duplicate (issue #34): a key too long for its suffix
+    is replaced by its digest."""
+    derived = f"{key}:{i}"
+    if len(derived) <= 100:
+        return derived
+    return f"{hashlib.sha256(key.encode()).hexdigest()}:{i}"
+
+
+def _at_dealt_table(action: str, tournament: Tournament, user, post, number: int):
+    """The director's word at one dealt table from the console (RP-08-F's board, TDA-01's pause, the dealer
+    on duty): a write
+    on that table's own aggregate, at the version it has now (the console shows the event's version, not
+    each table's; the director's word is for the table as it stands)."""
+    from tournaments import dealing
+
+    _version, key = version_and_key(post)
+    try:
+        table = dealing.dealt_table(tournament, number)
+    except RuleViolation:
+        raise BadInput(_("There is no such table in play.")) from None
+    common = {"table": table, "by": user, "key": key, "expected_version": table.version}
+    if action == "pause-table":
+        return dealing.pause_table(**common, reason=post.get("reason", ""))
+    if action == "resume-table":
+        return dealing.resume_table(**common)
+    if action == "assign-dealer":
+        return dealing.assign_dealer(**common, dealer=_dealer(post))
+    if action == "call-clock":
+        return dealing.call_clock(**common)
+    if action == "back-up-hand":
+        # the ruling is on the hand as the page showed it: a tap since then makes it a stale version (409)
+        shown = forms.whole(post.get("table_version"), _("The table's version"), low=0, high=2**62)
+        return dealing.back_up_hand(**{**common, "expected_version": shown},
+                                    to_seq=forms.whole(post.get("seq"), _("The action"), low=1, high=10_000),
+                                    reason=forms.reason(post))
+    return dealing.release_board(**common)
+
+
+def _dealer(post):
+    """The person the floor chose (None: nobody on duty); ``dealing.assign_dealer`` refuses anyone who is
+    not one of the casino's active dealers."""
+    from django.contrib.auth import get_user_model
+
+    chosen = (post.get("dealer") or "").strip()
+    if not chosen:
+        return None
+    pk = forms.whole(chosen, _("The dealer"), low=1, high=2**62)
+    dealer = get_user_model().objects.filter(pk=pk).first()
+    if dealer is None:
+        raise BadInput(_("Choose one of the casino's active dealers."))
+    return dealer
+
+
+@role_required(*FLOOR)
+@require_POST
+def act(request, tournament_id: int, action: str):
+    """One tap on the console or a floor page: one service call."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    spec = ACTIONS.get(action)
+    if spec is None:
+        raise Http404
+    if not has_role(request.user, *spec.roles) or not may_act(request.user, tournament, spec.roles):
+        raise PermissionDenied
+    post = request.POST
+
+    def run():
+        kwargs = spec.parse(post, tournament)
+        if action in ("release-board", "pause-table", "resume-table", "assign-dealer", "call-clock", "back-up-hand"):
+            return _at_dealt_table(action, tournament, request.user, post, kwargs["table"])
+        if action == "bust":
+            return record_busts(tournament, request.user, post, **kwargs)
+        service = spec.service
+        if action == "seat" and console.may_direct(request.user, tournament):
+            service = "override_seat"  # TDA-09, CC-49: the director's override (the floor corrects, TDA-07)
+        return call_service(service, tournament, request.user, post, kwargs)
+
+    status, notice, result = outcome(run)
+    tournament.refresh_from_db()
+    if action == "reissue-link" and status == 200 and getattr(result, "link", None) is not None:
+        entry = entry_or_404(tournament, _entry_number(post))
+        messages.success(request, _("The entry's old links no longer work: print this one."))
+        return redirect(reverse("tournaments:receipt", args=[tournament.pk, entry.pk, "accreditation"])
+                        + f"?link={result.link}")
+    if request.htmx and spec.page == "console":
+        return mark_refusal(HttpResponse(console.console_fragment(tournament, request.user, notice), status=status),
+                            status, notice)
+    if notice:
+        messages.add_message(request, messages.INFO if status == 200 else messages.ERROR, notice["text"])
+    elif status == 200:
+        messages.success(request, _("Recorded."))
+    response = redirect(_back(tournament, spec, post))
+    if status != 200:
+        # Without htmx the browser follows the redirect and shows the message; the status says it was refused.
+        response["X-Refused"] = str(status)
+    return response

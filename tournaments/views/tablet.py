@@ -1,0 +1,132 @@
+"""
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_POST
+from casino import reads
+from casino.access import role_required
+from casino.form_input import BadInput, version_and_key
+from casino.memo import BoundedCache
+from casino.refusals import mark_refusal
+from casino.roles import Role, has_role
+from casino.rules.errors import RuleViolation
+from casino.rules.holdem import Phase
+from casino.rules.holdem.hand import ENDED
+from casino.rules.tournament import clock
+from casino.rules.tournament.structure import Structure
+from tournaments import dealing, forms, screens, services
+from tournaments.models import DealtTable, TableHand, TableHandAction, TableRequest, Tournament
+from tournaments.views import outcome
+
+
+_CARDS = re.compile(r"[\s,]+")
+
+
+def _table(request, tournament_id: int, number: int) -> DealtTable:
+    """The table whose tablet is asked for; 404 when it is not in play, 403 for a dealer not on duty there."""
+    # numbers a table or an event can have (the URL takes any digits; the database would refuse some)
+    table = table_and_event(tournament_id, number) if 0 < number < 2**15 and 0 < tournament_id < 2**63 else None
+    tournament = table.tournament if table is not None else get_object_or_404(Tournament, pk=tournament_id)
+    try:
+        services.tournament_state(tournament).table(number)  # in play (TDA-07); read once per event version
+        if table is None:
+            table = dealing.dealt_table(tournament, number)
+    except RuleViolation:
+        raise Http404 from None
+    if not may_open(request.user, table):
+        raise PermissionDenied
+    return table
+
+
+@role_required(*TABLET_ROLES)
+@require_GET
+def tablet_page(request, tournament_id: int, table: int):
+    dealt = _table(request, tournament_id, table)
+    fragment = tablet_fragment(dealt)
+    return render(request, "tournaments/tablet.html", {"table": dealt, "fragment": fragment})
+
+
+def _cards(text: str, count: int | None = None) -> list[str]:
+    cards = [c for c in _CARDS.split((text or "").strip()) if c]
+    if count is not None and len(cards) != count:
+        raise BadInput(_("Enter %(count)s cards, such as 2c 7d 9h.") % {"count": count})
+    return cards
+
+
+def _seat(post) -> int:
+    return forms.whole(post.get("seat"), _("The seat"), low=1, high=10)
+
+
+def _record(action: str, post) -> dict[str, Any]:
+    """The engine's record of a tap (``casino.rules.holdem.actions``), from the form's fields."""
+    if action in ("fold", "check", "call", "all-in", "kill-hand"):
+        return {"action": action, "seat": _seat(post)}
+    if action in ("bet", "raise"):
+        return {"action": action, "seat": _seat(post), "to": forms.whole(post.get("to"), _("The amount"), low=1,
+                                                                         high=10**12)}
+    if action == "flop":
+        return {"action": "deal-flop", "cards": _cards(post.get("cards"), 3)}
+    if action in ("turn", "river"):
+        return {"action": f"deal-{action}", "card": _cards(post.get("cards"), 1)[0]}
+    if action == "show":
+        return {"action": "show", "seat": _seat(post), "cards": _cards(post.get("cards"), 2)}
+    if action in ("muck", "award-pots", "misdeal"):
+        return {"action": action, **({"seat": _seat(post)} if action == "muck" else {})}
+    raise Http404
+
+
+@role_required(*TABLET_ROLES)
+@require_POST
+def tablet_act(request, tournament_id: int, table: int, action: str):
+    """One tap on the tablet: one call to ``tournaments.dealing``."""
+    dealt = _table(request, tournament_id, table)
+    post = request.POST
+
+    def run():
+        version, key = version_and_key(post)
+        common = {"table": dealt, "by": request.user, "key": key, "expected_version": version}
+        if action == "new-hand":
+            return dealing.start_hand(**common)
+        if action == "undo":
+            return dealing.undo_last(**common, reason=post.get("reason", ""))
+        if action == "call-clock":
+            return dealing.call_clock(**common)
+        if action == "clock-ran-out":
+            return dealing.clock_ran_out(**common)
+        return dealing.act(**common, record=_record(action, post))
+
+    status, notice, result = outcome(run)
+    if status == 409 and notice is not None and notice.get("level") == "stale":
+        # a stale tap: say what was recorded since the version its screen showed (issue #35)
+        changes = what_changed(dealt, forms.whole(post.get("version"), _("The screen's version"), low=0, high=2**62))
+        if changes:
+            notice = {**notice, "text": " ".join([_("Since your screen:"), *changes, _("Check and try again.")])}
+    if request.htmx:
+        if status == 200 and result is not None:
+            # the version this tap made, rendered on the first ask: its push asks the same (a retry's answer
+            # shows the table as it stands)
+            version = result.version if not result.duplicate else DealtTable.objects.values_list(
+                "version", flat=True).get(pk=dealt.pk)
+            html = fragment_at(dealt, version).with_notice(notice)
+        else:
+            dealt.refresh_from_db()
+            html = tablet_fragment(dealt, notice)
+        return mark_refusal(HttpResponse(html, status=status), status, notice)
+    if notice:
+        messages.add_message(request, messages.INFO if status == 200 else messages.ERROR, notice["text"])
+    return redirect(reverse("tournaments:tablet", args=[tournament_id, table]))
