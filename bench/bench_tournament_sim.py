@@ -50,6 +50,7 @@ def decisions_at_size(entries: int, decisions: int, seed: int) -> dict:
     from casino.rules.tournament import seating
     from casino.writes import simulated_time
     from tournaments import services
+    from tournaments.reads import event as event_reads
     from tournaments.simulation import START, _staff
 
     rng = random.Random(seed)
@@ -88,7 +89,7 @@ def decisions_at_size(entries: int, decisions: int, seed: int) -> dict:
 
     def state():
         t.version = version
-        return services.tournament_state(t)
+        return event_reads.tournament_state(t)
 
     tables = len(state().tables)
     busts, plans, confirms = [], [], []

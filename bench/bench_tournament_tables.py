@@ -67,8 +67,11 @@ def prepare(n_tables: int, n_phones: int, prefix: str):
 
     from casino import player_links
     from casino.roles import ensure_role_groups
-    from tournaments import dealing, screens, services
+    from tournaments import services
     from tournaments.models import Entry
+    from tournaments.reads import event as event_reads
+    from tournaments.reads import hands as hand_reads
+    from tournaments.services import dealing
 
     ensure_role_groups()
     User = get_user_model()
@@ -77,21 +80,21 @@ def prepare(n_tables: int, n_phones: int, prefix: str):
     # an ID number holds letters, digits and dashes, not the prefix's underscore (issue #34)
     tournament = running_event(director, name=f"{prefix} bench", players=n_tables * 9,
                                document=lambda n: f"{prefix.replace('_', '-')}{n}")
-    state = services.tournament_state(tournament)
+    state = event_reads.tournament_state(tournament)
     dealer_group = Group.objects.get(name="dealer")
     tables = []
     for seats in state.tables:
-        dealing.dealt_table(tournament, seats.table)
+        hand_reads.dealt_table(tournament, seats.table)
         dealer = User.objects.create_user(f"{prefix}dealer{seats.table}", password="bench-pass-2026")
         dealer.groups.add(dealer_group)
-        table = dealing.dealt_table(tournament, seats.table)  # the floor puts each dealer on duty at a table
+        table = hand_reads.dealt_table(tournament, seats.table)  # the floor puts each dealer on duty at a table
         dealing.assign_dealer(table=table, by=director, key=uuid.uuid4().hex, expected_version=table.version,
                               dealer=dealer)
         tables.append((seats.table, dealer.username))
     entries = list(Entry.objects.filter(tournament=tournament).order_by("number"))
     phones = []
     for i in range(n_phones):
-        link = screens.issue_entry_link(entries[i % len(entries)], by=director)
+        link = services.issue_entry_link(entries[i % len(entries)], by=director)
         session = SessionStore()
         session[player_links.SESSION_KEY] = str(link.pk)
         session.create()
@@ -116,12 +119,13 @@ class Floor(threading.Thread):
         from casino.writes import StaleVersion
         from tournaments import services
         from tournaments.models import Tournament
+        from tournaments.reads import event as event_reads
 
         director = get_user_model().objects.get(pk=self.director_id)
         try:
             while not self.stop.wait(1.5):
                 tournament = Tournament.objects.get(pk=self.event)
-                pending = services.tournament_state(tournament).pending_plan
+                pending = event_reads.tournament_state(tournament).pending_plan
                 if pending is None:
                     continue
                 try:
@@ -137,10 +141,10 @@ class Floor(threading.Thread):
 
 
 def players_left(event: int) -> int:
-    from tournaments import services
     from tournaments.models import Tournament
+    from tournaments.reads import event as event_reads
 
-    return services.tournament_state(Tournament.objects.get(pk=event)).players_left
+    return event_reads.tournament_state(Tournament.objects.get(pk=event)).players_left
 
 
 async def listen(url: str, origin: str, cookie: str | None, pattern: re.Pattern, arrivals: list,

@@ -107,7 +107,7 @@ class TournamentDrill(Drill):
         from bench.bench_tournament_tables import prepare
         from bench.tournament_script import TabletScript
         from casino import player_links
-        from tournaments import screens
+        from tournaments import services
         from tournaments.models import Entry, Tournament
 
         event, tables, phones, director_id = prepare(self.args.tables, self.args.tables, "drill_")
@@ -120,7 +120,7 @@ class TournamentDrill(Drill):
         director.save(update_fields=["password"])
         self.boss = director.username
         entry = Entry.objects.filter(tournament_id=event).order_by("pk").first()
-        self.link_token = player_links.token_for(screens.issue_entry_link(entry, by=director))
+        self.link_token = player_links.token_for(services.issue_entry_link(entry, by=director))
         tournament = Tournament.objects.get(pk=event)
         self.starting_chips = tournament_chips(tournament)
         self.script = TabletScript(event, random.Random(34))  # noqa: S311 - a drill's choices, not a game
@@ -235,9 +235,9 @@ class TournamentDrill(Drill):
 
 def tournament_chips(tournament) -> tuple[int, int]:
     """(chips in play, chips bought) by the event's record replayed."""
-    from tournaments import services
+    from tournaments.reads import event as event_reads
 
-    state = services.tournament_state(tournament)
+    state = event_reads.tournament_state(tournament)
     return state.chips_in_play, len(state.entries) * state.setup.starting_stack
 
 

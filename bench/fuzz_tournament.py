@@ -9,7 +9,7 @@ duty at each, the clock running, player links issued) and another director's eve
 director, its floor, its dealers, the games director, an administrator and the other event's director,
 and sends, alternating between the processes:
 
-* every console action of ``tournaments.views.ACTIONS`` (clock, busts, penalties, chip counts, colour-ups,
+* every console action of ``tournaments.views.console.ACTIONS`` (clock, busts, penalties, chip counts, colour-ups,
   seats, accreditation, payments, corrections, the director's word at a dealt table...);
 * the setup (a new event, the setup changed, a structure template saved and copied), the registration
   desk, the exclusion list's CSV upload (CR-only lines, a bare CR in a field, a 200 KiB field, invalid
@@ -101,10 +101,10 @@ class World:
 
     def pending_plan(self) -> int:
         """The seq of the plan waiting for the floor's confirmation (1 when none waits)."""
-        from tournaments import services
         from tournaments.models import Tournament
+        from tournaments.reads import event as event_reads
 
-        pending = services.tournament_state(Tournament.objects.get(pk=self.event)).pending_plan
+        pending = event_reads.tournament_state(Tournament.objects.get(pk=self.event)).pending_plan
         return pending[0] if pending else 1
 
     def last_seq(self) -> int:
@@ -122,8 +122,12 @@ def make_world(prefix: str, players: int = 18) -> World:
 
     from casino import player_links
     from casino.roles import Role, ensure_role_groups
-    from tournaments import dealing, screens, services
+    from tournaments import services
     from tournaments.models import Entry, StructureTemplate
+    from tournaments.projections import entry_number
+    from tournaments.reads import event as event_reads
+    from tournaments.reads import hands as hand_reads
+    from tournaments.services import dealing
 
     ensure_role_groups()
     User = get_user_model()
@@ -144,12 +148,12 @@ def make_world(prefix: str, players: int = 18) -> World:
     other = event(users["other_director"], "other", 3, False)
     upcoming = event(users["director"], "next", 0, False)
     tables = {}
-    for i, seats in enumerate(services.tournament_state(main).tables[:2], start=1):
-        table = dealing.dealt_table(main, seats.table)
+    for i, seats in enumerate(event_reads.tournament_state(main).tables[:2], start=1):
+        table = hand_reads.dealt_table(main, seats.table)
         dealing.assign_dealer(table=table, by=users["director"], key=uuid.uuid4().hex, expected_version=table.version,
                               dealer=users[f"dealer{i}"])
         tables[seats.table] = f"dealer{i}"
-    entries = {screens.entry_number(e): e.pk for e in Entry.objects.filter(tournament=main)}
+    entries = {entry_number(e): e.pk for e in Entry.objects.filter(tournament=main)}
     world = World(
         event=main.pk, other_event=other.pk, tables=tables, people={r: u.username for r, u in users.items()},
         entries=entries, other_entry_pks=list(Entry.objects.filter(tournament=other).values_list("pk", flat=True)),
@@ -157,12 +161,12 @@ def make_world(prefix: str, players: int = 18) -> World:
         dealers={r: users[r].pk for r in ("dealer1", "dealer2")},
         template=0, open_event=upcoming.pk)
     for entry in list(Entry.objects.filter(tournament=main).order_by("pk"))[:3]:
-        link = screens.issue_entry_link(entry, by=users["director"])
+        link = services.issue_entry_link(entry, by=users["director"])
         world.tokens.append(player_links.token_for(link))
         world.link_ids.append(str(link.pk))
     # a template to copy: this event's structure, saved by its director as the setup page does
     services.save_structure_template(by=users["director"], name=f"{prefix}template",
-                                     structure=dict(services.tournament_state(main).setup.structure))
+                                     structure=dict(event_reads.tournament_state(main).setup.structure))
     world.template = StructureTemplate.objects.get(name=f"{prefix}template").pk
     return world
 

@@ -27,8 +27,8 @@ from casino.rules.errors import RuleViolation
 from casino.rules.holdem_bonus import paytable_odds
 from casino.rules.holdem_bonus.paytable import AWARD_KEYS
 from casino.rules.holdem_bonus.paytable import Paytable as RulesPaytable
-from tables.models import Paytable, Pit, Table
-from tables.paytables import add_paytable_version, known_paytable_names
+from tables.models import Paytable, Pit, Table, known_paytable_names, table_rules
+from tables.paytables import add_paytable_version
 from tables.projections import AWARD_LABELS
 
 
@@ -99,8 +99,6 @@ class TableAdmin(AuditedAdmin):
     @admin.display(description=_("The game's numbers"))
     def odds(self, table: Table) -> str:
         """The table's exact house edges as configured: the Bonus paytable's and the base game's."""
-        from tables.reads import table_rules
-
         if not table.pk:
             return "—"
         try:

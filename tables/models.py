@@ -10,8 +10,10 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.i18n import explain
 from casino.models import object_label
-from casino.rules.errors import RuleViolation
-from casino.rules.holdem_bonus.table_rules import verify_pit_coverage
+from casino.rules.errors import N_, RuleViolation
+from casino.rules.holdem_bonus.paytable import Paytable as RulesPaytable
+from casino.rules.holdem_bonus.paytable import get_paytable, is_registered, paytable_names
+from casino.rules.holdem_bonus.table_rules import TableRules, verify_pit_coverage
 
 
 def pit_group(pit_id: int) -> str:
@@ -231,8 +233,6 @@ class Table(models.Model):
             check_pit_coverage(pit=self.pit, table=self)
         # The limits, the paytable's name and the house options as the engine reads them: a table the
         # engine would refuse at its first hand is refused here, where it is configured (issue #16).
-        from tables.reads import table_rules
-
         house = self.house_options if isinstance(self.house_options, dict) else None
         if house is None:
             raise ValidationError(_("The house options are an object of named options, such as "
@@ -569,3 +569,53 @@ class TableRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id}:{self.key} {self.action}"
+
+
+# --- The table's rules as the engine reads them (the paytables' rows above) --------------------------------
+
+
+def known_paytable_names() -> list[str]:
+    """Every name a table may play: the engine's paytables, then the casino's with a version."""
+    own = Paytable.objects.filter(versions__isnull=False).distinct().order_by("name").values_list("name", flat=True)
+    return [*paytable_names(), *own]
+
+
+def resolve_paytable(name: str, version: int | None = None) -> RulesPaytable:
+    """The paytable a table named ``name`` plays: the engine's of that name, or the casino's at its latest
+    version (or at ``version``). Unknown names are refused citing THB-53, with the names that exist."""
+    if is_registered(name):
+        if version is not None:
+            raise RuleViolation(N_("The paytable %(name)r is the engine's: it has no versions"), "THB-53", name=name)
+        return get_paytable(name)
+    rows = PaytableVersion.objects.select_related("paytable").filter(paytable__name=name)
+    row = rows.filter(number=version).first() if version is not None else rows.order_by("-number").first()
+    if row is None:
+        if version is not None and rows.exists():
+            raise RuleViolation(N_("The paytable %(name)r has no version %(version)s"), "THB-53", name=name,
+                                version=version)
+        raise RuleViolation(N_("There is no paytable named %(name)r; known paytables: %(known)s"), "THB-53",
+                            name=name, known=", ".join(known_paytable_names()))
+    return row.engine_paytable()
+
+
+def table_rules(table: Table) -> TableRules:
+    """The engine's configuration from the table's limits, paytable and house options. A casino's own
+    paytable is read at its latest version (``tables.paytables``): the version a new hand keeps."""
+    house = table.house_options or {}
+    options = {}
+    if "ante_pays_from" in house:
+        options["ante_pays_from"] = house["ante_pays_from"]
+    if "approval_awards" in house:
+        options["approval_awards"] = frozenset(house["approval_awards"])
+    if house.get("approval_above") is not None:
+        options["approval_above"] = house["approval_above"]
+    if "release_every_bonus" in house:
+        options["release_every_bonus"] = house["release_every_bonus"]
+    return TableRules(
+        min_ante=table.min_ante,
+        max_ante=table.max_ante,
+        min_bonus=table.bonus_min,
+        max_bonus=table.bonus_max,
+        paytable=resolve_paytable(table.paytable),
+        **options,
+    )

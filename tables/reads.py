@@ -27,8 +27,19 @@ from casino.rules.errors import N_, Note, RuleViolation
 from casino.rules.holdem_bonus import HandState, Phase, TableRules, replay
 from casino.rules.holdem_bonus.paytable import Paytable
 from casino.rules.holdem_bonus.record import record_from_state
-from tables.models import BOX_NUMBERS, Alert, Box, Hand, HandAction, Pit, Seating, Table, TableSession
-from tables.paytables import resolve_paytable
+from tables.models import (
+    BOX_NUMBERS,
+    Alert,
+    Box,
+    Hand,
+    HandAction,
+    Pit,
+    Seating,
+    Table,
+    TableSession,
+    resolve_paytable,
+    table_rules,
+)
 
 __all__ = [
     "ENGINE_NOTE_ALERTS", "PendingAward", "RECENT_HANDS", "SNAPSHOTS", "STATES", "Snapshot", "alert_params",
@@ -60,29 +71,6 @@ def table_limits(table: Table) -> TableRules:
     renders from them on the event loop, where a casino's own paytable (a row) may not be read."""
     return TableRules(min_ante=table.min_ante, max_ante=table.max_ante, min_bonus=table.bonus_min,
                       max_bonus=table.bonus_max)
-
-
-def table_rules(table: Table) -> TableRules:
-    """The engine's configuration from the table's limits, paytable and house options. A casino's own
-    paytable is read at its latest version (``tables.paytables``): the version a new hand keeps."""
-    house = table.house_options or {}
-    options = {}
-    if "ante_pays_from" in house:
-        options["ante_pays_from"] = house["ante_pays_from"]
-    if "approval_awards" in house:
-        options["approval_awards"] = frozenset(house["approval_awards"])
-    if house.get("approval_above") is not None:
-        options["approval_above"] = house["approval_above"]
-    if "release_every_bonus" in house:
-        options["release_every_bonus"] = house["release_every_bonus"]
-    return TableRules(
-        min_ante=table.min_ante,
-        max_ante=table.max_ante,
-        min_bonus=table.bonus_min,
-        max_bonus=table.bonus_max,
-        paytable=resolve_paytable(table.paytable),
-        **options,
-    )
 
 
 def rules_of(hand: Hand) -> TableRules:

@@ -9,7 +9,6 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from casino.audit import RecordCheck, register_record_check
         from casino.player_views import SeatScreen, register_seat
-        from tournaments import screens
         from tournaments.audit_check import (
             verify_dealers,
             verify_dealt_hands,
@@ -18,19 +17,20 @@ class TournamentsConfig(AppConfig):
             verify_tournaments,
         )
         from tournaments.models import Entry
+        from tournaments.rendering import phone as phone_screen
 
-        # A player's phone shows their entry (tournaments.screens): one read per version and process,
+        # A player's phone shows their entry (tournaments.rendering): one read per version and process,
         # then every phone of the event renders from memory, its link checked against that read; a tap
         # at the entry's table (its phones' group, which a phone changes when its player moves) likewise
         # after one read of the table per table version.
         register_seat(Entry, SeatScreen(
-            groups=screens.player_groups,
-            render=screens.player_fragment,
-            from_memory=screens.phone_from_memory,
-            shared_read=screens.phone_shared_read,
-            versioned=screens.versioned_groups,
-            news=screens.phone_news,
-            groups_now=screens.phone_groups_now,
+            groups=phone_screen.player_groups,
+            render=phone_screen.player_fragment,
+            from_memory=phone_screen.phone_from_memory,
+            shared_read=phone_screen.phone_shared_read,
+            versioned=phone_screen.versioned_groups,
+            news=phone_screen.phone_news,
+            groups_now=phone_screen.phone_groups_now,
         ))
 
         # verify_audit compares every tournament's record with the digests the log keeps of it.

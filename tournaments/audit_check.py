@@ -13,9 +13,17 @@ from casino import reads
 from casino.audit import CASINO_STREAM
 from casino.models import AuditEvent
 from casino.rules.errors import RuleViolation
-from tournaments.digests import HAND_FIELDS, action_row, exclusion_list_digest, hand_digests, player_digest
+from tournaments.digests import (
+    HAND_FIELDS,
+    action_row,
+    exclusion_list_digest,
+    hand_digests,
+    player_digest,
+    record_digest,
+)
 from tournaments.models import DealtTable, Entry, TableHand, TableHandAction, Tournament, TournamentEvent
-from tournaments.services import record_digest, tournament_record
+from tournaments.reads.event import tournament_record
+from tournaments.reads.hands import hand_state
 
 PREFIX = "tournaments.tournament."
 
@@ -153,8 +161,6 @@ def _reported(hand: TableHand, report: tuple[str, dict] | None) -> list[str]:
 
 
 def _replayed_phase(hand: TableHand, rows: list[TableHandAction], where: str) -> list[str]:
-    from tournaments.dealing import hand_state
-
     try:
         phase = hand_state(hand, reads.effective_rows(rows)).phase.value
     except (RuleViolation, ValueError, KeyError, TypeError) as error:

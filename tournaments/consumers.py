@@ -1,7 +1,7 @@
 """The tournament's live sockets: the director's console and the room's clock display (issue #14).
 
 A player's phone is the core's ``casino.consumers.PlayerConsumer`` with the entry's screen registered in
-``tournaments.apps`` (``tournaments.screens``). As every ``LiveConsumer``: authorise the viewer, join the
+``tournaments.apps`` (``tournaments.rendering.phone``). As every ``LiveConsumer``: authorise the viewer, join the
 tournament's group, and on each announcement (ids and a version, never state) render this viewer's own
 fragment. Nothing here changes the event: every action is an HTTP POST through ``tournaments.services``.
 """
@@ -13,12 +13,14 @@ import logging
 import weakref
 
 from channels.db import database_sync_to_async
-from django.template.loader import render_to_string
 
 from casino.consumers import LiveConsumer, signed_in_user
 from casino.roles import Role, has_role, read_again
-from tournaments import screens
-from tournaments.models import Tournament, event_screens_group
+from tournaments import access
+from tournaments.models import DealtTable, Tournament, event_screens_group, tables_group
+from tournaments.reads import event as event_reads
+from tournaments.rendering import clock as clock_screen
+from tournaments.rendering import console, tablet
 
 log = logging.getLogger(__name__)
 
@@ -32,31 +34,13 @@ def runs_tournaments(user) -> bool:
     return user is not None and user.is_active and has_role(user, *CONSOLE_ROLES)
 
 
-def console_fragment(tournament: Tournament, user) -> str:
-    """The console's live part, as the director's console page renders it (tournaments.console, by
-    t-console); a placeholder with the version while that module is not there."""
-    try:
-        from tournaments.console import console_fragment as render
-    except ImportError:
-        return render_to_string("tournaments/_console_placeholder.html", {"tournament": tournament})
-    return render(tournament, user)
-
-
-def console_screen_id() -> str:
-    try:
-        from tournaments import console
-    except ImportError:
-        return "tournament-console"
-    return getattr(console, "SCREEN_ID", "tournament-console")
-
-
 class TournamentConsoleConsumer(LiveConsumer):
     """The director's console of one event: tournament directors, floor staff and administrators."""
 
     goodbye_template = "casino/fragments/staff_access_ended.html"
 
     def screen_id(self) -> str:
-        return console_screen_id()
+        return console.SCREEN_ID
 
     def authorise(self):
         self.user = signed_in_user(self.scope)
@@ -66,8 +50,6 @@ class TournamentConsoleConsumer(LiveConsumer):
             return None
         # The console shows the tournament's version: a backlog of pushes is rendered once. It also hears
         # of every tap at the event's dealt tables (their hands live, issue #15).
-        from tournaments.dealing import tables_group
-
         self.coalesce_groups = frozenset({self.tournament.group_name})
         self.tables_group = tables_group(self.tournament.pk)
         self.tables_push: asyncio.Task | None = None
@@ -102,16 +84,16 @@ class TournamentConsoleConsumer(LiveConsumer):
 
     def render_fragment(self, version: int | None = None) -> str:
         self.tournament.refresh_from_db()
-        return console_fragment(self.tournament, self.user)
+        return console.console_fragment(self.tournament, self.user)
 
 
 class DealerTabletConsumer(LiveConsumer):
     """The dealer's tablet at one tournament table (issue #15): its dealer on duty, the floor and the
     director. It follows the table (each tap) and the event (the level, the moves the floor's plan makes).
 
-    A tap's push asks the process's render of the version announced (``tablet.fragment_at``, which the tap's
+    A tap's push asks the process's render of the version announced (``rendering.tablet.fragment_at``, which the tap's
     answer asks too): one render per version and process, then the viewer's check. A change of the event is
-    drawn only when it changes what this tablet shows of the event (``tablet.event_facts``): a hand ends
+    drawn only when it changes what this tablet shows of the event (``rendering.tablet.event_facts``): a hand ends
     somewhere about every second at a large event, and a redraw of every tablet for each is wasted work.
     """
 
@@ -121,14 +103,11 @@ class DealerTabletConsumer(LiveConsumer):
         return "deal-table"
 
     def authorise(self):
-        from tournaments import tablet
-        from tournaments.models import DealtTable
-
         self.user = signed_in_user(self.scope)
         kwargs = self.scope["url_route"]["kwargs"]
         self.table = (DealtTable.objects.select_related("tournament")
                       .filter(tournament_id=kwargs["tournament_id"], number=kwargs["table"]).first())
-        if self.table is None or self.user is None or not tablet.may_open(self.user, self.table):
+        if self.table is None or self.user is None or not access.may_open(self.user, self.table):
             return None
         # the event's changes that its screens away from the console hear (not another table's plain hand)
         self.event_group = event_screens_group(self.table.tournament_id)
@@ -136,18 +115,16 @@ class DealerTabletConsumer(LiveConsumer):
         return [self.table.group_name, self.event_group]
 
     def still_allowed(self, version: int | None = None) -> bool:
-        from tournaments import dealing, tablet
-
         read_again(self.user)
         if not self.user.is_active:
             return False
-        if dealing.runs_the_floor(self.user, self.table):
-            return tablet.may_open(self.user, self.table)  # the floor and the director: at any table, on duty or not
+        if access.runs_the_floor(self.user, self.table):
+            return access.may_open(self.user, self.table)  # the floor and the director: at any table, on duty or not
         # A dealer: the table's dealer on duty now, read again, for every push, their own tap's included. The
         # dealer on duty at the pushed version (the render at its commit) is not enough: taken off the table
         # since, a dealer went on receiving it (issue #34).
         self.table.refresh_from_db(fields=["dealer"])
-        return tablet.may_open(self.user, self.table)
+        return access.may_open(self.user, self.table)
 
     async def state_changed(self, event) -> None:
         if event.get("group") == self.event_group:
@@ -164,16 +141,14 @@ class DealerTabletConsumer(LiveConsumer):
         """Whether the event's change announced at ``version`` changes what this tablet shows of the event.
         The event at the version announced, not its row read again: every tablet of the event hears every
         change (a bust, a plan, a confirmation), a hundred of them at once, and the first of the process to
-        ask reads the record's new events for all (``services.tournament_state``, once per version)."""
-        from tournaments import services, tablet
+        ask reads the record's new events for all (``event_reads.tournament_state``, once per version)."""
+
 
         tournament = (Tournament(pk=self.table.tournament_id, version=version) if version is not None
                       else Tournament.objects.get(pk=self.table.tournament_id))
-        return tablet.event_facts(services.tournament_state(tournament), self.table.number) != self.shown_facts
+        return tablet.event_facts(event_reads.tournament_state(tournament), self.table.number) != self.shown_facts
 
     def render_fragment(self, version: int | None = None) -> str:
-        from tournaments import tablet
-
         made = tablet.fragment_at(self.table, version) if version is not None else tablet.render_now(self.table)
         self.shown_facts = made.event_facts
         return made.with_notice(None)
@@ -181,7 +156,7 @@ class DealerTabletConsumer(LiveConsumer):
 
 class ClockDisplayConsumer(LiveConsumer):
     """The room's clock display: a public screen, no login (it shows nothing a player at the tables may
-    not see: no name, no entry number, no seat; tournaments.display_views says why).
+    not see: no name, no entry number, no seat; tournaments.views.display says why).
 
     Every push of one version is the same for every display in a language: the board is read once per
     version and process (a worker thread), then each display renders on the event loop from memory.
@@ -250,15 +225,15 @@ class ClockDisplayConsumer(LiveConsumer):
         return True  # a public screen: nothing to revoke
 
     def render_fragment(self, version: int | None = None) -> str:
-        return screens.clock_display_fragment(screens.board_at(self.tournament, version))
+        return clock_screen.clock_display_fragment(event_reads.board_at(self.tournament, version))
 
     def fragment_from_memory(self, version: int) -> str | None:
-        board = screens.board_since(self.tournament.pk, version)
-        return None if board is None else screens.clock_display_fragment(board)
+        board = event_reads.board_since(self.tournament.pk, version)
+        return None if board is None else clock_screen.clock_display_fragment(board)
 
     def shared_read(self, version: int):
         return (("tournament-board", self.tournament.pk, version),
-                lambda: screens.board_at(self.tournament, version))
+                lambda: event_reads.board_at(self.tournament, version))
 
 
 # The clock displays open in this process, per event loop and tournament; the first one is in the group.

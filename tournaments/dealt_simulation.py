@@ -1,7 +1,7 @@
 """Hands played through the dealers' tablets' services with random legal actions (issue #15).
 
 ``simulate_tournament --hand-by-hand`` plays every hand of an event this way instead of drawing its
-result: ``play_dealt_hand`` starts the hand on the table's tablet service (``dealing.start_hand``: the
+result: ``play_dealt_hand`` starts the hand on the table's tablet service (``services.dealing.start_hand``: the
 blinds, antes and dead button are the engine's), then sends, one write at a time, what a dealer would
 enter: each player's act in turn, chosen at random among those the engine allows (``legal()``: fold,
 check, call, a bet or raise between the smallest and the largest allowed, all-in), the board's cards
@@ -22,8 +22,9 @@ from typing import Any
 from casino.rules.cards import full_deck
 from casino.rules.holdem import HoldemHand, Phase
 from casino.rules.holdem.hand import ENDED
-from tournaments import dealing
 from tournaments.models import DealtTable, TableHand
+from tournaments.reads import hands as hand_reads
+from tournaments.services import dealing
 
 
 def random_legal_record(engine: HoldemHand, rng: Random, *, holes: dict[int, list[str]], deck: list[str],
@@ -67,7 +68,7 @@ def random_legal_record(engine: HoldemHand, rng: Random, *, holes: dict[int, lis
 
 def play_dealt_hand(table: DealtTable, dealer, rng: Random, *, keys: itertools.count,
                     all_in_chance: float = 0.05, absent_chance: float = 0.02) -> TableHand:
-    """One whole hand at ``table`` through ``tournaments.dealing``, each entry one write as a tablet's; now
+    """One whole hand at ``table`` through ``tournaments.services.dealing``, each entry one write as a tablet's; now
     and then a player is away from the seat when the deal ends, and the dealer kills the hand (TDA-30)."""
 
     def tap(fn, **kwargs):
@@ -75,15 +76,15 @@ def play_dealt_hand(table: DealtTable, dealer, rng: Random, *, keys: itertools.c
         return fn(table=table, by=dealer, key=f"sim-deal-{next(keys)}", expected_version=table.version, **kwargs)
 
     tap(dealing.start_hand)
-    hand = dealing.latest_hand(table)
+    hand = hand_reads.latest_hand(table)
     deck = [str(c) for c in full_deck()]
     rng.shuffle(deck)
     holes = {seat: [deck.pop(), deck.pop()] for seat in sorted(int(s) for s in hand.entries)}
     for seat in sorted(holes):
-        if rng.random() < absent_chance and dealing.hand_state(hand).can_kill_hand(seat):
+        if rng.random() < absent_chance and hand_reads.hand_state(hand).can_kill_hand(seat):
             tap(dealing.act, record={"action": "kill-hand", "seat": seat}, rng=rng)
     while True:
-        engine = dealing.hand_state(hand)
+        engine = hand_reads.hand_state(hand)
         if engine.phase in ENDED:
             return hand
         tap(dealing.act, record=random_legal_record(engine, rng, holes=holes, deck=deck,
@@ -97,9 +98,9 @@ def verify_dealt_hands(hand_ids: list[int]) -> list[str]:
 
     problems = []
     for hand in TableHand.objects.filter(pk__in=hand_ids).select_related("table").order_by("pk"):
-        line = dealing.hand_line(hand)
+        line = hand_reads.hand_line(hand)
         answer = replay_holdem_hand(line)
-        recorded = {str(seat): chips for seat, chips in sorted(dealing.hand_state(hand).stacks.items())}
+        recorded = {str(seat): chips for seat, chips in sorted(hand_reads.hand_state(hand).stacks.items())}
         if answer.get("stacks") != recorded:
             problems.append(f"hand {line['hand']}: replayed {answer.get('stacks') or answer}, recorded {recorded}")
     return problems

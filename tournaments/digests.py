@@ -13,6 +13,8 @@ import hashlib
 import json
 from typing import Any
 
+from tournaments.models import ExclusionListEntry
+
 #: A dealt hand's fields that the replay and the report take as given: who is dealt in, the level and
 #: blinds (with the clock, the penalties, the board's release), its table setup and house rules.
 HAND_FIELDS = ("entries", "level", "setup", "rules")
@@ -42,8 +44,6 @@ def player_digest(player) -> str:
 
 def exclusion_list_digest() -> tuple[int, str]:
     """(entries, digest) of the casino's exclusion list (CC-23) as it stands, in a stable order."""
-    from tournaments.models import ExclusionListEntry
-
     hashed, count = hashlib.sha256(), 0
     rows = (ExclusionListEntry.objects.order_by("id_type", "id_number", "kind", "listed_on", "pk")
             .values_list("id_type", "id_number", "kind", "listed_on"))

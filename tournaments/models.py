@@ -138,7 +138,7 @@ def event_screens_group(tournament_id: int) -> str:
     displays and the dealers' tablets (for the event's part of them). Every change of the event is
     announced there but one: the report of a plain hand (no bust, no penalty served, no hand-for-hand,
     no balancing under way, its chips conserved) changes nothing those screens show but at its own
-    table, whose screens hear the table's own announcement (``services.only_its_table_sees``). At a
+    table, whose screens hear the table's own announcement (``writing.only_its_table_sees``). At a
     hundred dealt tables a hand ends about every second: each was a push to every phone of the event.
     The console, which shows every table's stacks, follows the event's own group (``group_name``)."""
     return f"{label_of(Tournament, tournament_id)}.screens"
@@ -146,8 +146,8 @@ def event_screens_group(tournament_id: int) -> str:
 
 def table_phones_group(tournament_id: int, number: int) -> str:
     """The group of the phones of the players seated at the event's table ``number`` (besides the event's):
-    the table announces each tap of its hands there (tournaments.dealing), one message a tap for all of
-    them; a phone changes group when its player moves (``screens.phone_groups_now``)."""
+    the table announces each tap of its hands there (tournaments.services.dealing), one message a tap for all of
+    them; a phone changes group when its player moves (``rendering.phone.phone_groups_now``)."""
     return f"{label_of(Tournament, tournament_id)}.table.{number}.phones"
 
 
@@ -301,7 +301,7 @@ class IdCheck(models.Model):
 
 class DealtTable(models.Model):
     """A tournament table as its dealer's tablet drives it: the aggregate its hands are written to
-    (``tournaments.dealing``), one per table number of the event. Each table has its own lock and
+    (``tournaments.services.dealing``), one per table number of the event. Each table has its own lock and
     version, so a hundred tables deal at once; only a hand's end writes into the tournament's record."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="dealt_tables")

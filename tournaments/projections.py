@@ -1,35 +1,27 @@
-"""
-"""
+"""What one viewer may see of a hand (C-33): a player's phone gets its own part of the hand its player is dealt
+in (``HandAtSeat``: the street, the pot, its stack, whose turn, the clock called on it), never a card and never
+another seat's."""
 
 from __future__ import annotations
 
-import math
-import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-from django.conf import settings
-from django.template.loader import render_to_string
-from django.utils import timezone, translation
-from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
+from dataclasses import dataclass
+from datetime import datetime
+
 from django.utils.translation import gettext_lazy as _
-from casino import player_links
+
 from casino.memo import BoundedCache
-from casino.rules.errors import N_, RuleViolation
-from casino.rules.tournament import prizes
-from casino.rules.tournament.clock import ClockEvent, ClockReading, clock_at
-from casino.rules.tournament.options import HouseOptions
-from casino.rules.tournament.record import (
-    Setup,
-    TournamentState,
-    compute_results,
-    effective_events,
-    parse_at,
-    payout_shares,
-)
-from casino.rules.tournament.structure import Break, Level, Structure
-from tournaments.models import Tournament
+from tournaments.models import DealtTable
+from tournaments.reads import hands as hand_reads
+from tournaments.reads.event import Board
+
+
+def epoch_ms(at: datetime | None) -> int | None:
+    return None if at is None else round(at.timestamp() * 1000)
+
+
+def entry_number(entry) -> int:
+    """The number an entry is known by on its phone and receipts (its id before it has one)."""
+    return getattr(entry, "number", None) or entry.pk
 
 
 #: The phone's part of the hand its player is dealt in (C-33: read-only, their own): the street, the pot,
@@ -62,16 +54,13 @@ def street_label(street: str):
 
 def hand_at_seat(board: Board, number: int) -> HandAtSeat | None:
     """In a worker thread: the hand at the entry's table as its phone shows it (the table's summary, read
-    once per table version in the process: ``dealing.table_summary``); None when the entry is not seated,
+    once per table version in the process: ``hand_reads.table_summary``); None when the entry is not seated,
     its table is not dealt from a tablet, or it is not dealt in."""
-    from tournaments import dealing
-    from tournaments.models import DealtTable
-
     seat = board.seats.get(number)
     # unordered: one row at most (as the tablet's read, tablet._table)
     table = DealtTable.objects.filter(tournament_id=board.tournament_id, number=seat.table).order_by().first() \
         if seat is not None else None
-    hand = hands_in(dealing.table_summary(table) if table is not None else None).get(number)
+    hand = hands_in(hand_reads.table_summary(table) if table is not None else None).get(number)
     remember_hand(board.tournament_id, number, table, hand)
     return hand
 

@@ -3,11 +3,11 @@
 ``simulate_tournament`` registers the players at the desk, closes registration, draws the seats, runs
 the clock on SIMULATED time (``casino.writes.simulated_time``: every write records the simulated
 instant, so the same seed gives the same record, ``at`` included), plays simulated hands at every table
-(``casino.rules.tournament.hand_simulator``) and reports each one through ``services.report_hand``, as
+(``casino.rules.tournament.hand_simulator``) and reports each one through ``play.report_hand``, as
 a tablet would; it confirms every plan the services propose (balancing moves, table breaks, halts, the
 redraw at two tables and the final table) with the floor's one tap, asks for a fresh plan after each
 confirmation (so a halted table resumes once its moves are made), colours up and races the chips at
-each table at the breaks that remove a denomination (``services.colour_up``), records the results and
+each table at the breaks that remove a denomination (``play.colour_up``), records the results and
 pays every prize after checking the winner's ID. No shortcut writes: only the services the screens use.
 
 One round: each table still playing deals one hand; a round takes ``HAND_SECONDS`` of simulated time.
@@ -28,9 +28,11 @@ from casino.roles import ensure_role_groups
 from casino.rules.tournament import clock, hand_simulator, prizes, record
 from casino.rules.tournament.structure import Break, Structure
 from casino.writes import simulated_time
-from tournaments import dealing, services
 from tournaments.dealt_simulation import play_dealt_hand
 from tournaments.models import Tournament
+from tournaments.reads import event as event_reads
+from tournaments.reads import hands as hand_reads
+from tournaments.services import dealing, play, registration, seating, setup
 
 #: When a simulated event starts, and how long one round of hands (one hand at every table) takes.
 START = datetime(2026, 12, 6, 18, 0, tzinfo=UTC)
@@ -91,7 +93,7 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
     phase = on_phase or (lambda _name: None)
 
     with simulated_time(now):
-        tournament, result = services.create_tournament(
+        tournament, result = setup.create_tournament(
             by=director, key=f"sim-{seed}-0", name=f"Simulated event {entries}/{seed}", starts_at=START,
             buy_in=buy_in, fee=0, starting_stack=starting_stack, seats_per_table=seats,
             options={"ante_mode": ante_mode, "final_table_size": final_table_size})
@@ -107,21 +109,21 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
         return done
 
     phase("registration")
-    act(services.open_registration, director)
+    act(registration.open_registration, director)
     documents: dict[int, tuple[str, str]] = {}
     for n in range(1, entries + 1):
         id_number = f"{90_000_000 + n}"
-        done = act(services.register, floor, name=f"Simulated player {n}", id_type="dni", id_number=id_number,
+        done = act(registration.register, floor, name=f"Simulated player {n}", id_type="dni", id_number=id_number,
                    birth_date=date(1970 + n % 30, 1 + n % 12, 1 + n % 28))
         documents[done.entry] = ("dni", id_number)
-    act(services.close_registration, director)
+    act(registration.close_registration, director)
     phase("start")
-    act(services.start_tournament, director, rng=rng)
-    act(services.clock_command, director, kind="start")
+    act(seating.start_tournament, director, rng=rng)
+    act(play.clock_command, director, kind="start")
 
     def state():
         tournament.version = version
-        return services.tournament_state(tournament)
+        return event_reads.tournament_state(tournament)
 
     structure = Structure.from_dict(state().setup.structure)
     options = state().setup.options
@@ -136,9 +138,9 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
             pending = state().pending_plan
             if pending is None:
                 return
-            act(services.confirm_plan, floor, proposed=pending[0])
+            act(seating.confirm_plan, floor, proposed=pending[0])
             report.plans += 1
-            act(services.propose_plan, floor, rng=rng)
+            act(seating.propose_plan, floor, rng=rng)
 
     phase("play")
     while state().players_left > 1:
@@ -156,12 +158,12 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
         if _hand_for_hand_due(s, paid) != s.hand_for_hand:
             # RP-08: hand-for-hand from the bubble (one more player than the places paid) while more than
             # one table plays; off once the bubble bursts
-            act(services.clock_command, director, kind="hand_for_hand_on" if not s.hand_for_hand else
+            act(play.clock_command, director, kind="hand_for_hand_on" if not s.hand_for_hand else
                 "hand_for_hand_off")
             s = state()
         if s.hand_for_hand:
             # the synchronised deal: every table starts its hand together (CC-11); the level loses a hand's time
-            act(services.clock_command, floor, kind="hand_for_hand_hand")
+            act(play.clock_command, floor, kind="hand_for_hand_hand")
             s = state()
         level = clock.level_for_hand(structure, list(s.clock_events), now,
                                      hand_for_hand_seconds=options.hand_for_hand_seconds)
@@ -173,13 +175,13 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
             stacks = {e: s.entry(e).stack for _, e in table.players}
             hands_at[number] = hands_at.get(number, 0) + 1
             if hand_by_hand and penalty_rng.random() < penalty_chance:
-                act(services.give_penalty, director, entry=penalty_rng.choice(sorted(stacks)), kind="hands",
+                act(play.give_penalty, director, entry=penalty_rng.choice(sorted(stacks)), kind="hands",
                     count=penalty_rng.randint(1, 3), infraction="delay")
                 report.penalties += 1
             if hand_by_hand:
                 # the tablet's writes, one per tap; the hand's end is reported into the event by them
                 with simulated_time(now):
-                    dealt_table = dealing.dealt_table(tournament, number)
+                    dealt_table = hand_reads.dealt_table(tournament, number)
                     if dealt_table.dealer_id != dealer.pk:  # the floor puts the dealer on duty there first
                         dealing.assign_dealer(table=dealt_table, by=director, key=f"sim-deal-{next(deal_keys)}",
                                               expected_version=dealt_table.version, dealer=dealer)
@@ -189,12 +191,12 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
                 version = tournament.version
                 report.writes += dealt.actions.count() + 1
                 report.dealt_hands.append(dealt.pk)
-                busted = [seat for seat, chips in dealing.hand_state(dealt).stacks.items() if chips == 0]
+                busted = [seat for seat, chips in hand_reads.hand_state(dealt).stacks.items() if chips == 0]
             else:
                 hand = hand_simulator.play_hand(table, stacks, level, ante_mode=options.ante_mode, rng=rng,
                                                 hand=hands_at[number], all_in_chance=all_in_chance,
                                                 ante_halve_at_or_below=options.ante_halve_at_or_below)
-                act(services.report_hand, floor, table=number, hand=hand.hand, button=hand.button,
+                act(play.report_hand, floor, table=number, hand=hand.hand, button=hand.button,
                     small_blind_seat=hand.small_blind_position, big_blind_seat=hand.big_blind,
                     stacks_at_start=hand.stacks_at_start, stacks_at_end=hand.stacks_at_end,
                     busts=list(hand.busted), rng=rng)
@@ -211,14 +213,14 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
 
     phase("results")
     if state().hand_for_hand:
-        act(services.clock_command, director, kind="hand_for_hand_off")
-    act(services.clock_command, director, kind="finish")
-    act(services.record_results, director)
+        act(play.clock_command, director, kind="hand_for_hand_off")
+    act(play.clock_command, director, kind="finish")
+    act(play.record_results, director)
     for place in state().results:
         for entry in place.entries:
             if place.prize(entry) > 0:
                 id_type, id_number = documents[entry]
-                act(services.pay_prize, director, entry=entry, id_type=id_type, id_number=id_number)
+                act(play.pay_prize, director, entry=entry, id_type=id_type, id_number=id_number)
     report.ended_at = now
     tournament.refresh_from_db()
     return report
@@ -247,6 +249,6 @@ def _colour_up(act, floor, state, structure: Structure, index: int, step: Break,
                     odd[seat] = count
             if not odd:
                 continue
-            act(services.colour_up, floor, table=number,
+            act(play.colour_up, floor, table=number,
                 removed=removed, into=into, smallest_left=min(left), odd_chips=odd, rng=rng)
             report.colour_ups += 1

@@ -1,40 +1,35 @@
 from django.urls import path
 
-from tournaments import views
+from tournaments.views import console as console_views
+from tournaments.views import desk as desk_views
+from tournaments.views import display as display_views
+from tournaments.views import pages as pages_views
+from tournaments.views import setup as setup_views
+from tournaments.views import tablet as tablet_views
 
 app_name = "tournaments"
 urlpatterns = [
-    path("", views.director_home, name="director_home"),
-    path("new/", views.new_tournament, name="new"),
-    path("<int:tournament_id>/", views.console_page, name="console"),
-    path("<int:tournament_id>/act/<slug:action>/", views.act, name="act"),
-    path("<int:tournament_id>/setup/", views.setup, name="setup"),
-    path("<int:tournament_id>/setup/template/", views.structure_template, name="structure_template"),
-    path("<int:tournament_id>/registration/", views.registration, name="registration"),
-    path("<int:tournament_id>/registration/exclusions/", views.import_exclusions, name="import_exclusions"),
-    path("<int:tournament_id>/tables/<int:table>/", views.table_page, name="table"),
-    path("<int:tournament_id>/entries/<int:entry>/", views.entry_page, name="entry"),
-    path("<int:tournament_id>/record/", views.record_page, name="record"),
-    path("<int:tournament_id>/hands.jsonl", views.hands_download, name="hands"),
-    path("<int:tournament_id>/receipts/<int:entry_id>/link/", views.issue_accreditation_link,
+    path("", console_views.director_home, name="director_home"),
+    path("new/", setup_views.new_tournament, name="new"),
+    path("<int:tournament_id>/", console_views.console_page, name="console"),
+    path("<int:tournament_id>/act/<slug:action>/", console_views.act, name="act"),
+    path("<int:tournament_id>/setup/", setup_views.setup, name="setup"),
+    path("<int:tournament_id>/setup/template/", setup_views.structure_template, name="structure_template"),
+    path("<int:tournament_id>/registration/", desk_views.registration, name="registration"),
+    path("<int:tournament_id>/registration/exclusions/", desk_views.import_exclusions, name="import_exclusions"),
+    path("<int:tournament_id>/tables/<int:table>/", pages_views.table_page, name="table"),
+    path("<int:tournament_id>/entries/<int:entry>/", desk_views.entry_page, name="entry"),
+    path("<int:tournament_id>/record/", pages_views.record_page, name="record"),
+    path("<int:tournament_id>/hands.jsonl", pages_views.hands_download, name="hands"),
+    path("<int:tournament_id>/receipts/<int:entry_id>/link/", desk_views.issue_accreditation_link,
          name="issue_accreditation_link"),
-    path("<int:tournament_id>/receipts/<int:entry_id>/<slug:kind>/", views.receipt, name="receipt"),
-    path("<int:tournament_id>/classification/", views.classification, name="classification"),
-    path("<int:tournament_id>/chip-counts/", views.chip_count_sheet, name="chip_counts"),
-    path("<int:tournament_id>/seating/", views.seating, name="seating"),
-]
-
-# the dealers' tablets at the tournament's tables (issue #15)
-from tournaments import tablet  # noqa: E402
-
-urlpatterns += [
-    path("<int:tournament_id>/tables/<int:table>/deal/", tablet.tablet_page, name="tablet"),
-    path("<int:tournament_id>/tables/<int:table>/deal/<slug:action>/", tablet.tablet_act, name="tablet_act"),
-]
-
-# displays (t-displays)
-from tournaments import display_views  # noqa: E402
-
-urlpatterns += [
+    path("<int:tournament_id>/receipts/<int:entry_id>/<slug:kind>/", desk_views.receipt, name="receipt"),
+    path("<int:tournament_id>/classification/", pages_views.classification, name="classification"),
+    path("<int:tournament_id>/chip-counts/", pages_views.chip_count_sheet, name="chip_counts"),
+    path("<int:tournament_id>/seating/", pages_views.seating, name="seating"),
+    # the dealers' tablets at the tournament's tables (issue #15)
+    path("<int:tournament_id>/tables/<int:table>/deal/", tablet_views.tablet_page, name="tablet"),
+    path("<int:tournament_id>/tables/<int:table>/deal/<slug:action>/", tablet_views.tablet_act, name="tablet_act"),
+    # the room's clock display
     path("<int:tournament_id>/clock/", display_views.clock_display, name="clock_display"),
 ]

@@ -1,67 +1,66 @@
-"""
+"""The tournament's part of the casino's one write path (``casino.writes.write``), for its two aggregates.
+
+* The event (``TOURNAMENTS``, ``write_event``): every command of ``tournaments.services`` runs its work
+  inside one ``EventWrite``: the permission check (``require``: the event's director, the floor, a table's
+  dealer), the record replayed as it stands at the locked version (the replay the last write of this process
+  left, ``reads.event.REPLAYS``, else the record read), the events appended through ``EventWrite.record``
+  (applied at once, so an event the record cannot take is refused and nothing is half-recorded), the
+  entries' rows kept as the record says (``_sync_entries``), the audit digest of what was appended, and whom
+  to announce it to (``only_its_table_sees``).
+* A dealt table (``TABLES``, ``write_at_table``): the dealer's taps at one table, on that table's own lock;
+  what the write knew at its commit is left for the screens (``reads.hands.KNOWN``, ``SUMMARIES``).
+* The helpers the commands share: the setup, the seats and entries as the record has them, and TDA-11's
+  "between hands, never in one" (``between_hands``, ``hands_in_play``) for the floor's commands.
+
+The write renders nothing and imports no screen; the reads import nothing from here.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import threading
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from typing import Any
-from django.db import IntegrityError, connection, transaction
-from django.db.models import Max
-from django.utils import timezone
-from casino.audit import record_event
-from casino.memo import BoundedCache
+
+from casino import reads, writes
 from casino.models import label_of
-from casino.roles import DEAL, DIRECT_TOURNAMENTS, can
+from casino.roles import DEAL, can
 from casino.rules.errors import N_, RuleViolation
+from casino.rules.holdem import HoldemHand
 from casino.rules.holdem.hand import ENDED
 from casino.rules.shuffle import SYSTEM_RANDOM
-from casino.rules.tournament import bounds, chip_race, clock, eligibility, penalties, record, seating
-from casino.rules.tournament.options import HouseOptions
-from casino.rules.tournament.record import TournamentState, plan_to_dict
+from casino.rules.tournament import record, seating
+from casino.rules.tournament.record import TournamentState
 from casino.rules.tournament.structure import Structure
-from casino.writes import Aggregate, NotAllowed, StaleVersion, Write, Written, write
-from tournaments import access, screens
-from tournaments.digests import exclusion_list_digest, player_digest
+from casino.writes import Aggregate, NotAllowed, Write, Written, write
+from tournaments import access
+from tournaments.access import may_deal_at
+from tournaments.digests import action_row, hand_digests, record_digest
 from tournaments.models import (
     DealtTable,
     Entry,
-    ExclusionListEntry,
-    IdCheck,
-    Player,
-    StructureTemplate,
-    TableHand,
-    Tournament,
-    TournamentEvent,
-    TournamentRequest,
-    event_screens_group,
-    normalise_id_number,
-)
-import copy
-from datetime import datetime, timedelta
-from casino import reads, writes
-from casino.roles import DEAL, DIRECT_TOURNAMENTS, Role, can, has_role
-from casino.rules.holdem import HoldemHand, HouseRules, Phase, TableSetup, action_from_dict
-from casino.rules.holdem.actions import BETTING_KINDS
-from casino.rules.tournament import clock
-from casino.rules.tournament.table_hand import clock_expiry_record, next_hand_setup
-from casino.writes import Aggregate, NotAllowed, Write, asked_for, write
-from tournaments import access, services
-from tournaments.digests import action_row, hand_digests
-from tournaments.models import (
-    DealtTable,
     TableHand,
     TableHandAction,
     TableRequest,
     Tournament,
     TournamentEvent,
+    TournamentRequest,
+    event_screens_group,
     table_phones_group,
+    tables_group,
 )
-
+from tournaments.reads.event import REPLAYS, replayer_as_read
+from tournaments.reads.hands import (
+    KNOWN,
+    SUMMARIES,
+    KnownAtCommit,
+    SummaryAt,
+    latest_hand,
+    replayed,
+    summary_of,
+    written_at,
+)
 
 TOURNAMENTS = Aggregate(
     model=Tournament, requests=TournamentRequest, owner="tournament", version_field="tournament_version",
@@ -116,7 +115,8 @@ def _iso(at: datetime) -> str:
     return at.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
-def write_event(*, tournament, by, key: str, expected_version: int | None, action: str, work: Callable[[EventWrite], None],
+def write_event(*, tournament, by, key: str, expected_version: int | None, action: str,
+                work: Callable[[EventWrite], None],
            who: str = "director", rng=SYSTEM_RANDOM) -> TournamentResult:
     """One command on a tournament through the one write path (``casino.writes.write``)."""
     tournament_id = tournament.pk if isinstance(tournament, Tournament) else int(tournament)
@@ -188,7 +188,7 @@ def require(w: EventWrite, who: str) -> None:
     if who in ("floor", "table") and access.works_floor(w.by, w.row):
         return
     if who == "table" and can(w.by, DEAL):
-        return  # a dealer's tablet reports the end of its table's hand (tournaments.dealing)
+        return  # a dealer's tablet reports the end of its table's hand (tournaments.services.dealing)
     if access.directs_another_event(w.by, w.row):
         raise NotAllowed(N_("Only this event's director can do this: it is assigned to another director."))
     if who == "table":
@@ -308,15 +308,6 @@ def as_dealt(state: TournamentState, tables: set[int]) -> dict[int, tuple]:
 
 def dealt_from_a_tablet(w: EventWrite, table: int) -> bool:
     return TableHand.objects.filter(table__tournament_id=w.row.pk, table__number=table).exists()
-
-
-def plan_tables(plan: seating.Plan, tables: tuple[seating.TableSeats, ...]) -> set[int]:
-    """The tables whose seats a plan changes: those its moves leave and reach, those it breaks, every table
-    in play for a redraw (a halt only stops the next deal, and waits for nothing)."""
-    touched = {t for m in plan.moves for t in (m.from_table, m.to_table) if t is not None} | set(plan.broken)
-    if plan.redraw:
-        touched |= {t.table for t in tables}
-    return touched
 
 
 def _busy_when_locked(w: EventWrite, touched: set[int]) -> set[int]:

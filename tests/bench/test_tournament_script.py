@@ -20,7 +20,9 @@ from tests.tournaments.conftest import (  # noqa: F401 - the tournaments' fixtur
     registering,
     sunday_event,
 )
-from tournaments import dealing, tablet
+from tournaments.rendering import tablet
+from tournaments.services import dealing
+from tournaments.views import tablet as tablet_views
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,7 +38,7 @@ def tap_as_the_script_says(script, table, dealer) -> str:
         return action
     post = QueryDict(mutable=True)
     post.update(fields)
-    dealing.act(**common, record=tablet._record(action, post))
+    dealing.act(**common, record=tablet_views._record(action, post))
     return action
 
 
@@ -55,10 +57,10 @@ def test_with_all_ins_the_bench_dealer_busts_players_into_the_events_ranking(
     """``bench_tournament_tables --busts``: the script goes all-in when the tablet offers it (here one time in
     two), and the busts go into the event by themselves, until one player is left."""
     from casino.rules.errors import RuleViolation
-    from tournaments import services
+    from tournaments.reads import event as event_reads
 
     script = TabletScript(event_in_play.pk, random.Random(3), all_in=0.5)
-    before = services.tournament_state(event_in_play).players_left
+    before = event_reads.tournament_state(event_in_play).players_left
     taps = []
     for _tap in range(300):
         try:
@@ -67,4 +69,4 @@ def test_with_all_ins_the_bench_dealer_busts_players_into_the_events_ranking(
             break  # the next hand refused: one player left, the director records the results
     event_in_play.refresh_from_db()
     assert "all-in" in taps
-    assert services.tournament_state(event_in_play).players_left == 1 < before
+    assert event_reads.tournament_state(event_in_play).players_left == 1 < before

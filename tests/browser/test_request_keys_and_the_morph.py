@@ -148,14 +148,15 @@ def test_a_tap_whose_answer_was_lost_is_sent_again_with_its_key_and_applied_once
 def test_a_push_keeps_the_dealer_chosen_in_the_consoles_dropdown_and_assign_posts_it(
     daphne_servers, event_in_play, director_dora, dealer_dana_here, browser  # noqa: F811
 ):
-    from tournaments import dealing, services
     from tournaments.models import Tournament
+    from tournaments.reads import event as event_reads
+    from tournaments.reads import hands as hand_reads
 
     (server,) = daphne_servers(1)
     console = _logged_in(browser, server, director_dora)
     console.goto(f"{server.url}/tournaments/{event_in_play.pk}/")
     wait_until(console, "window.htmx && document.querySelector('form.assign-dealer select[name=dealer]')")
-    (number,) = off_the_browser_thread(lambda: [t.table for t in services.tournament_state(event_in_play).tables])
+    (number,) = off_the_browser_thread(lambda: [t.table for t in event_reads.tournament_state(event_in_play).tables])
 
     select = f"#ttable-{number} select[name=dealer]"
     console.select_option(select, str(dealer_dana_here.pk))
@@ -173,7 +174,7 @@ def test_a_push_keeps_the_dealer_chosen_in_the_consoles_dropdown_and_assign_post
     console.click(f"#ttable-{number} [data-action='assign-dealer']")
 
     def on_duty():
-        return dealing.dealt_table(Tournament.objects.get(pk=event_in_play.pk), number).dealer_id
+        return hand_reads.dealt_table(Tournament.objects.get(pk=event_in_play.pk), number).dealer_id
 
     deadline = 50
     while off_the_browser_thread(on_duty) != dealer_dana_here.pk and deadline:

@@ -16,7 +16,8 @@ from tests.tournaments.conftest import (  # noqa: F401 - fixtures
     registering,
     sunday_event,
 )
-from tournaments import dealing, services
+from tournaments.reads import event as event_reads
+from tournaments.reads import hands as hand_reads
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -36,7 +37,7 @@ def test_a_penalty_given_at_the_tables_page_is_served_at_the_tablet_and_a_ruling
         return _running(registering, director_dora, floor_fede, dealer_dana)
 
     number = off_the_browser_thread(three_at_one_table)
-    offender = off_the_browser_thread(lambda: services.tournament_state(registering).table(number).players[0][1])
+    offender = off_the_browser_thread(lambda: event_reads.tournament_state(registering).table(number).players[0][1])
 
     dealer = _log_in(browser, server, dealer_dana)
     dealer.goto(f"{server.url}/tournaments/{registering.pk}/tables/{number}/deal/")
@@ -69,8 +70,8 @@ def test_a_penalty_given_at_the_tables_page_is_served_at_the_tablet_and_a_ruling
     wait_until(dealer, f"document.getElementById('deal-table').dataset.version !== '{before}'", 10000)
 
     def actions():
-        hand = dealing.latest_hand(dealing.dealt_table(registering, number))
-        return [r.record["action"] for r in dealing.effective_rows(hand)]
+        hand = hand_reads.latest_hand(hand_reads.dealt_table(registering, number))
+        return [r.record["action"] for r in hand_reads.effective_rows(hand)]
 
     assert "call" not in off_the_browser_thread(actions)
     assert dealer.query_selector("[data-action='call']") is not None  # the same player is asked again

@@ -14,7 +14,10 @@ from tests.tournaments.conftest import (  # noqa: F401 - fixtures
     registering,
     sunday_event,
 )
-from tournaments import dealing, services
+from tournaments import services
+from tournaments.reads import event as event_reads
+from tournaments.reads import hands as hand_reads
+from tournaments.services import dealing
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -39,8 +42,8 @@ def _running(tournament, director, floor, dealer):
     act(services.start_tournament, tournament, director)
     act(services.clock_command, tournament, director, kind="start")
     tournament.refresh_from_db()
-    (table,) = services.tournament_state(tournament).tables
-    dealt = dealing.dealt_table(tournament, table.table)
+    (table,) = event_reads.tournament_state(tournament).tables
+    dealt = hand_reads.dealt_table(tournament, table.table)
     dealing.assign_dealer(table=dealt, by=floor, key=uuid.uuid4().hex, expected_version=dealt.version, dealer=dealer)
     return table.table
 
@@ -79,8 +82,8 @@ def test_a_heads_up_hand_is_dealt_to_the_showdown_and_the_bust_reaches_the_event
 
     def event():
         registering.refresh_from_db()
-        state = services.tournament_state(registering)
-        return state.players_left, dealing.latest_hand(dealing.dealt_table(registering, number)).reported_seq
+        state = event_reads.tournament_state(registering)
+        return state.players_left, hand_reads.latest_hand(hand_reads.dealt_table(registering, number)).reported_seq
 
     players_left, reported = off_the_browser_thread(event)
     assert players_left == 1 and reported is not None

@@ -12,8 +12,11 @@ from casino.player_links import token_for
 from tests.browser.conftest import TABLET, off_the_browser_thread, wait_until
 from tests.browser.test_tournament_tablet import tap
 from tests.conftest import _staff
-from tournaments import dealing, screens, services
+from tournaments import services
 from tournaments.models import Entry
+from tournaments.reads import event as event_reads
+from tournaments.reads import hands as hand_reads
+from tournaments.services import dealing
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -38,7 +41,7 @@ def _event(director):
     act(services.start_tournament)
     act(services.clock_command, kind="start")
     tournament.refresh_from_db()
-    state = services.tournament_state(tournament)
+    state = event_reads.tournament_state(tournament)
     small, large = sorted(state.tables, key=lambda t: t.count)
     return tournament.pk, small.table, large.table
 
@@ -47,9 +50,9 @@ def _a_moved_player(event, director):
     """An entry the plan moves from one table to the other (the final table's draw), and its phone link."""
     from tournaments.models import Tournament
 
-    state = services.tournament_state(Tournament.objects.get(pk=event))
+    state = event_reads.tournament_state(Tournament.objects.get(pk=event))
     move = next(m for m in state.pending_plan[1].moves if m.from_table != m.to_table)  # one changes tables
-    link = screens.issue_entry_link(Entry.objects.get(tournament_id=event, number=move.entry), by=director)
+    link = services.issue_entry_link(Entry.objects.get(tournament_id=event, number=move.entry), by=director)
     return move.entry, move.from_table, token_for(link)
 
 
@@ -60,7 +63,7 @@ def _on_duty(event, director, dealer, *numbers):
 
     tournament = Tournament.objects.get(pk=event)
     for number in numbers:
-        table = dealing.dealt_table(tournament, number)
+        table = hand_reads.dealt_table(tournament, number)
         dealing.assign_dealer(table=table, by=director, key=uuid.uuid4().hex, expected_version=table.version,
                               dealer=dealer)
 
@@ -131,7 +134,7 @@ def test_a_bust_at_one_tablet_breaks_the_other_table_and_the_moved_players_phone
     def seat_now():
         from tournaments.models import Tournament
 
-        state = services.tournament_state(Tournament.objects.get(pk=event))
+        state = event_reads.tournament_state(Tournament.objects.get(pk=event))
         return state.entry(moving).table, state.entry(moving).seat
 
     table, seat = off_the_browser_thread(seat_now)

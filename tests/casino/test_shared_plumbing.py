@@ -32,10 +32,11 @@ def test_no_game_defines_its_own_copy_of_the_shared_input_parsing(game, name):
 def test_both_games_refuse_bad_input_with_the_one_bad_input_of_the_core():
     from casino.form_input import BadInput
     from tables import views as pit_views
-    from tournaments import forms, tablet
-    from tournaments import views as tournament_views
+    from tournaments import forms
+    from tournaments.views import console as tournament_views
+    from tournaments.views import tablet as tablet_views
 
-    assert pit_views.BadInput is forms.BadInput is tablet.BadInput is tournament_views.BadInput is BadInput
+    assert pit_views.BadInput is forms.BadInput is tablet_views.BadInput is tournament_views.BadInput is BadInput
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -73,8 +74,7 @@ def test_the_usable_links_sql_names_come_from_the_models_and_every_value_is_a_pa
 def test_each_games_command_answers_the_cores_result_extended():
     from casino.writes import Written
     from tables.writing import ActionResult
-    from tournaments.dealing import TableResult
-    from tournaments.services import TournamentResult
+    from tournaments.writing import TableResult, TournamentResult
 
     assert all(issubclass(result, Written) for result in (ActionResult, TableResult, TournamentResult))
     pit = ActionResult(7, {"hand": 3})

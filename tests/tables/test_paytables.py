@@ -20,8 +20,8 @@ from casino.rules.errors import RuleViolation
 from casino.rules.replay import replay_lines
 from tables import reads, services
 from tables.admin import award_field
-from tables.models import Hand, Paytable, PaytableVersion, Table
-from tables.paytables import add_paytable_version, known_paytable_names, resolve_paytable
+from tables.models import Hand, Paytable, PaytableVersion, Table, known_paytable_names, resolve_paytable
+from tables.paytables import add_paytable_version
 
 from .helpers import act, play_to_settlement
 

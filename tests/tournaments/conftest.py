@@ -9,6 +9,7 @@ import pytest
 
 from tests.conftest import _staff
 from tournaments import services
+from tournaments.reads import event as event_reads
 
 
 @pytest.fixture
@@ -96,11 +97,12 @@ def event_in_play(registering, director_dora, floor_fede):
 
 @pytest.fixture
 def first_table(event_in_play, dealer_dana_here, director_dora):
-    """The event's one table, as its dealer's tablet drives it (tournaments.dealing), Dana on duty there."""
-    from tournaments import dealing
+    """The event's one table, as its dealer's tablet drives it (tournaments.services.dealing), Dana on duty there."""
+    from tournaments.reads import hands as hand_reads
+    from tournaments.services import dealing
 
-    (seats,) = services.tournament_state(event_in_play).tables
-    table = dealing.dealt_table(event_in_play, seats.table)
+    (seats,) = event_reads.tournament_state(event_in_play).tables
+    table = hand_reads.dealt_table(event_in_play, seats.table)
     dealing.assign_dealer(table=table, by=director_dora, key=uuid.uuid4().hex, expected_version=table.version,
                           dealer=dealer_dana_here)
     table.refresh_from_db()

@@ -10,8 +10,11 @@ from datetime import date, timedelta
 
 from django.utils import timezone
 
-from tournaments import screens, services
+from tournaments import services
 from tournaments.models import Entry, Tournament
+from tournaments.projections import entry_number
+from tournaments.reads import event as event_reads
+from tournaments.rendering import clock as clock_screen
 
 
 def act(command, tournament, by, **kwargs):
@@ -59,7 +62,7 @@ def start(tournament, by) -> None:
 
 
 def seat_of(tournament, entry) -> tuple[int, int]:
-    state = services.tournament_state(Tournament.objects.get(pk=tournament.pk))
+    state = event_reads.tournament_state(Tournament.objects.get(pk=tournament.pk))
     at = state.entry(number(entry))
     return at.table, at.seat
 
@@ -80,7 +83,7 @@ def player_name(entry) -> str:
 
 
 def number(entry) -> int:
-    return screens.entry_number(entry)
+    return entry_number(entry)
 
 
 def id_numbers(entries) -> list[str]:
@@ -88,12 +91,12 @@ def id_numbers(entries) -> list[str]:
 
 
 def entry_link(entry, by):
-    return screens.issue_entry_link(entry, by=by)
+    return services.issue_entry_link(entry, by=by)
 
 
 def a_service_write(tournament, by) -> None:
     """Any write: the clock started, or adjusted by one second (the screens only care that the version moved)."""
-    if not screens.clock_view(screens.read_board(Tournament.objects.get(pk=tournament.pk))).reading.started:
+    if not clock_screen.clock_view(event_reads.read_board(Tournament.objects.get(pk=tournament.pk))).reading.started:
         start_the_clock(tournament, by)
     else:
         act(services.clock_command, tournament, by, kind="adjust", seconds=1)
@@ -113,5 +116,5 @@ def resume_the_clock(tournament, by) -> None:
 
 def next_level(tournament, by) -> None:
     """The director skips to the next step of the structure (a level change pushed to every screen)."""
-    board = screens.read_board(Tournament.objects.get(pk=tournament.pk))
-    act(services.clock_command, tournament, by, kind="skip", step=screens.clock_view(board).reading.step + 1)
+    board = event_reads.read_board(Tournament.objects.get(pk=tournament.pk))
+    act(services.clock_command, tournament, by, kind="skip", step=clock_screen.clock_view(board).reading.step + 1)

@@ -13,7 +13,7 @@ from casino import player_links
 from casino.rules.errors import RuleViolation
 from casino.rules.tournament import structure as structure_rules
 from tests.tournaments.conftest import act
-from tournaments import screens, services
+from tournaments import services
 from tournaments.models import Entry
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -76,7 +76,7 @@ def test_the_tablet_and_its_tap_read_a_stored_absurd_structure(absurd_event, fir
 
 def test_a_players_phone_reads_a_stored_absurd_structure(absurd_event, director_dora):
     entry = Entry.objects.filter(tournament=absurd_event).first()
-    link = screens.issue_entry_link(entry, by=director_dora)
+    link = services.issue_entry_link(entry, by=director_dora)
     phone = Client(HTTP_ACCEPT_LANGUAGE="en")
     assert phone.get(f"/p/{player_links.token_for(link)}/").status_code == 302
     response = phone.get("/p/")

@@ -12,6 +12,7 @@ import pytest
 from casino.rules.tournament.record import verify_record
 from tests.tournaments.conftest import act
 from tournaments import services
+from tournaments.reads import event as event_reads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,16 +28,16 @@ def play_down(t, seed, director_dora, floor_fede):
     act(services.close_registration, t, director_dora)
     act(services.start_tournament, t, director_dora, rng=random.Random(seed))
     t.refresh_from_db()
-    assert len(services.tournament_state(t).tables) == 3
+    assert len(event_reads.tournament_state(t).tables) == 3
     tables_seen, plans_confirmed = set(), 0
     for _bust in range(19):
         t.refresh_from_db()
-        state = services.tournament_state(t)
+        state = event_reads.tournament_state(t)
         while state.pending_plan:
             act(services.confirm_plan, t, floor_fede, proposed=state.pending_plan[0])
             plans_confirmed += 1
             t.refresh_from_db()
-            state = services.tournament_state(t)
+            state = event_reads.tournament_state(t)
         tables_seen |= {x.table for x in state.tables}
         for table in state.tables:
             assert len(table.players) <= table.seats
@@ -54,12 +55,12 @@ def test_twenty_entries_bust_down_to_a_winner_and_the_record_replays(seed, sunda
     t = sunday_event
     tables_seen, plans_confirmed = play_down(t, seed, director_dora, floor_fede)
     t.refresh_from_db()
-    state = services.tournament_state(t)
+    state = event_reads.tournament_state(t)
     assert state.players_left == 1 and state.finished and plans_confirmed >= 1
     assert len(state.tables) == 1 and tables_seen == {1, 2, 3}
-    kinds = [e["type"] for e in services.tournament_record(t)]
+    kinds = [e["type"] for e in event_reads.tournament_record(t)]
     assert kinds.count("table_broken") == 2 and "plan_confirmed" in kinds
-    verification = verify_record(services.tournament_record(t))
+    verification = verify_record(event_reads.tournament_record(t))
     assert verification.ok, verification.problems
     assert verification.results == state.results
     assert sum(r.prize_each * len(r.entries) for r in state.results) == state.prize_pool == 2_000
@@ -75,5 +76,5 @@ def test_the_same_seed_gives_the_same_record(director_dora, floor_fede):
             by=director_dora, key=uuid.uuid4().hex, name="Seeded", starts_at=datetime(2026, 12, 1, tzinfo=UTC),
             buy_in=100, starting_stack=10_000, seats_per_table=9)
         play_down(t, 99, director_dora, floor_fede)
-        records.append([{k: v for k, v in e.items() if k != "at"} for e in services.tournament_record(t)])
+        records.append([{k: v for k, v in e.items() if k != "at"} for e in event_reads.tournament_record(t)])
     assert records[0] == records[1]

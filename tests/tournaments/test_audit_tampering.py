@@ -21,8 +21,10 @@ from django.utils import timezone
 
 from casino.db_roles import grant_app_role
 from tests.casino import test_db_roles
-from tournaments import dealing, services
+from tournaments import services
 from tournaments.models import DealtTable, Entry, ExclusionListEntry, IdCheck, Player, TableHand, TableHandAction
+from tournaments.reads import hands as hand_reads
+from tournaments.services import dealing
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -55,7 +57,7 @@ def tap(table, fn, by, **kwargs):
 
 
 def in_turn(table) -> int:
-    return dealing.hand_state(dealing.latest_hand(table)).to_act
+    return hand_reads.hand_state(hand_reads.latest_hand(table)).to_act
 
 
 def verify_fails(match: str) -> str:
@@ -94,7 +96,7 @@ def test_verify_audit_reports_the_tournament_hands_dealers_entries_and_exclusion
 
 
 def test_a_fold_row_forged_into_a_hand_in_play_fails_verify_audit(dealt_event, dealer_dana_here):
-    hand = dealing.latest_hand(dealt_event)
+    hand = hand_reads.latest_hand(dealt_event)
     last = hand.actions.order_by("-seq").first().seq
     TableHandAction.objects.create(hand=hand, seq=last + 1, record={"action": "fold", "seat": in_turn(dealt_event)},
                                    by=dealer_dana_here, at=timezone.now())
@@ -103,7 +105,7 @@ def test_a_fold_row_forged_into_a_hand_in_play_fails_verify_audit(dealt_event, d
 
 
 def test_a_hands_entries_rewritten_fail_verify_audit(dealt_event):
-    hand = dealing.latest_hand(dealt_event)
+    hand = hand_reads.latest_hand(dealt_event)
     seats = sorted(hand.entries)
     swapped = {**hand.entries, seats[0]: hand.entries[seats[1]], seats[1]: hand.entries[seats[0]]}
     TableHand.objects.filter(pk=hand.pk).update(entries=swapped)
@@ -179,9 +181,9 @@ def test_a_dealer_put_on_duty_by_the_director_still_verifies(dealt_event, dealer
 def test_a_hand_backed_up_by_the_director_still_verifies_TDA_01(dealt_event, dealer_dana_here, director_dora,
                                                                    capsys):
     tap(dealt_event, dealing.act, dealer_dana_here, record={"action": "call", "seat": in_turn(dealt_event)})
-    called = dealing.latest_hand(dealt_event).actions.order_by("-seq").first()
+    called = hand_reads.latest_hand(dealt_event).actions.order_by("-seq").first()
     tap(dealt_event, dealing.back_up_hand, director_dora, to_seq=called.seq, reason="dealer skipped a seat")
-    assert dealing.latest_hand(dealt_event).actions.filter(undoes=called).exists()
+    assert hand_reads.latest_hand(dealt_event).actions.filter(undoes=called).exists()
     call_command("verify_audit")
     assert "Tournament hands: 2 checked" in capsys.readouterr().out
 
@@ -190,7 +192,7 @@ def test_the_application_roles_own_tampering_is_refused_or_named_by_verify_audit
                                                                                  dealer_dana_here, dealer_diego):
     """What the issue did, with the application's credentials: a fold forged into the hand in play, another
     dealer put on duty, an ID check edited."""
-    hand = dealing.latest_hand(dealt_event)
+    hand = hand_reads.latest_hand(dealt_event)
     seq = hand.actions.order_by("-seq").first().seq + 1
     with app_role.connect() as db:
         db.execute("INSERT INTO tournaments_tablehandaction (hand_id, seq, record, reason, by_id, at) "

@@ -21,15 +21,18 @@ from django.urls import reverse
 from casino.rules.errors import RuleViolation
 from casino.rules.tournament import record
 from tests.tournaments.conftest import act
-from tournaments import dealing, services
+from tournaments import services
 from tournaments.models import TournamentEvent
+from tournaments.reads import event as event_reads
+from tournaments.reads import hands as hand_reads
+from tournaments.services import dealing
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _state(tournament):
     tournament.refresh_from_db()
-    return services.tournament_state(tournament)
+    return event_reads.tournament_state(tournament)
 
 
 def _at(table, fn, by, **kwargs):
@@ -38,7 +41,7 @@ def _at(table, fn, by, **kwargs):
 
 
 def _to_act(table):
-    return dealing.hand_state(dealing.latest_hand(table)).to_act
+    return hand_reads.hand_state(hand_reads.latest_hand(table)).to_act
 
 
 def _play_to_the_award(table, dealer):
@@ -50,7 +53,7 @@ def _play_to_the_award(table, dealer):
 def _consistent(tournament) -> record.TournamentState:
     """The record replayed from its events alone: every player in play sits at one seat, no seat twice, the
     tables' players and the entries agree. Gives the replayed state."""
-    replayed = record.replay(services.tournament_record(tournament))
+    replayed = record.replay(event_reads.tournament_record(tournament))
     seats = [(e.table, e.seat) for e in replayed.in_play]
     assert None not in {t for t, _s in seats} and len(seats) == len(set(seats))
     at_tables = {(t.table, s): n for t in replayed.tables for s, n in t.players}
@@ -104,7 +107,7 @@ def test_a_plan_moving_a_player_out_of_a_hand_in_play_waits_for_its_end_and_the_
 ):
     tournament = full_two_tables
     first, second = (t.table for t in _state(tournament).tables)
-    dealt = dealing.dealt_table(tournament, second)
+    dealt = hand_reads.dealt_table(tournament, second)
     dealing.assign_dealer(table=dealt, by=floor_fede, key=uuid.uuid4().hex, expected_version=dealt.version,
                           dealer=dealer_dana_here)
     _at(dealt, dealing.start_hand, dealer_dana_here)
@@ -126,7 +129,7 @@ def test_a_plan_moving_a_player_out_of_a_hand_in_play_waits_for_its_end_and_the_
     assert _state(tournament).entry(move.entry).table == second  # he plays the hand out
 
     _play_to_the_award(dealt, dealer_dana_here)  # the hand ends: its award is taken (it was refused, TDA-07)
-    hand = dealing.latest_hand(dealt)
+    hand = hand_reads.latest_hand(dealt)
     assert hand.phase == "complete" and hand.reported_seq is not None
     console = client.get(reverse("tournaments:console", args=[tournament.pk])).content.decode()
     assert "has a hand in play: confirm the moves" not in console
@@ -207,7 +210,7 @@ def test_a_correction_that_unseats_a_player_of_the_hand_in_play_waits_for_its_en
     assert refused.value.clause == "TDA-11"
     assert not TournamentEvent.objects.filter(tournament=event_in_play, type="correction").exists()
     _play_to_the_award(first_table, dealer_dana_here)
-    assert dealing.latest_hand(first_table).reported_seq is not None  # the award found every seat
+    assert hand_reads.latest_hand(first_table).reported_seq is not None  # the award found every seat
 
 
 def test_a_disqualification_in_a_hand_in_play_waits_for_its_end_TDA_11(
@@ -240,7 +243,7 @@ def test_an_award_is_not_undone_once_the_floor_changed_its_table_between_hands_T
     # back in play with its seat empty, and every award-pots was refused (TDA-07) from then on.
     _at(first_table, dealing.start_hand, dealer_dana_here)
     _play_to_the_award(first_table, dealer_dana_here)
-    hand = dealing.latest_hand(first_table)
+    hand = hand_reads.latest_hand(first_table)
     seat, entry = _state(event_in_play).table(first_table.number).players[0]
     between_hands(event_in_play, entry, director_dora, floor_fede)
     recorded = TournamentEvent.objects.filter(tournament=event_in_play).count()
@@ -252,7 +255,7 @@ def test_an_award_is_not_undone_once_the_floor_changed_its_table_between_hands_T
     assert hand.phase == "complete" and hand.reported_seq is not None  # the hand stands in the record
     _consistent(event_in_play)
     _at(first_table, dealing.start_hand, dealer_dana_here)  # the table is not wedged: the next hand is dealt
-    dealt = dealing.latest_hand(first_table)
+    dealt = hand_reads.latest_hand(first_table)
     assert dealt.number == hand.number + 1
     assert (dealt.entries.get(str(seat)) == entry) == (between_hands is _recounted)
 
@@ -262,7 +265,7 @@ def test_a_disqualification_while_the_deal_starts_at_his_table_waits_for_the_han
 ):
     # The deal reads the seats before it commits its hand: a disqualification committed in between emptied a
     # seat of the hand, and its award was refused (TDA-07) from then on.
-    read_the_seats = services.tournament_state
+    read_the_seats = event_reads.tournament_state
     _seat, entry = _state(event_in_play).table(first_table.number).players[0]
     outcome: dict[str, object] = {}
 
@@ -289,14 +292,14 @@ def test_a_disqualification_while_the_deal_starts_at_his_table_waits_for_the_han
     assert isinstance(refused, RuleViolation) and refused.clause == "TDA-11", refused
     assert _state(event_in_play).entry(entry).status == "seated"
     _play_to_the_award(first_table, dealer_dana_here)
-    assert dealing.latest_hand(first_table).reported_seq is not None  # the award found every seat
+    assert hand_reads.latest_hand(first_table).reported_seq is not None  # the award found every seat
 
 
 # --- A confirmation corrected, and its correction corrected ------------------------------------------------
 
 
 def _effective_moves(tournament, entry: int, proposed: int) -> int:
-    return sum(1 for e in record.effective_events(services.tournament_record(tournament))
+    return sum(1 for e in record.effective_events(event_reads.tournament_record(tournament))
                if e["type"] == "seated" and e.get("plan") == proposed and e["entry"] == entry)
 
 

@@ -14,7 +14,9 @@ from casino.rules.errors import RuleViolation
 from casino.writes import simulated_time
 from tests.tournaments.conftest import act
 from tests.tournaments.test_dealing import at, hand_in_play, to_act
-from tournaments import dealing, services
+from tournaments import services
+from tournaments.reads import hands as hand_reads
+from tournaments.services import dealing
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,7 +28,7 @@ def later(seconds: int):
 def to_the_flop(table, dealer):
     """Everyone calls the big blind, the big blind checks, the flop is dealt: the first to act faces no bet."""
     at(table, dealing.start_hand, dealer)
-    while (legal := dealing.hand_state(hand_in_play(table)).legal()) is not None:
+    while (legal := hand_reads.hand_state(hand_in_play(table)).legal()) is not None:
         at(table, dealing.act, dealer, record={"action": "check" if legal.check else "call", "seat": legal.seat})
     at(table, dealing.act, dealer, record={"action": "deal-flop", "cards": ["2c", "7d", "9h"]})
 
@@ -44,7 +46,7 @@ def test_a_called_clock_gives_the_house_seconds_and_facing_a_bet_the_hand_is_dea
     assert refused.value.clause == "C-04"
     with later(31):
         at(first_table, dealing.clock_ran_out, dealer_dana_here)
-    engine = dealing.hand_state(hand_in_play(first_table))
+    engine = hand_reads.hand_state(hand_in_play(first_table))
     assert engine.folded[engine.seats.index(seat)] and "clock" not in hand_in_play(first_table).level
     assert AuditEvent.objects.get(action="tournament.table_clock_ran_out").details["record"]["action"] == "fold"
 
@@ -61,7 +63,7 @@ def test_not_facing_a_bet_the_hand_is_dead_by_the_house_or_checks_by_the_tda_C_0
     assert hand_in_play(first_table).level["clock"]["countdown"] == 5  # TDA-29: 25 seconds, then 5 counted
     with later(31):
         at(first_table, dealing.clock_ran_out, dealer_dana_here)
-    last = [r.record for r in dealing.effective_rows(hand_in_play(first_table))][-1]
+    last = [r.record for r in hand_reads.effective_rows(hand_in_play(first_table))][-1]
     assert last == {"action": outcome, "seat": seat}
 
 

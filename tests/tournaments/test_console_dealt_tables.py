@@ -9,7 +9,9 @@ import pytest
 
 from tests.tournaments.conftest import act
 from tests.tournaments.test_dealing import at, to_act
-from tournaments import dealing, services
+from tournaments import services
+from tournaments.reads import hands as hand_reads
+from tournaments.services import dealing
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -53,7 +55,7 @@ def test_in_hand_for_hand_the_console_releases_the_next_deal_and_a_held_board_RP
                            {"version": event_in_play.version, "key": uuid.uuid4().hex, "table": first_table.number},
                            HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and 'id="tournament-console"' in response.content.decode()
-    assert dealing.latest_hand(first_table).level["board_released"] is True
+    assert hand_reads.latest_hand(first_table).level["board_released"] is True
 
 
 def test_once_hand_for_hand_ends_no_table_is_shown_waiting_for_a_deal(client, event_in_play, first_table,

@@ -14,7 +14,8 @@ from django.urls import reverse
 from casino.rules.tournament.structure import Structure
 from tests.tournaments.conftest import PLAYERS, act, register
 from tournaments import services
-from tournaments.models import Entry, TournamentEvent
+from tournaments.models import Entry, StructureTemplate, Tournament, TournamentEvent
+from tournaments.reads import event as event_reads
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +50,7 @@ def five_seated(registering, director_dora):
 def _state(tournament):
     """The state as the record stands now (the state is cached per version: read the row's first)."""
     tournament.refresh_from_db()
-    return services.tournament_state(tournament)
+    return event_reads.tournament_state(tournament)
 
 
 def _seat_of(tournament, number: int) -> tuple[int, int]:
@@ -274,7 +275,7 @@ def test_a_new_event_is_created_from_the_form(director_dora):
         "denominations": "25 100 500", "payouts": "65 35", "break_order": "3 2 1"})
     assert response.status_code == 302
     tournament_id = int(re.search(r"/tournaments/(\d+)/", response["Location"]).group(1))
-    setup = services.tournament_state(services.Tournament.objects.get(pk=tournament_id)).setup
+    setup = event_reads.tournament_state(Tournament.objects.get(pk=tournament_id)).setup
     assert setup.seats_per_table == 6 and setup.break_order == (3, 2, 1)
     assert setup.options.final_table_size == 6 and setup.options.ante_mode == "big_blind"
 
@@ -359,7 +360,7 @@ def test_a_structure_is_saved_as_a_template_and_copied_into_another_event(five_s
     client = _client(director_dora)
     client.post(reverse("tournaments:structure_template", args=[five_seated.pk]),
                 {**_guard(five_seated), "do": "save", "template_name": "Deepstack 20'"})
-    template = services.StructureTemplate.objects.get(name="Deepstack 20'")
+    template = StructureTemplate.objects.get(name="Deepstack 20'")
     client.post(reverse("tournaments:structure_template", args=[four_tables.pk]),
                 {**_guard(four_tables), "do": "copy", "template": str(template.pk)})
     assert _state(four_tables).setup.structure == _state(five_seated).setup.structure

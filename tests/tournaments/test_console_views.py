@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tournaments.models import Entry, Tournament
+from tournaments.projections import entry_number
 
 pytestmark = pytest.mark.django_db
 
@@ -124,21 +125,20 @@ def test_a_link_of_another_entry_is_not_printed_on_this_receipt(event, tournamen
 @pytest.fixture
 def seated_board(event, monkeypatch):
     """The room's board with entries 1 and 2 seated and entry 2 moved a few minutes ago."""
-    from tournaments import console, screens
+    from tournaments.reads import event as event_reads
 
     Entry.objects.create(tournament=event, number=1, player_name="Ana Ruiz")
     Entry.objects.create(tournament=event, number=2, player_name="Bruno Paz")
-    numbers = sorted(screens.entry_number(e) for e in Entry.objects.filter(tournament=event))
+    numbers = sorted(entry_number(e) for e in Entry.objects.filter(tournament=event))
     ana, bruno = numbers
-    board = screens.Board(
+    board = event_reads.Board(
         tournament_id=event.pk, version=event.version, name=event.name, status="running", status_label="Running",
         entries=2, players_left=2, chips_in_play=40000,
-        seats={ana: screens.SeatAt(table=4, seat=7), bruno: screens.SeatAt(table=2, seat=3)},
-        moves={bruno: screens.MoveNotice(at=timezone.now() - timedelta(minutes=3), why="balance", to_table=2,
+        seats={ana: event_reads.SeatAt(table=4, seat=7), bruno: event_reads.SeatAt(table=2, seat=3)},
+        moves={bruno: event_reads.MoveNotice(at=timezone.now() - timedelta(minutes=3), why="balance", to_table=2,
                                          to_seat=3, from_table=5, from_seat=1)},
     )
-    monkeypatch.setattr(screens, "board_at", lambda tournament, version=None: board)
-    monkeypatch.setattr(console.screens, "board_at", lambda tournament, version=None: board)
+    monkeypatch.setattr(event_reads, "board_at", lambda tournament, version=None: board)
     return ana, bruno
 
 

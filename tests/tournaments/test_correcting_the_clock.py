@@ -13,6 +13,7 @@ from casino.rules.tournament.structure import Structure
 from tests.tournaments.conftest import act
 from tournaments import services
 from tournaments.models import TournamentEvent
+from tournaments.reads import event as event_reads
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +24,7 @@ def _clock_line(tournament, kind: str) -> int:
 
 
 def _clock_reads(tournament) -> clock.ClockReading:
-    state = services.tournament_state(tournament)
+    state = event_reads.tournament_state(tournament)
     events = list(state.clock_events)
     return clock.clock_at(Structure.from_dict(state.setup.structure), events, events[-1].at,
                           hand_for_hand_seconds=state.setup.options.hand_for_hand_seconds)
@@ -61,7 +62,7 @@ def test_it_refuses_a_structure_cut_below_the_level_the_clock_has_reached_cc_86(
     """Found by the fuzz run on the merged #34 branches: the clock skipped to level 4, then the setup saved a
     structure of three levels; every screen showing the clock answered 500 ("The structure has no step 4")."""
     act(services.clock_command, event_in_play, director_dora, kind="skip", step=3)
-    structure = services.tournament_state(event_in_play).setup.structure
+    structure = event_reads.tournament_state(event_in_play).setup.structure
     event_in_play.refresh_from_db()
     version = event_in_play.version
 

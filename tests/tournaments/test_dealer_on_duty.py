@@ -11,7 +11,8 @@ from casino.models import AuditEvent
 from casino.rules.errors import RuleViolation
 from casino.writes import NotAllowed
 from tests.conftest import _staff
-from tournaments import dealing
+from tournaments.reads import hands as hand_reads
+from tournaments.services import dealing
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,16 +30,16 @@ def at(table, fn, by, **kwargs):
 def test_a_dealer_not_on_duty_at_the_table_deals_nothing_there(first_table, dealer_diego):
     with pytest.raises(NotAllowed, match="dealer on duty"):
         at(first_table, dealing.start_hand, dealer_diego)
-    assert dealing.latest_hand(first_table) is None
+    assert hand_reads.latest_hand(first_table) is None
 
 
 def test_the_dealer_on_duty_the_floor_and_the_director_deal_there(first_table, dealer_dana_here, floor_fede,
                                                                    director_dora):
     at(first_table, dealing.start_hand, dealer_dana_here)
-    hand = dealing.latest_hand(first_table)
-    at(first_table, dealing.act, floor_fede, record={"action": "fold", "seat": dealing.hand_state(hand).to_act})
-    at(first_table, dealing.act, director_dora, record={"action": "fold", "seat": dealing.hand_state(hand).to_act})
-    folds = [row.by for row in dealing.effective_rows(hand) if row.record["action"] == "fold"]
+    hand = hand_reads.latest_hand(first_table)
+    at(first_table, dealing.act, floor_fede, record={"action": "fold", "seat": hand_reads.hand_state(hand).to_act})
+    at(first_table, dealing.act, director_dora, record={"action": "fold", "seat": hand_reads.hand_state(hand).to_act})
+    folds = [row.by for row in hand_reads.effective_rows(hand) if row.record["action"] == "fold"]
     assert folds == [floor_fede, director_dora]
 
 
@@ -106,7 +107,7 @@ def test_a_dealer_not_on_duty_cannot_open_the_tablet_nor_tap_it(client, first_ta
     tapped = client.post(path + "new-hand/", {"version": first_table.version, "key": uuid.uuid4().hex},
                          HTTP_HX_REQUEST="true")
     assert tapped.status_code == 403
-    assert dealing.latest_hand(first_table) is None
+    assert hand_reads.latest_hand(first_table) is None
 
 
 def test_the_console_refuses_a_person_who_is_not_a_dealer_with_the_services_reason(

@@ -12,15 +12,18 @@ from casino.rules.errors import RuleViolation
 from casino.rules.holdem.replay import replay_holdem_hand
 from casino.writes import NotAllowed
 from tests.tournaments.conftest import act
-from tournaments import dealing, services
+from tournaments import services
 from tournaments.models import TableHand
+from tournaments.reads import event as event_reads
+from tournaments.reads import hands as hand_reads
+from tournaments.services import dealing
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def state(t):
     t.refresh_from_db()
-    return services.tournament_state(t)
+    return event_reads.tournament_state(t)
 
 
 def at(table, fn, by, **kwargs):
@@ -30,11 +33,11 @@ def at(table, fn, by, **kwargs):
 
 
 def hand_in_play(table) -> TableHand:
-    return dealing.latest_hand(table)
+    return hand_reads.latest_hand(table)
 
 
 def to_act(table) -> int:
-    return dealing.hand_state(hand_in_play(table)).to_act
+    return hand_reads.hand_state(hand_in_play(table)).to_act
 
 
 def test_a_new_hand_posts_the_levels_blinds_where_the_button_says_TDA_23_C_25(first_table, dealer_dana_here,
@@ -42,7 +45,7 @@ def test_a_new_hand_posts_the_levels_blinds_where_the_button_says_TDA_23_C_25(fi
     seats = state(event_in_play).table(first_table.number)
     at(first_table, dealing.start_hand, dealer_dana_here)
     hand = hand_in_play(first_table)
-    engine = dealing.hand_state(hand)
+    engine = hand_reads.hand_state(hand)
     assert hand.number == 1 and hand.level["small_blind"] == 25 and hand.level["big_blind"] == 50
     assert set(engine.setup.stacks) == {s for s, _ in seats.players}
     posted = {s: 10_000 - c for s, c in engine.stacks.items() if c != 10_000}
@@ -55,13 +58,13 @@ def test_a_hand_folded_to_the_big_blind_goes_into_the_event_with_its_stacks_and_
 ):
     at(first_table, dealing.start_hand, dealer_dana_here)
     hand = hand_in_play(first_table)
-    bb = dealing.hand_state(hand).setup.bb_seat
-    while dealing.hand_state(hand_in_play(first_table)).to_act is not None:
+    bb = hand_reads.hand_state(hand).setup.bb_seat
+    while hand_reads.hand_state(hand_in_play(first_table)).to_act is not None:
         at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": to_act(first_table)})
     at(first_table, dealing.act, dealer_dana_here, record={"action": "award-pots"})
     hand = hand_in_play(first_table)
     assert hand.phase == "complete" and hand.reported_seq is not None
-    reported = services.tournament_record(event_in_play)[hand.reported_seq - 1]
+    reported = event_reads.tournament_record(event_in_play)[hand.reported_seq - 1]
     assert reported["type"] == "hand" and reported["hand"] == 1 and reported["button"] == hand.level["where"]["button"]
     by_seat = {p["seat"]: p for p in reported["players"]}
     assert by_seat[bb]["end"] == 10_025 and sum(p["end"] for p in reported["players"]) == 40_000
@@ -83,7 +86,7 @@ def test_the_award_locks_the_event_last_so_other_tables_hands_wait_only_for_its_
     from django.test.utils import CaptureQueriesContext
 
     at(first_table, dealing.start_hand, dealer_dana_here)
-    while dealing.hand_state(hand_in_play(first_table)).to_act is not None:
+    while hand_reads.hand_state(hand_in_play(first_table)).to_act is not None:
         at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": to_act(first_table)})
     with CaptureQueriesContext(connection) as queries:
         at(first_table, dealing.act, dealer_dana_here, record={"action": "award-pots"})
@@ -95,24 +98,24 @@ def test_the_award_locks_the_event_last_so_other_tables_hands_wait_only_for_its_
     assert not any(f"tournaments.dealttable.{first_table.pk}'" in sql for sql in after)  # the table's audit
     hand = hand_in_play(first_table)
     assert hand.phase == "complete" and hand.reported_seq is not None  # and the hand did go into the event
-    assert services.tournament_record(event_in_play)[hand.reported_seq - 1]["type"] == "hand"
+    assert event_reads.tournament_record(event_in_play)[hand.reported_seq - 1]["type"] == "hand"
 
 
 def test_an_absent_big_blinds_hand_is_killed_and_the_blinds_go_to_the_last_live_hand_TDA_30_CC_29(
     first_table, dealer_dana_here, event_in_play
 ):
     at(first_table, dealing.start_hand, dealer_dana_here)
-    setup = dealing.hand_state(hand_in_play(first_table)).setup
+    setup = hand_reads.hand_state(hand_in_play(first_table)).setup
     sb, bb = setup.sb_seat, setup.bb_seat
     at(first_table, dealing.act, dealer_dana_here, record={"action": "kill-hand", "seat": bb})
     while (seat := to_act(first_table)) is not None:
         at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": seat})
     at(first_table, dealing.act, dealer_dana_here, record={"action": "award-pots"})
     hand = hand_in_play(first_table)
-    reported = {p["seat"]: p for p in services.tournament_record(event_in_play)[hand.reported_seq - 1]["players"]}
+    reported = {p["seat"]: p for p in event_reads.tournament_record(event_in_play)[hand.reported_seq - 1]["players"]}
     assert reported[bb]["end"] == 9_950 and reported[sb]["end"] == 10_050  # the dead blind stays in the pot
     # The hand line writes the dead hand as the dealer's act, and replays to the recorded stacks.
-    line = dealing.hand_line(hand)
+    line = hand_reads.hand_line(hand)
     assert {"seat": bb, "act": "kill-hand"} in line["actions"]
     replayed = replay_holdem_hand(line)
     assert {int(s): c for s, c in replayed["stacks"].items()} == {s: p["end"] for s, p in reported.items()}
@@ -121,7 +124,7 @@ def test_an_absent_big_blinds_hand_is_killed_and_the_blinds_go_to_the_last_live_
 def test_a_hand_is_killed_only_at_the_end_of_the_deal_TDA_30(first_table, dealer_dana_here):
     at(first_table, dealing.start_hand, dealer_dana_here)
     at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": to_act(first_table)})
-    last = dealing.hand_state(hand_in_play(first_table)).setup.bb_seat
+    last = hand_reads.hand_state(hand_in_play(first_table)).setup.bb_seat
     with pytest.raises(RuleViolation) as late:
         at(first_table, dealing.act, dealer_dana_here, record={"action": "kill-hand", "seat": last})
     assert late.value.clause == "TDA-30"
@@ -135,7 +138,7 @@ def test_an_illegal_amount_is_refused_with_its_clause_and_nothing_is_recorded_TD
         at(first_table, dealing.act, dealer_dana_here, record={"action": "raise", "seat": seat, "to": 75})
     assert refused.value.clause.startswith("TDA-")  # a raise to 75 over a 50 big blind is short of the minimum
     assert hand_in_play(first_table).actions.count() == rows
-    other = next(s for s in dealing.hand_state(hand_in_play(first_table)).setup.stacks if s != seat)
+    other = next(s for s in hand_reads.hand_state(hand_in_play(first_table)).setup.stacks if s != seat)
     with pytest.raises(RuleViolation):  # out of turn
         at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": other})
     assert hand_in_play(first_table).actions.count() == rows
@@ -161,20 +164,20 @@ def test_an_all_in_called_goes_to_showdown_the_engine_picks_the_winner_and_a_bus
     for street, cards in (("deal-flop", {"cards": ["2c", "7d", "9h"]}), ("deal-turn", {"card": "Js"}),
                           ("deal-river", {"card": "Kc"})):
         at(first_table, dealing.act, dealer_dana_here, record={"action": street, **cards})
-    engine = dealing.hand_state(hand_in_play(first_table))
+    engine = hand_reads.hand_state(hand_in_play(first_table))
     order = engine.showdown_order()
     shown = {first: ["As", "Ad"], second: ["3h", "4s"]}
     for seat in order:
         at(first_table, dealing.act, dealer_dana_here, record={"action": "show", "seat": seat, "cards": shown[seat]})
     at(first_table, dealing.act, dealer_dana_here, record={"action": "award-pots"})
     hand = hand_in_play(first_table)
-    assert dealing.hand_state(hand).stacks[second] == 0
+    assert hand_reads.hand_state(hand).stacks[second] == 0
     busted_entry = hand.entries[str(second)]
     assert state(event_in_play).entry(busted_entry).status == "busted"
     assert state(event_in_play).players_left == 3
     # The exported hand replays to the stacks the tablet recorded.
-    answer = replay_holdem_hand(dealing.hand_line(hand))
-    assert answer["stacks"] == {str(s): c for s, c in sorted(dealing.hand_state(hand).stacks.items())}
+    answer = replay_holdem_hand(hand_reads.hand_line(hand))
+    assert answer["stacks"] == {str(s): c for s, c in sorted(hand_reads.hand_state(hand).stacks.items())}
     # A hand with a bust is the director's to correct in the record, not the dealer's to undo (TDA-01).
     with pytest.raises(RuleViolation) as refused:
         at(first_table, dealing.undo_last, dealer_dana_here, reason="wrong winner")
@@ -210,14 +213,14 @@ def test_a_hand_ends_into_the_event_even_when_the_event_moved_on_in_the_same_mom
     at(first_table, dealing.act, dealer_dana_here, record={"action": "award-pots"})
     hand = hand_in_play(first_table)
     assert hand.phase == "complete" and hand.reported_seq is not None
-    record = services.tournament_record(event_in_play)
+    record = event_reads.tournament_record(event_in_play)
     assert record[hand.reported_seq - 1]["type"] == "hand" and record[hand.reported_seq - 2]["kind"] == "pause"
     # undoing the award takes it out of the event as it is then, too (C-15)
     monkeypatch.setattr(services, "withdraw_hand", _after_a_clock_command(services.withdraw_hand, event_in_play,
                                                                           director_dora, "resume"))
     at(first_table, dealing.undo_last, dealer_dana_here, reason="pushed the pot to the wrong seat")
     assert hand_in_play(first_table).reported_seq is None
-    assert services.tournament_record(event_in_play)[-1]["voids"] == hand.reported_seq
+    assert event_reads.tournament_record(event_in_play)[-1]["voids"] == hand.reported_seq
 
 
 def _after_a_clock_command(service, tournament, by, kind):
@@ -244,7 +247,7 @@ def test_the_award_is_undone_until_the_next_deal_and_the_hand_leaves_the_record_
     at(first_table, dealing.undo_last, dealer_dana_here, reason="pushed the pot to the wrong seat")
     hand = hand_in_play(first_table)
     assert hand.phase == "award-pots" and hand.reported_seq is None
-    correction = services.tournament_record(event_in_play)[-1]
+    correction = event_reads.tournament_record(event_in_play)[-1]
     assert correction["type"] == "correction" and correction["voids"] == reported
     assert {e.entry: e.stack for e in state(event_in_play).entries} == before  # the stacks before the hand
     assert AuditEvent.objects.filter(action="tournament.hand_withdrawn", details__voids=reported).exists()
@@ -252,7 +255,7 @@ def test_the_award_is_undone_until_the_next_deal_and_the_hand_leaves_the_record_
     at(first_table, dealing.act, dealer_dana_here, record={"action": "award-pots"})
     again = hand_in_play(first_table).reported_seq
     assert again is not None and again != reported
-    assert verify_record(services.tournament_record(event_in_play)).ok
+    assert verify_record(event_reads.tournament_record(event_in_play)).ok
     # once the next deal starts, the hand stands (CC-43): the new hand's start is not undone
     at(first_table, dealing.start_hand, dealer_dana_here)
     with pytest.raises(RuleViolation) as locked:
@@ -279,9 +282,9 @@ def test_a_misdeal_is_dealt_again_with_the_same_button_and_nothing_goes_into_the
 ):
     at(first_table, dealing.start_hand, dealer_dana_here)
     first = hand_in_play(first_table)
-    events = len(services.tournament_record(event_in_play))
+    events = len(event_reads.tournament_record(event_in_play))
     at(first_table, dealing.act, dealer_dana_here, record={"action": "misdeal"})
-    assert hand_in_play(first_table).phase == "misdeal" and len(services.tournament_record(event_in_play)) == events
+    assert hand_in_play(first_table).phase == "misdeal" and len(event_reads.tournament_record(event_in_play)) == events
     at(first_table, dealing.start_hand, dealer_dana_here)
     again = hand_in_play(first_table)
     assert again.number == 2 and again.level["where"]["button"] == first.level["where"]["button"]

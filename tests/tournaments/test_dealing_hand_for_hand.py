@@ -8,9 +8,13 @@ import pytest
 
 from casino.models import AuditEvent
 from casino.rules.errors import RuleViolation
+from casino.writes import NotAllowed
 from tests.tournaments.conftest import act
 from tests.tournaments.test_dealing import at, hand_in_play, to_act
-from tournaments import dealing, services
+from tournaments import services
+from tournaments.reads import event as event_reads
+from tournaments.reads import hands as hand_reads
+from tournaments.services import dealing
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,7 +40,7 @@ def test_each_hand_for_hand_deal_waits_for_the_directors_release_CC_11(first_tab
         at(first_table, dealing.start_hand, dealer_dana_here)  # played its hand of this deal: it waits
     assert refused.value.clause == "CC-11"
     # the hand went into the event as a hand-for-hand hand (RP-08: busts in it share their places, CC-21)
-    reported = services.tournament_record(event_in_play)[first.reported_seq - 1]
+    reported = event_reads.tournament_record(event_in_play)[first.reported_seq - 1]
     assert reported["hand_for_hand_hand"] == 1
     act(services.clock_command, event_in_play, director_dora, kind="hand_for_hand_hand")
     at(first_table, dealing.start_hand, dealer_dana_here)
@@ -67,11 +71,11 @@ def test_after_an_all_in_and_a_call_no_card_is_dealt_until_the_director_releases
     with pytest.raises(RuleViolation) as refused:
         at(first_table, dealing.act, dealer_dana_here, record=flop)
     assert refused.value.clause == "RP-08-F"
-    with pytest.raises(dealing.NotAllowed):
+    with pytest.raises(NotAllowed):
         at(first_table, dealing.release_board, dealer_dana_here)  # the director's word, not the dealer's
     at(first_table, dealing.release_board, director_dora)
     at(first_table, dealing.act, dealer_dana_here, record=flop)
-    assert len(dealing.hand_state(hand_in_play(first_table)).board) == 3
+    assert len(hand_reads.hand_state(hand_in_play(first_table)).board) == 3
     assert AuditEvent.objects.filter(action="tournament.table_board_released").exists()
 
 
@@ -82,4 +86,4 @@ def test_without_hand_for_hand_the_board_is_dealt_at_once(first_table, dealer_da
     while to_act(first_table) is not None:
         at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": to_act(first_table)})
     at(first_table, dealing.act, dealer_dana_here, record={"action": "deal-flop", "cards": ["2c", "7d", "9h"]})
-    assert len(dealing.hand_state(hand_in_play(first_table)).board) == 3
+    assert len(hand_reads.hand_state(hand_in_play(first_table)).board) == 3

@@ -11,9 +11,10 @@ from django.core.management import call_command
 
 from casino.rules.tournament.record import verify_record
 from tests.tournaments.test_simulated_events import check_as_it_was_played, exported
-from tournaments import dealing, services
 from tournaments.dealt_simulation import verify_dealt_hands
 from tournaments.models import TableHand
+from tournaments.reads import event as event_reads
+from tournaments.reads import hands as hand_reads
 from tournaments.simulation import simulate_tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,7 +29,7 @@ def test_an_event_dealt_hand_by_hand_keeps_every_invariant_and_each_hand_replays
     report = simulate_tournament(entries=entries, seed=seed, seats=seats, ante_mode=ante_mode, hand_by_hand=True,
                                  penalty_chance=penalty_chance)
     tournament = report.tournament
-    state = services.tournament_state(tournament)
+    state = event_reads.tournament_state(tournament)
     assert state.finished and state.players_left == 1 and report.hands == len(report.dealt_hands)
     events = exported(tournament, tmp_path / "record.jsonl")
     assert verify_record(events).ok
@@ -41,7 +42,7 @@ def test_an_event_dealt_hand_by_hand_keeps_every_invariant_and_each_hand_replays
     # and the audit log holds every hand's rows, their digests, the dealers and the entries (issue #34)
     call_command("verify_audit")
     # the engine's structures were exercised: bets or raises, all-ins, showdowns
-    kinds = {r.record["action"] for h in hands for r in dealing.effective_rows(h)}
+    kinds = {r.record["action"] for h in hands for r in hand_reads.effective_rows(h)}
     assert {"fold", "call", "raise", "all-in", "show", "award-pots"} <= kinds
     if penalty_chance:
         # TDA-71-D: each hand a player sat out for his penalty served one of its hands, and no more than it has
@@ -55,7 +56,7 @@ def test_an_event_dealt_hand_by_hand_keeps_every_invariant_and_each_hand_replays
 def test_the_same_seed_deals_the_same_hands():
     first = simulate_tournament(entries=4, seed=4, seats=6, hand_by_hand=True)
     second = simulate_tournament(entries=4, seed=4, seats=6, hand_by_hand=True)
-    lines = [[json.dumps({k: v for k, v in dealing.hand_line(TableHand.objects.get(pk=pk)).items() if k != "hand"},
+    lines = [[json.dumps({k: v for k, v in hand_reads.hand_line(TableHand.objects.get(pk=pk)).items() if k != "hand"},
                          sort_keys=True) for pk in report.dealt_hands] for report in (first, second)]
     assert len(lines[0]) > 3 and lines[0] == lines[1]  # hands were dealt, and dealt the same
 

@@ -1,4 +1,4 @@
-"""What the tournament's screens render from a board (tournaments.screens), without a database.
+"""What the tournament's screens render from a board (tournaments.rendering), without a database.
 
 The clock display and the phone carry the server's "now" and the instant each countdown ends, which
 static/js/tournament_clock.js counts down to: these tests read those data attributes. The clock
@@ -16,8 +16,11 @@ from django.utils import translation
 
 from casino.rules.tournament.clock import ClockEvent
 from casino.rules.tournament.structure import Break, Level, Structure
-from tournaments import screens
-from tournaments.screens import Announcement, Board, Finish, MoveNotice, SeatAt
+from tournaments import projections
+from tournaments.reads import event as event_reads
+from tournaments.reads.event import Announcement, Board, Finish, MoveNotice, SeatAt
+from tournaments.rendering import clock as clock_screen
+from tournaments.rendering import phone as phone_screen
 from tournaments.templatetags.tournament_display import chips, clock_time
 
 START = datetime(2026, 11, 23, 20, 0, tzinfo=UTC)
@@ -48,7 +51,7 @@ def english():
 
 def test_a_running_level_counts_down_to_its_exact_end_and_the_break_after_the_next_level():
     now = START + timedelta(minutes=7, seconds=12.3456)
-    view = screens.clock_view(board(), now)
+    view = clock_screen.clock_view(board(), now)
     assert view.reading.running and view.reading.step == 0
     assert view.step_ends_at == START + timedelta(minutes=20)
     # Level 2 ends at 40 minutes and the break comes right after it.
@@ -56,7 +59,7 @@ def test_a_running_level_counts_down_to_its_exact_end_and_the_break_after_the_ne
 
 
 def test_the_last_level_past_its_time_counts_on_and_is_never_stuck_at_zero():
-    html = screens.clock_display_fragment(board(), START + timedelta(minutes=70, seconds=5))
+    html = clock_screen.clock_display_fragment(board(), START + timedelta(minutes=70, seconds=5))
     assert attr(html, "clock-display", "data-state") == "running"
     assert attr(html, "time-left", "data-countdown-to") is None
     since = int(attr(html, "time-left", "data-countup-from"))
@@ -66,8 +69,8 @@ def test_the_last_level_past_its_time_counts_on_and_is_never_stuck_at_zero():
 
 def test_the_display_carries_the_server_now_and_the_end_instant_the_browser_counts_down_to(monkeypatch):
     server_now = START + timedelta(minutes=5)
-    monkeypatch.setattr(screens.timezone, "now", lambda: server_now)
-    html = screens.clock_display_fragment(board())
+    monkeypatch.setattr(clock_screen.timezone, "now", lambda: server_now)
+    html = clock_screen.clock_display_fragment(board())
     assert attr(html, "clock-display", "data-server-now") == str(round(server_now.timestamp() * 1000))
     assert attr(html, "clock-display", "data-version") == "3"
     assert attr(html, "clock-display", "data-state") == "running"
@@ -81,7 +84,7 @@ def test_the_display_carries_the_server_now_and_the_end_instant_the_browser_coun
 
 def test_a_paused_clock_says_paused_never_break_and_does_not_count_down():
     paused = board(clock_events=(ClockEvent("start", START), ClockEvent("pause", START + timedelta(minutes=3))))
-    html = screens.clock_display_fragment(paused, START + timedelta(minutes=30))
+    html = clock_screen.clock_display_fragment(paused, START + timedelta(minutes=30))
     assert attr(html, "clock-display", "data-state") == "paused"
     assert "Clock paused" in html and ">Break<" not in html
     assert attr(html, "time-left", "data-countdown-to") is None
@@ -90,7 +93,7 @@ def test_a_paused_clock_says_paused_never_break_and_does_not_count_down():
 
 def test_a_break_is_shown_as_a_break_with_its_own_countdown():
     now = START + timedelta(minutes=43)
-    html = screens.clock_display_fragment(board(), now)
+    html = clock_screen.clock_display_fragment(board(), now)
     assert attr(html, "clock-display", "data-state") == "break"
     ends = int(attr(html, "time-left", "data-countdown-to"))
     assert abs(ends - (START + timedelta(minutes=50)).timestamp() * 1000) <= 2
@@ -100,7 +103,7 @@ def test_a_break_is_shown_as_a_break_with_its_own_countdown():
 def test_the_display_shows_counts_average_pool_and_the_ladder_but_no_name_or_entry():
     seated = board(seats={5: SeatAt(3, 4)}, announcements=(Announcement(START, "Dinner break at level 6"),),
                    finishes={9: Finish((88,), 0)})
-    html = screens.clock_display_fragment(seated, START + timedelta(minutes=1))
+    html = clock_screen.clock_display_fragment(seated, START + timedelta(minutes=1))
     assert "87 of 120" in html
     assert chips(120 * 20000 // 87) in html and chips(1_200_000) in html
     assert [int(p.replace(",", "")) for p in re.findall(r'class="prize">([\d,]+)<', html)] == [
@@ -114,25 +117,26 @@ def test_a_phone_shows_its_own_seat_and_a_move_notice_and_nothing_of_another_ent
     moved = board(seats={5: SeatAt(3, 4), 9: SeatAt(6, 2)},
                   moves={5: MoveNotice(now - timedelta(minutes=1), "balance", 3, 4, 8, 7),
                          9: MoveNotice(now - timedelta(minutes=2), "break", 6, 2, 1, 1)})
-    html = screens.phone_view(moved, 5, now)
+    html = phone_screen.phone_view(moved, 5, now)
     assert attr(html, "table", "data-role") == "table" and '<strong data-role="table">3</strong>' in html
     assert '<strong data-role="seat-number">4</strong>' in html
     assert "From table 8, seat 7, to table 3, seat 4." in html
     assert "table 6" not in html and "Entry 9" not in html and "table 1," not in html
     # An old move is not a notice any more.
-    assert "You have been moved" not in screens.phone_view(moved, 5, now + screens.MOVE_NOTICE + timedelta(seconds=61))
+    later = now + event_reads.MOVE_NOTICE + timedelta(seconds=61)
+    assert "You have been moved" not in phone_screen.phone_view(moved, 5, later)
 
 
 def test_a_new_version_that_leaves_a_phone_as_it_was_is_not_rendered_again(monkeypatch):
     """At a hundred dealt tables a hand ends about every second: a thousand phones rendered again for each
     was most of the load; the version they show is stamped on the render they already had."""
     renders = []
-    real = screens.render_to_string
-    monkeypatch.setattr(screens, "render_to_string", lambda *a, **k: renders.append(a[0]) or real(*a, **k))
+    real = phone_screen.render_to_string
+    monkeypatch.setattr(phone_screen, "render_to_string", lambda *a, **k: renders.append(a[0]) or real(*a, **k))
     seated = board(seats={5: SeatAt(3, 4), 9: SeatAt(6, 2)})
     now = START + timedelta(minutes=10)
-    first = screens.phone_view(seated, 5, now)
-    later = screens.phone_view(replace(seated, version=4), 5, now)
+    first = phone_screen.phone_view(seated, 5, now)
+    later = phone_screen.phone_view(replace(seated, version=4), 5, now)
     assert renders == ["tournaments/_phone_own.html", "tournaments/_phone_shared.html",
                        "tournaments/player_fragment.html"]
     assert 'data-version="3"' in first and 'data-version="4"' in later
@@ -142,10 +146,10 @@ def test_a_new_version_that_leaves_a_phone_as_it_was_is_not_rendered_again(monke
 
     assert unstamped(later.replace('data-version="4"', 'data-version="3"')) == unstamped(first)
     # What the phone shows changes: a bust elsewhere (players left), its own move: rendered again.
-    busted = screens.phone_view(replace(seated, version=5, players_left=86), 5, now)
+    busted = phone_screen.phone_view(replace(seated, version=5, players_left=86), 5, now)
     assert "86 of 120" in busted and len(renders) == 5
     moved = replace(seated, version=6, seats={5: SeatAt(8, 1), 9: SeatAt(6, 2)})
-    assert '<strong data-role="table">8</strong>' in screens.phone_view(moved, 5, now) and len(renders) == 7
+    assert '<strong data-role="table">8</strong>' in phone_screen.phone_view(moved, 5, now) and len(renders) == 7
 
 
 def test_a_bust_anywhere_renders_what_every_phone_shows_once_for_all_of_them_and_no_phones_own_part(monkeypatch):
@@ -154,12 +158,12 @@ def test_a_bust_anywhere_renders_what_every_phone_shows_once_for_all_of_them_and
     they all show is rendered once, each phone's own part is kept."""
     seated = board(seats={5: SeatAt(3, 4), 9: SeatAt(6, 2)})
     now = START + timedelta(minutes=10)
-    before = {number: screens.phone_view(seated, number, now) for number in (5, 9)}
+    before = {number: phone_screen.phone_view(seated, number, now) for number in (5, 9)}
     renders = []
-    real = screens.render_to_string
-    monkeypatch.setattr(screens, "render_to_string", lambda *a, **k: renders.append(a[0]) or real(*a, **k))
+    real = phone_screen.render_to_string
+    monkeypatch.setattr(phone_screen, "render_to_string", lambda *a, **k: renders.append(a[0]) or real(*a, **k))
     busted = replace(seated, version=4, players_left=86)
-    after = {number: screens.phone_view(busted, number, now) for number in (5, 9)}
+    after = {number: phone_screen.phone_view(busted, number, now) for number in (5, 9)}
     assert renders.count("tournaments/_phone_shared.html") == 1
     assert "tournaments/_phone_own.html" not in renders
     assert all("86 of 120" in html and "87 of 120" in before[n] for n, html in after.items())
@@ -169,30 +173,30 @@ def test_a_bust_anywhere_renders_what_every_phone_shows_once_for_all_of_them_and
 
 def test_a_phone_shows_its_part_of_the_hand_its_stack_whose_turn_and_the_clock_on_it_C_04_C_33():
     seated = board(seats={5: SeatAt(3, 4), 9: SeatAt(6, 2)})
-    waiting = screens.HandAtSeat(table=3, hand=12, in_play=True, street="flop", pot=1_500, seat=4, stack=8_250,
+    waiting = projections.HandAtSeat(table=3, hand=12, in_play=True, street="flop", pot=1_500, seat=4, stack=8_250,
                                  to_act=7)
-    html = screens.phone_view(seated, 5, START, hand=waiting)
+    html = phone_screen.phone_view(seated, 5, START, hand=waiting)
     assert "Hand 12" in html and "Flop" in html and "pot 1,500" in html
     assert '<strong data-role="stack">8,250</strong>' in html and "Seat 7 to act" in html
     assert "Your turn" not in html and 'data-role="clock"' not in html
     called = replace(waiting, to_act=4, clock_ends_ms=1_790_000_030_000, clock_seconds=30, clock_countdown=10)
-    mine = screens.phone_view(seated, 5, START, hand=called)
+    mine = phone_screen.phone_view(seated, 5, START, hand=called)
     assert "Your turn" in mine and 'data-clock-ends="1790000030000"' in mine and 'data-countdown="10"' in mine
     # A hand at a table the entry has left is not shown; nor is a card, ever.
     moved = replace(seated, seats={5: SeatAt(8, 1)})
-    assert 'data-role="hand"' not in screens.phone_view(moved, 5, START, hand=waiting)
+    assert 'data-role="hand"' not in phone_screen.phone_view(moved, 5, START, hand=waiting)
     assert not re.search(r"\b[2-9TJQKA][cdhs]\b", mine)
 
 
 def test_a_phone_shows_its_place_and_prize_once_out_and_the_winner_is_told():
     done = board(finishes={5: Finish((3,), 160_000), 9: Finish((1,), 420_000)}, leaving={5: "bust"})
-    third = screens.phone_view(done, 5, START)
+    third = phone_screen.phone_view(done, 5, START)
     assert "You finished in place 3" in third and chips(160_000) in third and chips(420_000) not in third
-    assert "You won the tournament!" in screens.phone_view(done, 9, START)
+    assert "You won the tournament!" in phone_screen.phone_view(done, 9, START)
 
 
 def test_an_entry_corrected_away_shows_the_goodbye_not_the_event():
-    html = screens.phone_view(board(entry_numbers=frozenset({9})), 5, START)
+    html = phone_screen.phone_view(board(entry_numbers=frozenset({9})), 5, START)
     assert "data-access-ended" in html and "Sunday Deepstack" not in html
 
 

@@ -24,6 +24,7 @@ from casino.asgi import application
 from casino.consumers import CLOSE_REVOKED
 from tests.conftest import player_session
 from tests.tournaments import display_fixtures as fx
+from tournaments import services
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("quick_passwords")]
 
@@ -32,7 +33,7 @@ VERSION = re.compile(r'data-version="(\d+)"')
 
 @pytest.fixture(autouse=True)
 def console_placeholder(monkeypatch):
-    """The console's socket is what these tests are about; its page (tournaments.console, another branch,
+    """The console's socket is what these tests are about; its page (tournaments.rendering.console, another branch,
     tested there) is replaced by a placeholder carrying the version, as the socket sees it."""
     from django.template.loader import render_to_string
 
@@ -113,7 +114,7 @@ async def test_the_taps_at_the_dealt_tables_redraw_the_console_at_most_once_a_be
     from channels.layers import get_channel_layer
 
     from tournaments.consumers import TournamentConsoleConsumer
-    from tournaments.dealing import tables_group
+    from tournaments.models import tables_group
 
     monkeypatch.setattr(TournamentConsoleConsumer, "TABLES_PUSH_SECONDS", 0.3)
     connected, socket = await _connects(f"/ws/tournaments/{tournament.pk}/console/",
@@ -241,11 +242,11 @@ async def test_a_revoked_entry_link_is_closed_at_once(db_people, tournament, ent
 
 
 async def test_an_entry_link_lasts_until_the_event_ends_and_a_grace_after(db_people, tournament, entries):
-    from tournaments import screens
+
 
     link = await database_sync_to_async(fx.entry_link)(entries[0], db_people["director"])
     ends = getattr(tournament, "ends_at", None) or tournament.starts_at + timedelta(days=1)
-    assert link.expires_at >= ends + screens.LINK_GRACE - timedelta(seconds=5)
+    assert link.expires_at >= ends + services.LINK_GRACE - timedelta(seconds=5)
     assert link.expires_at > timezone.now()
 
 
@@ -330,8 +331,8 @@ async def test_the_bust_that_makes_the_bubble_shows_it_on_the_clock_display_in_t
     def console_html():
         from django.utils import translation
 
-        from tournaments.console import console_fragment
         from tournaments.models import Tournament
+        from tournaments.rendering.console import console_fragment
 
         with translation.override("en"):
             return str(console_fragment(Tournament.objects.get(pk=tournament.pk), director))

@@ -69,10 +69,10 @@ def test_the_receipts_qr_link_opens_the_players_phone_on_their_own_entry(directo
 
 
 def test_an_entry_link_expires_after_the_event_ends_and_its_grace(director):
-    from tournaments import screens
+    from tournaments import services
 
     tournament = fx.a_tournament(director)
     mine = fx.some_entries(tournament, director, 2)[0]
     link = fx.entry_link(mine, director)
-    assert link.expires_at >= tournament.ends_at + screens.LINK_GRACE
-    assert link.expires_at <= tournament.ends_at + screens.LINK_GRACE + timedelta(hours=1)
+    assert link.expires_at >= tournament.ends_at + services.LINK_GRACE
+    assert link.expires_at <= tournament.ends_at + services.LINK_GRACE + timedelta(hours=1)

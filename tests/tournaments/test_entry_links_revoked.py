@@ -21,8 +21,9 @@ from casino.models import AuditEvent, PlayerLink
 from casino.rules.errors import RuleViolation
 from tests.conftest import _staff, player_session
 from tests.tournaments.conftest import act, register
-from tournaments import screens, services
+from tournaments import services
 from tournaments.models import Entry
+from tournaments.reads import event as event_reads
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +38,7 @@ def entry_with_a_link(registering, floor_fede):
     """Entry 1 registered at the desk, its accreditation receipt printed with the player's link."""
     register(registering, floor_fede, 0)
     entry = Entry.objects.get(tournament=registering, number=1)
-    return entry, screens.issue_entry_link(entry, by=floor_fede)
+    return entry, services.issue_entry_link(entry, by=floor_fede)
 
 
 def _client(user) -> Client:
@@ -126,8 +127,8 @@ def test_revoking_an_entry_with_no_link_that_works_is_said_plainly(registering, 
 def busted_entry(event_in_play, floor_fede):
     """Entry 1 of the event in play, with its link, busted out."""
     entry = Entry.objects.get(tournament=event_in_play, number=1)
-    link = screens.issue_entry_link(entry, by=floor_fede)
-    seat = services.tournament_state(event_in_play).entry(1)
+    link = services.issue_entry_link(entry, by=floor_fede)
+    seat = event_reads.tournament_state(event_in_play).entry(1)
     act(services.record_bust, event_in_play, floor_fede, table=seat.table, seat=seat.seat)
     entry.refresh_from_db()
     assert entry.status == Entry.Status.BUSTED
@@ -138,7 +139,7 @@ def test_no_link_is_issued_for_a_busted_entry_and_the_one_it_has_keeps_working(b
                                                                               director_dora):
     entry, link = busted_entry
     with pytest.raises(RuleViolation, match="out of the event"):
-        screens.issue_entry_link(entry, by=floor_fede)
+        services.issue_entry_link(entry, by=floor_fede)
     desk = _client(floor_fede).post(reverse("tournaments:issue_accreditation_link",
                                             args=[entry.tournament.pk, entry.pk]))
     assert desk["X-Refused"] == "422"

@@ -14,11 +14,13 @@ from django.test import Client
 from django.urls import reverse
 
 from casino.models import AuditEvent
+from casino.writes import NotAllowed
 from tests.conftest import _staff
 from tests.tournaments.conftest import PLAYERS, act, register
-from tournaments import dealing, services
+from tournaments import services
 from tournaments.models import Entry, IdCheck, Player, Tournament, TournamentEvent
-from tournaments.services import NotAllowed
+from tournaments.reads import event as event_reads
+from tournaments.services import dealing
 
 pytestmark = pytest.mark.django_db
 
@@ -44,11 +46,11 @@ def a_prize_won(registering, director_dora, floor_fede):
         register(registering, floor_fede, i)
     act(services.close_registration, registering, director_dora)
     act(services.start_tournament, registering, director_dora)
-    state = services.tournament_state(registering)
+    state = event_reads.tournament_state(registering)
     loser = state.in_play[0]
     act(services.record_bust, registering, director_dora, table=loser.table, seat=loser.seat)
     act(services.record_results, registering, director_dora)
-    state = services.tournament_state(registering)
+    state = event_reads.tournament_state(registering)
     winner = next(e for e in state.entries if e.entry != loser.entry)
     assert next(r.prize(winner.entry) for r in state.results if winner.entry in r.entries) > 0
     return registering, winner.entry

@@ -11,6 +11,7 @@ from django.core.management.base import CommandError
 from casino.rules.tournament.record import EVENT_TYPES, replay, verify_record
 from tests.tournaments.conftest import PLAYERS, act, register
 from tournaments import services
+from tournaments.reads import event as event_reads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,7 +30,7 @@ def played(sunday_event, director_dora, floor_fede):
     corrected = False
     for entry in (1, 2, 3, 2, 4):
         t.refresh_from_db()
-        e = services.tournament_state(t).entry(entry)
+        e = event_reads.tournament_state(t).entry(entry)
         result = act(services.record_bust, t, floor_fede, table=e.table, seat=e.seat, hand=len(t.name) + entry)
         if entry == 2 and not corrected:  # a mistake: entry 2 busts only after entry 3
             act(services.correct, t, floor_fede, seq=result.seqs[0], reason="wrong seat")
@@ -70,7 +71,7 @@ def test_the_exported_record_alone_gives_the_ranking_prizes_and_seats(played, tm
     events = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     verification = verify_record(events)
     assert verification.ok, verification.problems
-    live = services.tournament_state(played)
+    live = event_reads.tournament_state(played)
     assert verification.results == live.results
     assert [r.entries for r in live.results][:1] == [(5,)]
     # entry 2's first bust was voided: it ranks by its real bust, after entry 3's

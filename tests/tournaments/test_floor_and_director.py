@@ -8,9 +8,11 @@ from datetime import date
 import pytest
 
 from casino.rules.errors import RuleViolation
+from casino.writes import NotAllowed
 from tests.tournaments.conftest import act, register
 from tournaments import services
 from tournaments.models import StructureTemplate
+from tournaments.reads import event as event_reads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,16 +28,16 @@ def running(registering, director_dora, floor_fede):
 
 def state(t):
     t.refresh_from_db()
-    return services.tournament_state(t)
+    return event_reads.tournament_state(t)
 
 
 def last(t):
-    return services.tournament_record(t)[-1]
+    return event_reads.tournament_record(t)[-1]
 
 
 def test_tda08_a_late_entry_gets_a_full_stack_and_an_open_seat(running, floor_fede):
     result = register(running, floor_fede, 4)
-    seated = next(e for e in services.tournament_record(running) if e["type"] == "seated" and e["entry"] == 5)
+    seated = next(e for e in event_reads.tournament_record(running) if e["type"] == "seated" and e["entry"] == 5)
     assert seated["why"] == "late" and seated["chips"] == 10_000
     entry = state(running).entry(result.entry)
     assert entry.status == "seated" and entry.seat not in {e.seat for e in state(running).entries if e.entry != 5}
@@ -47,10 +49,11 @@ def test_cc26_a_busted_player_reenters_when_the_event_allows_it(running, directo
     act(services.record_bust, running, floor_fede, table=e.table, seat=e.seat, hand=3)
     again = register(running, floor_fede, 0)
     assert again.refusal is None and again.entry == 5
-    registered = next(x for x in services.tournament_record(running) if x["type"] == "registered" and x["entry"] == 5)
+    registered = next(x for x in event_reads.tournament_record(running)
+                      if x["type"] == "registered" and x["entry"] == 5)
     assert registered["reentry_of"] == 1
     assert any(x["type"] == "seated" and x["entry"] == 5 and x["why"] == "reentry"
-               for x in services.tournament_record(running))
+               for x in event_reads.tournament_record(running))
 
 
 def test_cc30_cc31_absent_stacks_are_removed_unless_held(running, director_dora):
@@ -71,19 +74,19 @@ def test_tda07_the_floor_corrects_a_seat_with_a_reason_and_only_the_director_ove
         act(services.correct_seat, running, floor_fede, entry=1, table=table.table, seat=free, reason="")
     act(services.correct_seat, running, floor_fede, entry=1, table=table.table, seat=free, reason="sat at 3")
     assert any(x["type"] == "seated" and x["why"] == "correction" and x.get("reason") == "sat at 3"
-               for x in services.tournament_record(running))
+               for x in event_reads.tournament_record(running))
     assert state(running).entry(1).seat == free
-    with pytest.raises(services.NotAllowed):
+    with pytest.raises(NotAllowed):
         act(services.override_seat, running, floor_fede, entry=1, table=table.table, seat=free, reason="x")
 
 
 def test_a_seat_taken_by_another_player_is_refused_and_nothing_recorded(running, floor_fede):
     s = state(running)
     one, two = s.entry(1), s.entry(2)
-    before = len(services.tournament_record(running))
+    before = len(event_reads.tournament_record(running))
     with pytest.raises(RuleViolation, match="taken by entry 2"):
         act(services.correct_seat, running, floor_fede, entry=1, table=two.table, seat=two.seat, reason="typo")
-    assert len(services.tournament_record(running)) == before and state(running).entry(1).seat == one.seat
+    assert len(event_reads.tournament_record(running)) == before and state(running).entry(1).seat == one.seat
 
 
 def test_chip_counts_at_a_break_set_the_stacks(running, floor_fede):
@@ -98,7 +101,7 @@ def test_rp08_a_bust_in_hand_for_hand_carries_the_hand_for_hand_hand(running, di
     act(services.clock_command, running, director_dora, kind="hand_for_hand_hand")
     e = state(running).entry(3)
     act(services.record_bust, running, floor_fede, table=e.table, seat=e.seat, hand=30)
-    bust = next(x for x in services.tournament_record(running) if x["type"] == "bust")
+    bust = next(x for x in event_reads.tournament_record(running) if x["type"] == "bust")
     assert bust["hand_for_hand_hand"] == 1
     assert state(running).eliminations[0].hand_for_hand_hand == 1
 
@@ -107,7 +110,7 @@ def test_a_structure_is_saved_as_a_template_and_copied_into_an_event(running, di
     structure = state(running).setup.structure
     shorter = {**structure, "steps": structure["steps"][:6]}
     template = services.save_structure_template(by=director_dora, name="Turbo", structure=shorter)
-    with pytest.raises(services.NotAllowed):
+    with pytest.raises(NotAllowed):
         services.save_structure_template(by=floor_fede, name="Mine", structure=shorter)
     act(services.copy_structure_template, running, director_dora,
         template=StructureTemplate.objects.get(pk=template.pk))

@@ -12,7 +12,8 @@ from django.core.management import CommandError, call_command
 from casino.rules.replay import replay_lines
 from tests.tournaments.test_dealing import at, hand_in_play, to_act
 from tests.tournaments.test_penalties import fold_it_out
-from tournaments import dealing, services
+from tournaments.reads import event as event_reads
+from tournaments.services import dealing
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -84,4 +85,4 @@ def test_the_command_writes_the_same_lines(event_in_play, first_table, dealer_da
     assert out.read_text(encoding="utf-8") == download(client, event_in_play)[1]
     with pytest.raises(CommandError, match="no tournament"):
         call_command("export_tournament_hands", "999999")
-    assert services.tournament_state(event_in_play).finished is False and hand_in_play(first_table).number == 4
+    assert event_reads.tournament_state(event_in_play).finished is False and hand_in_play(first_table).number == 4

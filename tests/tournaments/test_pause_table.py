@@ -8,8 +8,9 @@ import pytest
 
 from casino.models import AuditEvent
 from casino.rules.errors import RuleViolation
+from casino.writes import NotAllowed
 from tests.tournaments.test_dealing import at, to_act
-from tournaments import dealing
+from tournaments.services import dealing
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -18,7 +19,7 @@ def test_a_paused_table_records_nothing_until_the_director_resumes_it_TDA_01(fir
                                                                               director_dora):
     at(first_table, dealing.start_hand, dealer_dana_here)
     seat = to_act(first_table)
-    with pytest.raises(dealing.NotAllowed):
+    with pytest.raises(NotAllowed):
         at(first_table, dealing.pause_table, dealer_dana_here, reason="a dispute")  # the director's word
     with pytest.raises(RuleViolation, match="Say why"):
         at(first_table, dealing.pause_table, director_dora, reason=" ")

@@ -12,7 +12,12 @@ from casino.rules.errors import RuleViolation
 from casino.rules.holdem.replay import replay_holdem_hand
 from tests.tournaments.conftest import act
 from tests.tournaments.test_dealing import at, hand_in_play, state, to_act
-from tournaments import dealing, screens, services, tablet
+from tournaments import services
+from tournaments.reads import event as event_reads
+from tournaments.reads import hands as hand_reads
+from tournaments.rendering import phone as phone_screen
+from tournaments.rendering import tablet
+from tournaments.services import dealing
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -23,7 +28,7 @@ def fold_it_out(table, dealer) -> dict:
         at(table, dealing.act, dealer, record={"action": "fold", "seat": seat})
     at(table, dealing.act, dealer, record={"action": "award-pots"})
     hand = hand_in_play(table)
-    return services.tournament_record(hand.table.tournament)[hand.reported_seq - 1]
+    return event_reads.tournament_record(hand.table.tournament)[hand.reported_seq - 1]
 
 
 def seat_of(tournament, entry: int) -> int:
@@ -43,7 +48,7 @@ def test_a_round_is_a_hand_for_each_player_at_the_table_and_the_tablet_kills_the
     for served in range(1, 5):
         at(first_table, dealing.start_hand, dealer_dana_here)
         hand = hand_in_play(first_table)
-        engine = dealing.hand_state(hand)
+        engine = hand_reads.hand_state(hand)
         # dealt in and posted, the hand dead at the end of the deal: never asked to act
         assert seat in engine.setup.stacks and engine.folded[engine.seats.index(seat)]
         assert hand.level["penalised"] == [seat]
@@ -51,7 +56,7 @@ def test_a_round_is_a_hand_for_each_player_at_the_table_and_the_tablet_kills_the
         assert next(p for p in line["players"] if p["seat"] == seat)["penalty"] is True
         assert state(event_in_play).penalties[-1].served == served
         # the hand line replays the dead hand to the recorded stacks
-        replayed = replay_holdem_hand(dealing.hand_line(hand_in_play(first_table)))
+        replayed = replay_holdem_hand(hand_reads.hand_line(hand_in_play(first_table)))
         assert {int(s): c for s, c in replayed["stacks"].items()} == {p["seat"]: p["end"] for p in line["players"]}
     assert state(event_in_play).penalty_hands_left(offender) == 0
     at(first_table, dealing.start_hand, dealer_dana_here)
@@ -83,8 +88,8 @@ def test_the_dealer_cannot_undo_a_penalty_kill_TDA_71_D(event_in_play, first_tab
     assert refused.value.clause == "TDA-71-D"
     first_table.refresh_from_db()
     assert 'data-action="undo"' not in tablet.tablet_fragment(first_table)  # nor offered on the tablet
-    assert dealing.hand_state(hand_in_play(first_table)).folded[
-        dealing.hand_state(hand_in_play(first_table)).seats.index(seat_of(event_in_play, offender))]
+    assert hand_reads.hand_state(hand_in_play(first_table)).folded[
+        hand_reads.hand_state(hand_in_play(first_table)).seats.index(seat_of(event_in_play, offender))]
 
 
 def test_the_director_ends_a_penalty_and_the_next_hand_is_live_CC_46(event_in_play, first_table, dealer_dana_here,
@@ -106,7 +111,7 @@ def test_a_warning_is_recorded_and_serves_no_hand_CC_45(event_in_play, first_tab
     offender = state(event_in_play).entries[0].entry
     act(services.give_penalty, event_in_play, floor_fede, entry=offender, kind="warning", infraction="delay")
     assert state(event_in_play).penalties[-1].kind == "warning"
-    assert services.tournament_record(event_in_play)[-1]["type"] == "penalty"
+    assert event_reads.tournament_record(event_in_play)[-1]["type"] == "penalty"
     at(first_table, dealing.start_hand, dealer_dana_here)
     assert "penalised" not in hand_in_play(first_table).level
 
@@ -132,10 +137,10 @@ def test_the_tablet_and_the_players_phone_say_how_many_hands_are_left(event_in_p
         html = tablet.tablet_fragment(first_table)
         assert "Dead hand: penalty (TDA-71-D)" in html and "Penalty: 3 hands to sit out" in html
         event_in_play.refresh_from_db()
-        phone = screens.phone_view(screens.board_at(event_in_play), offender)
+        phone = phone_screen.phone_view(event_reads.board_at(event_in_play), offender)
         assert "Penalty: you sit out 3 hands" in phone
         other = state(event_in_play).entries[0].entry
-        assert "Penalty" not in screens.phone_view(screens.board_at(event_in_play), other)
+        assert "Penalty" not in phone_screen.phone_view(event_reads.board_at(event_in_play), other)
 
 
 def console_post(client, tournament, action, **fields):
@@ -170,10 +175,10 @@ def test_the_floor_gives_and_ends_a_penalty_from_the_tables_page(client, event_i
 def test_a_bad_penalty_form_says_what_is_wrong_and_records_nothing(client, event_in_play, first_table, director_dora,
                                                                    fields, says):
     client.force_login(director_dora)
-    before = len(services.tournament_record(event_in_play))
+    before = len(event_reads.tournament_record(event_in_play))
     response = console_post(client, event_in_play, "penalty", table=first_table.number,
                             entry=state(event_in_play).entries[0].entry, **fields)
     assert response.status_code == 302 and response["X-Refused"] in ("400", "422")  # back to the page, refused
     shown = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert says in shown
-    assert len(services.tournament_record(event_in_play)) == before
+    assert len(event_reads.tournament_record(event_in_play)) == before

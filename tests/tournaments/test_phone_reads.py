@@ -8,8 +8,10 @@ import pytest
 from django.db import transaction
 
 from tests.tournaments.conftest import act
-from tournaments import screens, services
+from tournaments import services
 from tournaments.models import Entry, Tournament
+from tournaments.reads import event as event_reads
+from tournaments.rendering import phone as phone_screen
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -18,15 +20,15 @@ def test_a_push_whose_version_the_event_left_is_rendered_from_the_newer_board_in
     event_in_play, director_dora
 ):
     entry = Entry.objects.filter(tournament=event_in_play).first()
-    link = screens.issue_entry_link(entry, by=director_dora)
+    link = services.issue_entry_link(entry, by=director_dora)
     announced = Tournament.objects.get(pk=event_in_play.pk).version
     act(services.clock_command, event_in_play, director_dora, kind="pause")  # before the push was read
-    screens._boards.clear()
-    screens._newest_boards.clear()
+    event_reads._boards.clear()
+    event_reads._newest_boards.clear()
 
-    _key, read = screens.phone_shared_read(entry, announced)
+    _key, read = phone_screen.phone_shared_read(entry, announced)
     read()
-    html = screens.phone_from_memory(entry, link, announced)
+    html = phone_screen.phone_from_memory(entry, link, announced)
 
     now = Tournament.objects.get(pk=event_in_play.pk).version
     assert now > announced and html is not None
@@ -34,9 +36,9 @@ def test_a_push_whose_version_the_event_left_is_rendered_from_the_newer_board_in
 
 
 def test_a_board_older_than_the_push_is_never_shown(event_in_play, director_dora):
-    older = screens.board_at(Tournament.objects.get(pk=event_in_play.pk))
-    assert screens.board_since(event_in_play.pk, older.version) is older
-    assert screens.board_since(event_in_play.pk, older.version + 1) is None
+    older = event_reads.board_at(Tournament.objects.get(pk=event_in_play.pk))
+    assert event_reads.board_since(event_in_play.pk, older.version) is older
+    assert event_reads.board_since(event_in_play.pk, older.version + 1) is None
 
 
 def test_the_links_read_finds_an_entry_registered_after_this_process_knew_the_events_entries(
@@ -45,11 +47,11 @@ def test_the_links_read_finds_an_entry_registered_after_this_process_knew_the_ev
     from tests.tournaments.conftest import register
 
     first = Entry.objects.get(tournament=registering, number=register(registering, floor_fede, 0).entry)
-    early = screens.issue_entry_link(first, by=director_dora)
-    assert screens.watching_links(registering.pk) == {early.pk: early.expires_at}  # the entries' ids now known
+    early = services.issue_entry_link(first, by=director_dora)
+    assert event_reads.watching_links(registering.pk) == {early.pk: early.expires_at}  # the entries' ids now known
     late = Entry.objects.get(tournament=registering, number=register(registering, floor_fede, 1).entry)
-    link = screens.issue_entry_link(late, by=director_dora)
-    assert screens.watching_links(registering.pk, [late.number]) == {link.pk: link.expires_at}
+    link = services.issue_entry_link(late, by=director_dora)
+    assert event_reads.watching_links(registering.pk, [late.number]) == {link.pk: link.expires_at}
     with transaction.atomic():
-        screens.revoke_entry_links(first, by=director_dora)
-    assert screens.watching_links(registering.pk) == {link.pk: link.expires_at}
+        services.revoke_entry_links(first, by=director_dora)
+    assert event_reads.watching_links(registering.pk) == {link.pk: link.expires_at}

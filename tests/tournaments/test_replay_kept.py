@@ -18,6 +18,7 @@ from tests.conftest import ROOT, database_url_for_servers
 from tests.tournaments.conftest import act, register
 from tournaments import services
 from tournaments.models import TournamentEvent
+from tournaments.reads import event as event_reads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,7 +30,7 @@ def started(t, director, floor):
     act(services.close_registration, t, director)
     act(services.start_tournament, t, director)
     t.refresh_from_db()
-    return services.tournament_state(t)
+    return event_reads.tournament_state(t)
 
 
 def test_a_refused_write_leaves_no_half_applied_replay_for_the_next(sunday_event, director_dora, floor_fede):
@@ -44,8 +45,8 @@ def test_a_refused_write_leaves_no_half_applied_replay_for_the_next(sunday_event
     act(services.report_hand, t, floor_fede, table=table.table, hand=1, button=s1, small_blind_seat=s1,
         big_blind_seat=s2, stacks_at_start={s1: 10_000, s2: 10_000}, stacks_at_end={s1: 0, s2: 20_000}, busts=[s1])
     t.refresh_from_db()
-    live = services.tournament_state(t)
-    assert live == replay(services.tournament_record(t))
+    live = event_reads.tournament_state(t)
+    assert live == replay(event_reads.tournament_record(t))
     assert live.entry(e1).status == "busted" and live.entry(e2).stack == 20_000
 
 
@@ -55,19 +56,19 @@ def test_a_kept_replay_that_does_not_match_the_stored_record_is_not_used(sunday_
     t = sunday_event
     started(t, director_dora, floor_fede)
     t.refresh_from_db()
-    TournamentEvent.objects.create(tournament=t, seq=len(services.tournament_record(t)) + 1, at=timezone.now(),
+    TournamentEvent.objects.create(tournament=t, seq=len(event_reads.tournament_record(t)) + 1, at=timezone.now(),
                                    type="clock", data={"kind": "start", "seconds": 0, "step": 0}, by=director_dora)
     # From the kept replay the clock never started, and a pause would be refused (TDA-23).
     act(services.clock_command, t, director_dora, kind="pause")
     t.refresh_from_db()
-    assert services.tournament_state(t) == replay(services.tournament_record(t))
-    assert [e.kind for e in services.tournament_state(t).clock_events] == ["start", "pause"]
+    assert event_reads.tournament_state(t) == replay(event_reads.tournament_record(t))
+    assert [e.kind for e in event_reads.tournament_state(t).clock_events] == ["start", "pause"]
 
 
 OTHER_PROCESS_STARTS_THE_CLOCK = """
 from django.contrib.auth import get_user_model
 from tests.tournaments.conftest import act
-from tournaments import services
+
 from tournaments.models import Tournament
 act(services.clock_command, Tournament.objects.get(pk={pk}), get_user_model().objects.get(pk={by}), kind="start")
 """
@@ -81,7 +82,7 @@ def test_a_write_after_the_other_processs_goes_on_from_this_processs_replay_not_
     whole record (thousands of events at a real event) under its lock."""
     t = sunday_event
     started(t, director_dora, floor_fede)
-    services.record_as_read(t.pk)  # this process follows the record (its phones and tablets read it)
+    event_reads.record_as_read(t.pk)  # this process follows the record (its phones and tablets read it)
     code = OTHER_PROCESS_STARTS_THE_CLOCK.format(pk=t.pk, by=director_dora.pk)
     other = subprocess.run(
         [sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
@@ -95,5 +96,5 @@ def test_a_write_after_the_other_processs_goes_on_from_this_processs_replay_not_
     act(services.clock_command, t, director_dora, kind="pause")
     assert replayed == []
     t.refresh_from_db()
-    assert services.tournament_state(t) == replay(services.tournament_record(t))
-    assert [e.kind for e in services.tournament_state(t).clock_events] == ["start", "pause"]
+    assert event_reads.tournament_state(t) == replay(event_reads.tournament_record(t))
+    assert [e.kind for e in event_reads.tournament_state(t).clock_events] == ["start", "pause"]

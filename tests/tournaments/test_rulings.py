@@ -12,20 +12,21 @@ from casino.rules.errors import RuleViolation
 from casino.writes import NotAllowed
 from tests.tournaments.test_dealing import at, hand_in_play, to_act
 from tests.tournaments.test_penalties import fold_it_out
-from tournaments import dealing
+from tournaments.reads import hands as hand_reads
+from tournaments.services import dealing
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def rows(table):
-    return dealing.effective_rows(hand_in_play(table))
+    return hand_reads.effective_rows(hand_in_play(table))
 
 
 def test_the_director_backs_the_hand_up_to_before_a_raise_and_the_dealer_goes_on_from_there_TDA_01(
     first_table, dealer_dana_here, director_dora
 ):
     at(first_table, dealing.start_hand, dealer_dana_here)
-    before = dealing.hand_state(hand_in_play(first_table))
+    before = hand_reads.hand_state(hand_in_play(first_table))
     raiser = to_act(first_table)
     at(first_table, dealing.act, dealer_dana_here, record={"action": "raise", "seat": raiser, "to": 150})
     caller = to_act(first_table)
@@ -33,7 +34,7 @@ def test_the_director_backs_the_hand_up_to_before_a_raise_and_the_dealer_goes_on
     raise_row = next(r for r in rows(first_table) if r.record["action"] == "raise")
     at(first_table, dealing.back_up_hand, director_dora, to_seq=raise_row.seq,
        reason="the raise was 100 by the dealer's count")
-    now = dealing.hand_state(hand_in_play(first_table))
+    now = hand_reads.hand_state(hand_in_play(first_table))
     assert now.to_act == raiser and now.stacks == before.stacks and now.pot_total == before.pot_total
     undo_rows = list(hand_in_play(first_table).actions.filter(record__action="undo").order_by("seq"))
     assert [r.undoes.record["action"] for r in undo_rows] == ["call", "raise"]  # newest first
@@ -43,7 +44,7 @@ def test_the_director_backs_the_hand_up_to_before_a_raise_and_the_dealer_goes_on
     # the dealer enters it again; the hand line has only what stands
     at(first_table, dealing.act, dealer_dana_here, record={"action": "raise", "seat": raiser, "to": 100})
     line = fold_it_out(first_table, dealer_dana_here)
-    acts = dealing.hand_line(hand_in_play(first_table))["actions"]
+    acts = hand_reads.hand_line(hand_in_play(first_table))["actions"]
     assert {"seat": raiser, "act": "raise", "to": 100} in acts
     assert {"seat": raiser, "act": "raise", "to": 150} not in acts
     assert line["type"] == "hand"

@@ -11,22 +11,24 @@ from django.db.utils import DatabaseError
 
 from casino.models import AuditEvent
 from casino.rules.errors import RuleViolation
+from casino.writes import NotAllowed, StaleVersion
 from tests.tournaments.conftest import PLAYERS, act, register
 from tournaments import services
 from tournaments.models import Entry, ExclusionListEntry, IdCheck, Player, TournamentEvent
+from tournaments.reads import event as event_reads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def types(tournament):
-    return [e["type"] for e in services.tournament_record(tournament)]
+    return [e["type"] for e in event_reads.tournament_record(tournament)]
 
 
 # --- The write path ----------------------------------------------------------------------------------
 
 
 def test_the_setup_is_the_records_first_event(sunday_event):
-    first = services.tournament_record(sunday_event)[0]
+    first = event_reads.tournament_record(sunday_event)[0]
     assert first["seq"] == 1 and first["type"] == "setup" and first["at"].endswith("Z")
     assert first["buy_in"] == 100 and first["seats_per_table"] == 9 and first["structure"]["steps"]
 
@@ -47,15 +49,15 @@ def test_a_screen_acting_on_an_old_version_is_told_to_refresh(registering, floor
     registering.refresh_from_db()
     old = registering.version
     register(registering, floor_fede, 0)
-    with pytest.raises(services.StaleVersion):
+    with pytest.raises(StaleVersion):
         services.register(tournament=registering, by=floor_fede, key=uuid.uuid4().hex, expected_version=old,
                           name="Late Larry", id_type="dni", id_number="1", birth_date=date(1980, 1, 1))
 
 
 def test_the_floor_cannot_open_registration_nor_a_dealer_register(sunday_event, floor_fede, dealer_dana_here):
-    with pytest.raises(services.NotAllowed, match="tournament director"):
+    with pytest.raises(NotAllowed, match="tournament director"):
         act(services.open_registration, sunday_event, floor_fede)
-    with pytest.raises(services.NotAllowed):
+    with pytest.raises(NotAllowed):
         register(sunday_event, dealer_dana_here, 0)
     assert types(sunday_event) == ["setup"]
 
@@ -88,7 +90,7 @@ def test_registration_before_it_opens_is_refused_and_nothing_is_recorded(sunday_
 def test_registration_records_the_entry_and_its_id_check_but_no_name_or_id_number(registering, floor_fede):
     result = register(registering, floor_fede, 0)
     assert result.entry == 1 and result.refusal is None
-    record = services.tournament_record(registering)
+    record = event_reads.tournament_record(registering)
     assert [e["type"] for e in record[-2:]] == ["registered", "id_checked"]
     text = str(record)
     assert "Pia" not in text and "30111222" not in text and "30.111.222" not in text
@@ -100,10 +102,10 @@ def test_cc23_an_under_18_is_refused_and_the_refusal_is_recorded_with_its_reason
     result = act(services.register, registering, floor_fede, name="Kid Kay", id_type="dni", id_number="50.000.001",
                  birth_date=date(2010, 6, 1))
     assert result.refusal is not None and result.refusal.clause == "CC-23" and result.entry is None
-    refused = services.tournament_record(registering)[-1]
+    refused = event_reads.tournament_record(registering)[-1]
     assert refused["type"] == "refused" and refused["clause"] == "CC-23" and refused["reason"]
     assert "Kid" not in str(refused) and not Entry.objects.exists()
-    assert services.tournament_state(registering).refusals == 1
+    assert event_reads.tournament_state(registering).refusals == 1
 
 
 def test_cc23_a_player_on_the_exclusion_list_is_refused(registering, director_dora, floor_fede):
@@ -154,19 +156,19 @@ def test_cc14_closing_registration_fixes_the_prize_pool_from_the_buy_ins(registe
     for i in range(3):
         register(registering, floor_fede, i)
     act(services.close_registration, registering, director_dora)
-    closed = services.tournament_record(registering)[-1]
+    closed = event_reads.tournament_record(registering)[-1]
     assert closed["type"] == "registration_closed" and closed["entries"] == 3 and closed["prize_pool"] == 300
     registering.refresh_from_db()
-    assert services.tournament_state(registering).prize_pool == 300
+    assert event_reads.tournament_state(registering).prize_pool == 300
 
 
 def test_cc04_a_setup_change_is_recorded_and_announced(registering, director_dora):
     result = act(services.change_setup, registering, director_dora, reason="house rule", starting_stack=15_000)
-    changed = services.tournament_record(registering)[-1]
+    changed = event_reads.tournament_record(registering)[-1]
     assert changed["type"] == "setup_changed" and changed["changes"] == {"starting_stack": 15_000}
     registering.refresh_from_db()
     assert registering.starting_stack == 15_000 and result.version == registering.version
-    assert services.tournament_state(registering).setup.starting_stack == 15_000
+    assert event_reads.tournament_state(registering).setup.starting_stack == 15_000
 
 
 # --- Seats, busts and corrections ------------------------------------------------------------------
@@ -183,7 +185,7 @@ def started(registering, director_dora, floor_fede):
 
 
 def test_tda07_the_start_draws_every_seat_with_a_full_stack(started):
-    state = services.tournament_state(started)
+    state = event_reads.tournament_state(started)
     assert len(state.tables) == 1 and state.players_left == 5
     assert all(e.stack == 10_000 and e.status == "seated" for e in state.entries)
     seats = [e.seat for e in state.entries]
@@ -192,7 +194,7 @@ def test_tda07_the_start_draws_every_seat_with_a_full_stack(started):
 
 
 def seat_of(tournament, entry):
-    e = services.tournament_state(tournament).entry(entry)
+    e = event_reads.tournament_state(tournament).entry(entry)
     return e.table, e.seat
 
 
@@ -201,13 +203,13 @@ def test_a_bust_is_recorded_and_the_wrong_player_corrected(started, floor_fede):
     bust = act(services.record_bust, started, floor_fede, table=table, seat=seat, hand=4)
     assert bust.entry == 2
     started.refresh_from_db()
-    assert services.tournament_state(started).entry(2).status == "busted"
+    assert event_reads.tournament_state(started).entry(2).status == "busted"
     assert Entry.objects.get(number=2).status == "busted"
     right_table, right_seat = seat_of(started, 3)
     act(services.correct, started, floor_fede, seq=bust.seqs[0], reason=f"it was seat {right_seat}",
         replacement={"type": "bust", "entry": 3, "table": right_table, "hand": 4})
     started.refresh_from_db()
-    state = services.tournament_state(started)
+    state = event_reads.tournament_state(started)
     assert state.entry(2).status == "seated" and state.entry(2).stack == 10_000
     assert state.entry(3).status == "busted" and [e.entry for e in state.eliminations] == [3]
     assert Entry.objects.get(number=2).status == "seated"
@@ -223,7 +225,7 @@ def test_cc19_two_busts_in_one_hand_need_their_stacks_at_its_start(started, floo
 
 
 def test_report_hand_ranks_busts_by_their_stacks_at_the_start(started, floor_fede):
-    state = services.tournament_state(started)
+    state = event_reads.tournament_state(started)
     table = state.tables[0]
     (sa, a), (sb, b), (sc, c) = table.players[:3]
     result = act(services.report_hand, started, floor_fede, table=table.table, hand=1, button=sa,
@@ -232,7 +234,7 @@ def test_report_hand_ranks_busts_by_their_stacks_at_the_start(started, floor_fed
                  busts=[sa, sc])
     assert result.version
     started.refresh_from_db()
-    state = services.tournament_state(started)
+    state = event_reads.tournament_state(started)
     assert state.entry(b).stack == 30_000 and {e.entry for e in state.eliminations} == {a, c}
     assert all(e.stack_at_start == 10_000 for e in state.eliminations)
     assert state.chips_in_play == 30_000 + 2 * 10_000
@@ -242,7 +244,7 @@ def test_report_hand_ranks_busts_by_their_stacks_at_the_start(started, floor_fed
 
 
 def test_a_hand_whose_chips_do_not_add_up_is_refused(started, floor_fede):
-    table = services.tournament_state(started).tables[0]
+    table = event_reads.tournament_state(started).tables[0]
     (sa, _), (sb, _) = table.players[:2]
     with pytest.raises(RuleViolation, match="do not add up"):
         act(services.report_hand, started, floor_fede, table=table.table, hand=1, button=sa, small_blind_seat=sa,
@@ -252,14 +254,14 @@ def test_a_hand_whose_chips_do_not_add_up_is_refused(started, floor_fede):
 
 def test_the_floor_may_not_correct_the_directors_actions(started, director_dora, floor_fede):
     act(services.withdraw, started, director_dora, entry=4)
-    seq = len(services.tournament_record(started))
-    while services.tournament_record(started)[seq - 1]["type"] != "withdrawal":
+    seq = len(event_reads.tournament_record(started))
+    while event_reads.tournament_record(started)[seq - 1]["type"] != "withdrawal":
         seq -= 1
-    with pytest.raises(services.NotAllowed):
+    with pytest.raises(NotAllowed):
         act(services.correct, started, floor_fede, seq=seq, reason="he came back")
     act(services.correct, started, director_dora, seq=seq, reason="he came back")
     started.refresh_from_db()
-    assert services.tournament_state(started).entry(4).status == "seated"
+    assert event_reads.tournament_state(started).entry(4).status == "seated"
 
 
 def test_a_correction_needs_a_reason_and_the_setup_is_not_corrected(started, director_dora):
@@ -275,7 +277,7 @@ def test_the_clock_is_kept_from_recorded_commands(started, director_dora):
     with pytest.raises(RuleViolation):
         act(services.clock_command, started, director_dora, kind="pause")
     started.refresh_from_db()
-    assert [c.kind for c in services.tournament_state(started).clock_events] == ["start", "pause"]
+    assert [c.kind for c in event_reads.tournament_state(started).clock_events] == ["start", "pause"]
 
 
 def test_the_winner_is_paid_after_an_id_check_and_only_once(started, director_dora, floor_fede):
@@ -283,12 +285,12 @@ def test_the_winner_is_paid_after_an_id_check_and_only_once(started, director_do
         table, seat = seat_of(started, entry)
         act(services.record_bust, started, floor_fede, table=table, seat=seat, hand=10 + entry)
         started.refresh_from_db()
-        pending = services.tournament_state(started).pending_plan
+        pending = event_reads.tournament_state(started).pending_plan
         if pending:
             act(services.confirm_plan, started, floor_fede, proposed=pending[0])
     act(services.record_results, started, director_dora)
     started.refresh_from_db()
-    state = services.tournament_state(started)
+    state = event_reads.tournament_state(started)
     assert state.finished and state.results[0].entries == (5,)
     first_prize = state.results[0].prize_each
     assert first_prize > 0
@@ -302,11 +304,11 @@ def test_the_winner_is_paid_after_an_id_check_and_only_once(started, director_do
 
 
 def test_a_registration_corrected_away_ends_its_players_phone_links(registering, director_dora, floor_fede):
-    from tournaments import screens
+    from tournaments import services
 
     register(registering, floor_fede, 0)
     entry = Entry.objects.get(tournament=registering, number=1)
-    link = screens.issue_entry_link(entry, by=floor_fede)
+    link = services.issue_entry_link(entry, by=floor_fede)
     registered = TournamentEvent.objects.get(tournament=registering, type="registered")
     act(services.correct, registering, director_dora, seq=registered.seq, reason="registered twice by mistake")
     link.refresh_from_db()
@@ -332,7 +334,7 @@ def test_a_plain_hands_report_reaches_the_console_but_not_the_events_other_scree
     phones, the clock displays or the other tables' tablets show (models.event_screens_group)."""
     from tournaments.models import event_screens_group
 
-    table = services.tournament_state(started).tables[0]
+    table = event_reads.tournament_state(started).tables[0]
     (sa, _a), (sb, _b), (sc, _c) = table.players[:3]
     plain = act(services.report_hand, started, floor_fede, table=table.table, hand=1, button=sa, small_blind_seat=sb,
                 big_blind_seat=sc, stacks_at_start={sa: 10_000, sb: 10_000, sc: 10_000},
@@ -350,7 +352,7 @@ def test_a_hand_that_changes_more_than_its_table_is_announced_to_every_screen(st
                                                                                announced, why):
     from tournaments.models import event_screens_group
 
-    table = services.tournament_state(started).tables[0]
+    table = event_reads.tournament_state(started).tables[0]
     (sa, a), (sb, _b) = table.players[:2]
     starts, ends, penalised = {sa: 10_000, sb: 10_000}, {sa: 5_000, sb: 15_000}, []
     if why == "a penalty served":
@@ -379,5 +381,5 @@ def test_an_entry_corrected_away_keeps_its_number_and_the_next_registration_take
     register(registering, floor_fede, 2)
 
     registering.refresh_from_db()
-    assert sorted(e.entry for e in services.tournament_state(registering).entries) == [1, 3]
+    assert sorted(e.entry for e in event_reads.tournament_state(registering).entries) == [1, 3]
     assert list(Entry.objects.filter(tournament=registering).values_list("number", flat=True)) == [1, 2, 3]

@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 
 from casino.rules.tournament.record import Replayer, replay, verify_record
-from tournaments import services
+from tournaments.reads import event as event_reads
 from tournaments.simulation import simulate_tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -98,7 +98,7 @@ def test_a_simulated_event_keeps_every_invariant_and_its_export_replays_alone(en
                                                                               tmp_path):
     report = simulate_tournament(entries=entries, seed=seed, seats=seats, ante_mode=ante_mode)
     t = report.tournament
-    live = services.tournament_state(t)
+    live = event_reads.tournament_state(t)
     events = exported(t, tmp_path / "record.jsonl")
     seen = check_as_it_was_played(events)
     assert seen["hands"] == report.hands > 0
@@ -148,7 +148,7 @@ def test_at_the_bubble_over_two_tables_the_event_goes_hand_for_hand_and_each_han
 
     report = simulate_tournament(entries=44, seed=1, seats=6, final_table_size=6)
     t = report.tournament
-    live = services.tournament_state(t)
+    live = event_reads.tournament_state(t)
     events = [event.as_record() for event in t.events.order_by("seq")]
     clock_kinds = [e.get("kind") for e in events if e["type"] == "clock"]
     assert clock_kinds.count("hand_for_hand_on") == 1 and "hand_for_hand_off" in clock_kinds

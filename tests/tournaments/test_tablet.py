@@ -10,7 +10,8 @@ import pytest
 
 from tests.tournaments.conftest import act
 from tests.tournaments.test_dealing import hand_in_play, to_act
-from tournaments import dealing, services
+from tournaments import services
+from tournaments.reads import hands as hand_reads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,7 +28,7 @@ def number(first_table):
 
 
 def tap(client, tournament, number, action, **fields):
-    table = dealing.dealt_table(tournament, number)
+    table = hand_reads.dealt_table(tournament, number)
     data = {"version": table.version, "key": uuid.uuid4().hex, **fields}
     return client.post(f"/tournaments/{tournament.pk}/tables/{number}/deal/{action}/", data, HTTP_HX_REQUEST="true",
                        HTTP_ACCEPT_LANGUAGE="en")
@@ -45,11 +46,11 @@ def test_a_hand_is_played_from_the_tablet_tap_by_tap(client, running, number, de
     client.force_login(dealer_dana_here)
     response = tap(client, running, number, "new-hand")
     assert response.status_code == 200 and 'data-step="betting"' in response.content.decode()
-    table = dealing.dealt_table(running, number)
+    table = hand_reads.dealt_table(running, number)
     seat = to_act(table)
     response = tap(client, running, number, "call", seat=seat)
     assert response.status_code == 200
-    assert [r.record["action"] for r in dealing.effective_rows(hand_in_play(table))][-1] == "call"
+    assert [r.record["action"] for r in hand_reads.effective_rows(hand_in_play(table))][-1] == "call"
 
 
 def test_the_tablet_offers_to_kill_an_absent_players_hand_until_the_first_action_TDA_30(
@@ -58,7 +59,7 @@ def test_the_tablet_offers_to_kill_an_absent_players_hand_until_the_first_action
     client.force_login(dealer_dana_here)
     dealt = tap(client, running, number, "new-hand").content.decode()
     assert dealt.count('data-action="kill-hand"') == 4  # every seat dealt in, before anyone acts
-    table = dealing.dealt_table(running, number)
+    table = hand_reads.dealt_table(running, number)
     absent = to_act(table)
     killed = tap(client, running, number, "kill-hand", seat=absent).content.decode()
     assert re.search(rf'<tr data-seat="{absent}"[^>]*>(?:(?!</tr>).)*Dead hand', killed, re.S)
@@ -69,7 +70,7 @@ def test_the_tablet_offers_to_kill_an_absent_players_hand_until_the_first_action
 def test_an_illegal_raise_is_refused_with_its_clause_and_nothing_recorded(client, running, number, dealer_dana_here):
     client.force_login(dealer_dana_here)
     tap(client, running, number, "new-hand")
-    table = dealing.dealt_table(running, number)
+    table = hand_reads.dealt_table(running, number)
     rows = hand_in_play(table).actions.count()
     response = tap(client, running, number, "raise", seat=to_act(table), to=60)
     assert response.status_code == 422 and "TDA-" in response.content.decode()
@@ -95,7 +96,7 @@ def test_a_player_cannot_open_a_tablet(client, running, number, django_user_mode
     assert response.status_code in (302, 403)
     response = tap(client, running, number, "new-hand")
     assert response.status_code in (302, 403)
-    assert hand_in_play(dealing.dealt_table(running, number)) is None
+    assert hand_in_play(hand_reads.dealt_table(running, number)) is None
 
 
 def test_a_table_not_in_play_is_not_found(client, running, dealer_dana_here):
@@ -113,28 +114,29 @@ def test_where_the_house_follows_the_tda_the_tablet_offers_to_table_a_mucked_han
     act(services.change_setup, running, director_dora, reason="TDA-14", options={"mucked_hand_recoverable": True})
     client.force_login(dealer_dana_here)
     tap(client, running, number, "new-hand")
-    table = dealing.dealt_table(running, number)
-    while (legal := dealing.hand_state(hand_in_play(table)).legal()) is not None:  # everyone calls, the BB checks
+    table = hand_reads.dealt_table(running, number)
+    while (legal := hand_reads.hand_state(hand_in_play(table)).legal()) is not None:  # everyone calls, the BB checks
         tap(client, running, number, "check" if legal.check else "call", seat=legal.seat)
     for street, cards in (("flop", "2c 7d 9h"), ("turn", "Js"), ("river", "Kc")):
-        while (legal := dealing.hand_state(hand_in_play(table)).legal()) is not None:
+        while (legal := hand_reads.hand_state(hand_in_play(table)).legal()) is not None:
             tap(client, running, number, "check", seat=legal.seat)
         tap(client, running, number, street, cards=cards)
-    while (legal := dealing.hand_state(hand_in_play(table)).legal()) is not None:
+    while (legal := hand_reads.hand_state(hand_in_play(table)).legal()) is not None:
         tap(client, running, number, "check", seat=legal.seat)
-    order = dealing.hand_state(hand_in_play(table)).showdown_order()
+    order = hand_reads.hand_state(hand_in_play(table)).showdown_order()
     tap(client, running, number, "show", seat=order[0], cards="As Ad")
     answer = tap(client, running, number, "muck", seat=order[1]).content.decode()
     assert 'data-step="recover"' in answer and f'name="seat" value="{order[1]}"' in answer
     tap(client, running, number, "show", seat=order[1], cards="Kh Kd")  # three kings, ruled live
-    assert dealing.hand_state(hand_in_play(table)).shown[dealing.hand_state(hand_in_play(table)).seats.index(order[1])]
+    engine = hand_reads.hand_state(hand_in_play(table))
+    assert engine.shown[engine.seats.index(order[1])]
 
 
 def test_between_hands_the_tablet_offers_to_undo_the_award_until_the_next_deal_C_15(client, running, number,
                                                                                     dealer_dana_here):
     client.force_login(dealer_dana_here)
     tap(client, running, number, "new-hand")
-    table = dealing.dealt_table(running, number)
+    table = hand_reads.dealt_table(running, number)
     while (seat := to_act(table)) is not None:
         tap(client, running, number, "fold", seat=seat)
     awarded = tap(client, running, number, "award-pots").content.decode()
@@ -155,19 +157,19 @@ def test_the_tablet_names_its_players_from_what_the_process_read_of_them_once(
     from django.test.utils import CaptureQueriesContext
 
     from casino.memo import clear_all
-    from tournaments import tablet
+    from tournaments.rendering import tablet
 
     client.force_login(dealer_dana_here)
     assert tap(client, running, number, "new-hand").status_code == 200
     with CaptureQueriesContext(connection) as queries:
-        answer = tap(client, running, number, "call", seat=to_act(dealing.dealt_table(running, number)))
+        answer = tap(client, running, number, "call", seat=to_act(hand_reads.dealt_table(running, number)))
     assert answer.status_code == 200 and "Pia Paz" in answer.content.decode()
     assert not [q for q in queries.captured_queries if '"tournaments_entry"."player_name"' in q["sql"]]
     # the event's row read once for the render, its name and version only (nothing deferred read after)
     event_reads = [q["sql"] for q in queries.captured_queries if 'FROM "tournaments_tournament"' in q["sql"]]
     assert len(event_reads) == 1 and '"tournaments_tournament"."structure"' not in event_reads[0]
     clear_all()  # another process, or a restart: it reads them again
-    assert "Pia Paz" in tablet.tablet_fragment(dealing.dealt_table(running, number))
+    assert "Pia Paz" in tablet.tablet_fragment(hand_reads.dealt_table(running, number))
 
 
 def test_the_tablets_tap_urls_are_djangos_reversed_once_per_script_prefix():
@@ -210,14 +212,14 @@ def test_a_stale_tap_is_refused_and_told_what_was_recorded_since_its_screen(clie
 
     client.force_login(dealer_dana_here)
     tap(client, running, number, "new-hand")
-    table = dealing.dealt_table(running, number)
+    table = hand_reads.dealt_table(running, number)
     shown, raiser = table.version, to_act(table)
     floor = Client()
     floor.force_login(floor_fede)
     assert tap(floor, running, number, "raise", seat=raiser, to=100).status_code == 200
-    folder = to_act(dealing.dealt_table(running, number))
+    folder = to_act(hand_reads.dealt_table(running, number))
     assert tap(floor, running, number, "fold", seat=folder).status_code == 200
-    recorded = [r.pk for r in dealing.effective_rows(hand_in_play(table))]
+    recorded = [r.pk for r in hand_reads.effective_rows(hand_in_play(table))]
 
     late = client.post(f"/tournaments/{running.pk}/tables/{number}/deal/call/",
                        {"version": shown, "key": uuid.uuid4().hex, "seat": raiser}, HTTP_HX_REQUEST="true",
@@ -226,7 +228,7 @@ def test_a_stale_tap_is_refused_and_told_what_was_recorded_since_its_screen(clie
     body = late.content.decode()
     assert late.status_code == 409
     assert f"Seat {raiser} raised to 100. Seat {folder} folded." in body
-    assert [r.pk for r in dealing.effective_rows(hand_in_play(table))] == recorded
+    assert [r.pk for r in hand_reads.effective_rows(hand_in_play(table))] == recorded
 
 
 def test_a_stale_tap_is_told_of_a_new_hand_and_of_the_directors_steps(client, running, number, dealer_dana_here,
@@ -234,7 +236,7 @@ def test_a_stale_tap_is_told_of_a_new_hand_and_of_the_directors_steps(client, ru
     from django.test import Client
 
     client.force_login(dealer_dana_here)
-    shown = dealing.dealt_table(running, number).version
+    shown = hand_reads.dealt_table(running, number).version
     floor = Client()
     floor.force_login(floor_fede)
     assert tap(floor, running, number, "new-hand").status_code == 200

@@ -21,7 +21,12 @@ from casino.asgi import application
 from casino.memo import another_process
 from tests.conftest import _staff, player_session
 from tests.tournaments.conftest import act
-from tournaments import dealing, services, tablet
+from tournaments import services
+from tournaments.reads import event as event_reads
+from tournaments.reads import hands as hand_reads
+from tournaments.rendering import phone as phone_screen
+from tournaments.rendering import tablet
+from tournaments.services import dealing
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("quick_passwords")]
 
@@ -127,7 +132,7 @@ async def test_a_hands_end_is_rendered_once_for_its_answer_and_its_push_its_repo
     the render showed the version before the award, so the answer and the push each rendered again."""
     def to_the_award():
         _tap(dealer_dana_here, first_table, "new-hand")
-        while (seat := dealing.hand_state(dealing.latest_hand(first_table)).to_act) is not None:
+        while (seat := hand_reads.hand_state(hand_reads.latest_hand(first_table)).to_act) is not None:
             if _tap(dealer_dana_here, first_table, "fold", seat=seat).status_code != 200:
                 break  # the last one standing is not asked
 
@@ -135,7 +140,7 @@ async def test_a_hands_end_is_rendered_once_for_its_answer_and_its_push_its_repo
     answer = await _rendered_once(first_table, dealer_dana_here, "award-pots", monkeypatch)
 
     assert 'data-action="undo-award"' in answer  # the tablet after the award (C-15)
-    assert await database_sync_to_async(lambda: dealing.latest_hand(first_table).reported_seq)() is not None
+    assert await database_sync_to_async(lambda: hand_reads.latest_hand(first_table).reported_seq)() is not None
 
 
 def test_the_other_process_renders_the_taps_version_itself_when_first_asked(first_table, dealer_dana_here):
@@ -229,8 +234,8 @@ def _event_at_6_max(director_dora, dealer_dana_here, players: int):
     act(services.start_tournament, tournament, director_dora)
     act(services.clock_command, tournament, director_dora, kind="start")
     tables = []
-    for seats in services.tournament_state(tournament).tables:
-        table = dealing.dealt_table(tournament, seats.table)
+    for seats in event_reads.tournament_state(tournament).tables:
+        table = hand_reads.dealt_table(tournament, seats.table)
         dealing.assign_dealer(table=table, by=director_dora, key=uuid.uuid4().hex, expected_version=table.version,
                               dealer=dealer_dana_here)
         table.refresh_from_db()
@@ -245,7 +250,7 @@ def _everyone_folds(table, dealer):
         return fn(table=table, by=dealer, key=uuid.uuid4().hex, expected_version=table.version, **kwargs)
 
     tap(dealing.start_hand)
-    while (seat := dealing.hand_state(dealing.latest_hand(table)).to_act) is not None:
+    while (seat := hand_reads.hand_state(hand_reads.latest_hand(table)).to_act) is not None:
         try:
             tap(dealing.act, record={"action": "fold", "seat": seat})
         except Exception:  # noqa: BLE001 - the last one standing is not asked
@@ -262,7 +267,7 @@ async def test_a_hands_end_at_another_table_does_not_redraw_this_tablet_but_the_
     shown = _version(await socket.receive_from(timeout=5))
 
     await database_sync_to_async(_everyone_folds)(there, dealer_dana_here)
-    reported = await database_sync_to_async(lambda: dealing.latest_hand(there).reported_seq)()
+    reported = await database_sync_to_async(lambda: hand_reads.latest_hand(there).reported_seq)()
     assert reported is not None  # the hand's end went into the event: the event's version moved on
     assert await socket.receive_nothing(timeout=0.5)
 
@@ -283,7 +288,7 @@ def test_whether_a_change_of_the_event_concerns_a_tablet_is_read_at_the_announce
     tournament.refresh_from_db()
     consumer = DealerTabletConsumer()
     consumer.table = here
-    consumer.shown_facts = tablet.event_facts(services.tournament_state(tournament), here.number)
+    consumer.shown_facts = tablet.event_facts(event_reads.tournament_state(tournament), here.number)
     with django_assert_num_queries(0):  # this process holds the event at that version
         assert consumer._event_concerns_this_table(tournament.version) is False
     act(services.clock_command, tournament, director_dora, kind="pause")
@@ -295,10 +300,10 @@ def test_whether_a_change_of_the_event_concerns_a_tablet_is_read_at_the_announce
 
 
 def _phone_of(tournament, director, number: int) -> str:
-    from tournaments import screens
+    from tournaments import services
     from tournaments.models import Entry
 
-    link = screens.issue_entry_link(Entry.objects.get(tournament=tournament, number=number), by=director)
+    link = services.issue_entry_link(Entry.objects.get(tournament=tournament, number=number), by=director)
     return player_session(link)
 
 
@@ -312,7 +317,7 @@ async def _phone(tournament, director, number: int) -> WebsocketCommunicator:
 
 
 def _dealt_at(table) -> dict[int, int]:
-    return {int(seat): entry for seat, entry in dealing.latest_hand(table).entries.items()}
+    return {int(seat): entry for seat, entry in hand_reads.latest_hand(table).entries.items()}
 
 
 async def test_each_tap_reaches_the_phones_of_the_players_dealt_in_whose_turn_and_their_own_clock_C_04(
@@ -320,7 +325,7 @@ async def test_each_tap_reaches_the_phones_of_the_players_dealt_in_whose_turn_an
 ):
     await database_sync_to_async(_tap)(dealer_dana_here, first_table, "new-hand")
     dealt = await database_sync_to_async(_dealt_at)(first_table)
-    to_act = await database_sync_to_async(lambda: dealing.hand_state(dealing.latest_hand(first_table)).to_act)()
+    to_act = await database_sync_to_async(lambda: hand_reads.hand_state(hand_reads.latest_hand(first_table)).to_act)()
     phone = await _phone(event_in_play, director_dora, dealt[to_act])
 
     await database_sync_to_async(_tap)(dealer_dana_here, first_table, "call-clock")
@@ -336,7 +341,7 @@ async def test_each_tap_reaches_the_phones_of_the_players_dealt_in_whose_turn_an
 async def test_a_tap_at_one_table_reaches_no_phone_at_another(two_tables, dealer_dana_here, director_dora):
     tournament, (here, there) = two_tables
     seated_here = await database_sync_to_async(
-        lambda: next(e for _s, e in services.tournament_state(tournament).table(here.number).players))()
+        lambda: next(e for _s, e in event_reads.tournament_state(tournament).table(here.number).players))()
     phone = await _phone(tournament, director_dora, seated_here)
     await database_sync_to_async(_tap)(dealer_dana_here, there, "new-hand")
     assert await phone.receive_nothing(timeout=0.5)
@@ -349,24 +354,24 @@ async def test_a_tap_reaches_every_phone_dealt_in_from_one_read_of_the_table_non
     """A tap is pushed to the phone of every player dealt in (nine at a full table): the process reads the
     table once for all of them and renders each on the event loop, its own stack in it (issue #15's bench)."""
     from casino.consumers import PlayerConsumer
-    from tournaments import screens
+
 
     await database_sync_to_async(_tap)(dealer_dana_here, first_table, "new-hand")
     dealt = await database_sync_to_async(_dealt_at)(first_table)
-    to_act = await database_sync_to_async(lambda: dealing.hand_state(dealing.latest_hand(first_table)).to_act)()
+    to_act = await database_sync_to_async(lambda: hand_reads.hand_state(hand_reads.latest_hand(first_table)).to_act)()
     seats = [to_act, *[s for s in dealt if s != to_act][:2]]
     phones = [await _phone(event_in_play, director_dora, dealt[seat]) for seat in seats]
 
     reads, worker_renders = [], []
-    read_tap = screens.read_tap
-    monkeypatch.setattr(screens, "read_tap", lambda *a: reads.append(a) or read_tap(*a))
+    read_tap = phone_screen.read_tap
+    monkeypatch.setattr(phone_screen, "read_tap", lambda *a: reads.append(a) or read_tap(*a))
     checked = PlayerConsumer._checked_fragment
     monkeypatch.setattr(PlayerConsumer, "_checked_fragment",
                         lambda self, v: worker_renders.append(v) or checked(self, v))
 
     await database_sync_to_async(_tap)(dealer_dana_here, first_table, "fold", seat=to_act)
     pushed = [await phone.receive_from(timeout=5) for phone in phones]
-    stacks = await database_sync_to_async(lambda: dealing.hand_state(dealing.latest_hand(first_table)).stacks)()
+    stacks = await database_sync_to_async(lambda: hand_reads.hand_state(hand_reads.latest_hand(first_table)).stacks)()
     assert len(reads) == 1 and worker_renders == []
     for seat, html in zip(seats, pushed, strict=True):
         assert f"{stacks[seat]:,}" in html or str(stacks[seat]) in html
@@ -382,7 +387,6 @@ async def test_a_link_revoked_before_the_tap_is_read_is_not_served_from_memory_b
     from django.db import transaction
 
     from casino.models import PlayerLink
-    from tournaments import screens
     from tournaments.models import Entry
 
     await database_sync_to_async(_tap)(dealer_dana_here, first_table, "new-hand")
@@ -393,7 +397,7 @@ async def test_a_link_revoked_before_the_tap_is_read_is_not_served_from_memory_b
     def news_for(link, entry):
         table = type(first_table).objects.get(pk=first_table.pk)
         shown = type(event_in_play).objects.get(pk=event_in_play.pk).version  # the board the phone shows
-        _key, read, render = screens.phone_news(entry, link, {"table": table.pk, "version": table.version}, shown)
+        _key, read, render = phone_screen.phone_news(entry, link, {"table": table.pk, "version": table.version}, shown)
         read()
         return render()
 
@@ -403,8 +407,8 @@ async def test_a_link_revoked_before_the_tap_is_read_is_not_served_from_memory_b
                                             revoked_at__isnull=True)
         served_before = news_for(link, entry)
         with transaction.atomic():
-            screens.revoke_entry_links(entry, by=director_dora)
-        screens._taps.clear()  # a tap after the revocation: read again
+            services.revoke_entry_links(entry, by=director_dora)
+        phone_screen.TAPS.clear()  # a tap after the revocation: read again
         return served_before, news_for(link, entry)
 
     served_before, served_after = await database_sync_to_async(revoke_and_read)()
@@ -422,7 +426,7 @@ async def test_a_moved_players_phone_hears_the_taps_at_its_new_table_and_none_at
     tournament, tables = three_tables
 
     def seats(table):
-        return services.tournament_state(tournament).table(table.number).players
+        return event_reads.tournament_state(tournament).table(table.number).players
 
     # from a table of five to one of four: still balanced, so no plan holds the next hands (TDA-11)
     by_size = sorted([(len(await database_sync_to_async(seats)(t)), t.number, t) for t in tables])

@@ -11,13 +11,15 @@ from casino import reads
 from casino.memo import another_process
 from casino.rules.errors import RuleViolation
 from tests.tournaments.test_dealing import at, hand_in_play, to_act
-from tournaments import dealing
+from tournaments.reads import hands as hand_reads
+from tournaments.rendering import phone as phone_screen
+from tournaments.services import dealing
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def recorded(table) -> list[dict]:
-    return [r.record for r in dealing.effective_rows(hand_in_play(table))]
+    return [r.record for r in hand_reads.effective_rows(hand_in_play(table))]
 
 
 def test_a_tap_after_a_write_in_another_process_reads_the_hand_as_recorded(first_table, dealer_dana_here):
@@ -42,8 +44,8 @@ def test_a_refused_tap_leaves_nothing_for_the_next_one_to_start_from(first_table
     at(first_table, dealing.act, dealer_dana_here, record={"action": "raise", "seat": seat, "to": 100})
     hand = hand_in_play(first_table)
     first_table.refresh_from_db()
-    summary = dealing.table_summary(first_table)
-    assert summary["pot"] == dealing.hand_state(hand).pot_total and summary["phase"] == hand.phase
+    summary = hand_reads.table_summary(first_table)
+    assert summary["pot"] == hand_reads.hand_state(hand).pot_total and summary["phase"] == hand.phase
     assert [r["action"] for r in recorded(first_table)][-1] == "raise"
 
 
@@ -64,12 +66,12 @@ def test_the_tables_summary_is_left_by_the_write_for_both_processes_and_reads_no
     at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": to_act(first_table)})
     first_table.refresh_from_db()
     with django_assert_num_queries(0):
-        from_the_write = dealing.table_summary(first_table)
+        from_the_write = hand_reads.table_summary(first_table)
     with another_process(), django_assert_num_queries(0):
-        assert dealing.table_summary(first_table) == from_the_write  # from Redis
+        assert hand_reads.table_summary(first_table) == from_the_write  # from Redis
     caches["default"].clear()
     with another_process():
-        assert dealing.table_summary(first_table) == from_the_write  # as read and replayed from the record
+        assert hand_reads.table_summary(first_table) == from_the_write  # as read and replayed from the record
     assert from_the_write["to_act"] == to_act(first_table)
 
 
@@ -82,7 +84,7 @@ def test_a_summary_of_a_version_another_process_made_and_did_not_share_is_read_f
     with another_process():  # the fold is another process's write
         at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": folder})
     first_table.refresh_from_db()
-    assert dealing.table_summary(first_table)["to_act"] == to_act(first_table) != folder
+    assert hand_reads.table_summary(first_table)["to_act"] == to_act(first_table) != folder
 
 
 def test_the_shape_of_what_a_write_leaves_changes_with_a_field_added_or_renamed():
@@ -97,25 +99,27 @@ def test_the_shape_of_what_a_write_leaves_changes_with_a_field_added_or_renamed(
 def test_a_taps_news_reads_only_the_links_where_the_write_shared_the_table(
     first_table, dealer_dana_here, shared_snapshots, event_in_play, director_dora, django_assert_num_queries
 ):
-    """The phones' read of a tap (``screens.read_tap``, once per tap and process) takes the table at the
+    """The phones' read of a tap (``phone_screen.read_tap``, once per tap and process) takes the table at the
     version its announcement names from what the write left: the table's row is not read again, only the
     links that may watch it."""
-    from tournaments import screens
+    from tournaments import services
+    from tournaments.reads import event as event_reads
+    from tournaments.reads import hands as hand_reads
 
     at(first_table, dealing.start_hand, dealer_dana_here)
-    dealt = dealing.latest_hand(first_table).entries
-    screens.issue_entry_link(event_in_play.entries.get(number=next(iter(dealt.values()))), by=director_dora)
+    dealt = hand_reads.latest_hand(first_table).entries
+    services.issue_entry_link(event_in_play.entries.get(number=next(iter(dealt.values()))), by=director_dora)
     at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": to_act(first_table)})
     first_table.refresh_from_db()
     with another_process():
-        screens.board_at(event_in_play)  # the board this process's phones show
-        screens.read_tap(event_in_play.pk, first_table.pk, first_table.version - 1)  # knows the table by now
+        event_reads.board_at(event_in_play)  # the board this process's phones show
+        phone_screen.read_tap(event_in_play.pk, first_table.pk, first_table.version - 1)  # knows the table by now
         with django_assert_num_queries(1) as queries:  # the links
-            tap = screens.read_tap(event_in_play.pk, first_table.pk, first_table.version)
+            tap = phone_screen.read_tap(event_in_play.pk, first_table.pk, first_table.version)
     assert "casino_playerlink" in queries.captured_queries[0]["sql"]
     assert (tap.table.pk, tap.table.version) == (first_table.pk, first_table.version)
     assert set(tap.hands) == {int(number) for number in dealt.values()} and len(tap.links) == 1
-    assert screens.read_tap(event_in_play.pk + 1, first_table.pk, first_table.version) is None  # not its event
+    assert phone_screen.read_tap(event_in_play.pk + 1, first_table.pk, first_table.version) is None  # not its event
 
 
 def test_an_action_that_leaves_the_phase_does_not_write_the_hands_row_and_one_that_moves_it_does(
@@ -130,7 +134,7 @@ def test_an_action_that_leaves_the_phase_does_not_write_the_hands_row_and_one_th
     assert not [q for q in calling.captured_queries if q["sql"].startswith('UPDATE "tournaments_tablehand"')]
     assert hand_in_play(first_table).phase == "betting"
     while hand_in_play(first_table).phase == "betting":  # everyone calls or checks to the flop
-        engine = dealing.hand_state(hand_in_play(first_table))
+        engine = hand_reads.hand_state(hand_in_play(first_table))
         move = "check" if engine.legal().call == 0 else "call"
         at(first_table, dealing.act, dealer_dana_here, record={"action": move, "seat": engine.to_act})
-    assert hand_in_play(first_table).phase == dealing.hand_state(hand_in_play(first_table)).phase.value != "betting"
+    assert hand_in_play(first_table).phase == hand_reads.hand_state(hand_in_play(first_table)).phase.value != "betting"

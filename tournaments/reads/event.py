@@ -1,59 +1,38 @@
-"""
+"""What the event's screens read, once per version and process (issue #14): the record replayed and the board.
+
+``tournament_state`` is the record replayed at a version (the replay this process follows, reading only the
+events appended since; a write's own replay kept in ``REPLAYS``); ``record_as_read`` the record with it.
+
+Both render from a ``Board``: what every screen of the event shows at one version (the structure and
+the clock's stored events, the counts, the prize pool and ladder, the announcements, each entry's seat,
+last move and result), read once per version and process (``board_at``) and then rendered for each
+screen from memory. The clock itself is never kept here: each render asks the pure clock
+(``casino.rules.tournament.clock.clock_at``) at "now", and the fragment carries that "now" and the
+instants its countdowns end, so the browser counts down from them (static/js/tournament_clock.js)
+without a timer of its own (TDA-23, CC-87, RP-07).
+
+Privacy: the clock display is a public room screen (no login): it shows no name, no entry number and no
+seat, only what the floor announces aloud. A phone shows its own entry and nothing of any other (C-33:
+read-only; its link belongs to one entry, ``casino.player_links``); an entry corrected away shows the
+"link no longer works" goodbye even before its link is revoked.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
-from typing import Any
-from django.db import IntegrityError, connection, transaction
-from django.db.models import Max
-from django.utils import timezone
-from casino.audit import record_event
-from casino.memo import BoundedCache
-from casino.models import label_of
-from casino.roles import DEAL, DIRECT_TOURNAMENTS, can
-from casino.rules.errors import N_, RuleViolation
-from casino.rules.holdem.hand import ENDED
-from casino.rules.shuffle import SYSTEM_RANDOM
-from casino.rules.tournament import bounds, chip_race, clock, eligibility, penalties, record, seating
-from casino.rules.tournament.options import HouseOptions
-from casino.rules.tournament.record import TournamentState, plan_to_dict
-from casino.rules.tournament.structure import Structure
-from casino.writes import Aggregate, NotAllowed, StaleVersion, Write, Written, write
-from tournaments import access, screens
-from tournaments.digests import exclusion_list_digest, player_digest
-from tournaments.models import (
-    DealtTable,
-    Entry,
-    ExclusionListEntry,
-    IdCheck,
-    Player,
-    StructureTemplate,
-    TableHand,
-    Tournament,
-    TournamentEvent,
-    TournamentRequest,
-    event_screens_group,
-    normalise_id_number,
-)
-import math
-import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from django.conf import settings
-from django.template.loader import render_to_string
-from django.utils import timezone, translation
-from django.utils.safestring import mark_safe
+
+from django.db import connection
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
+
 from casino import player_links
-from casino.rules.tournament import prizes
-from casino.rules.tournament.clock import ClockEvent, ClockReading, clock_at
+from casino.memo import BoundedCache
+from casino.rules.errors import N_, RuleViolation
+from casino.rules.tournament import prizes, record
+from casino.rules.tournament.clock import ClockEvent
+from casino.rules.tournament.options import HouseOptions
 from casino.rules.tournament.record import (
     Setup,
     TournamentState,
@@ -62,8 +41,12 @@ from casino.rules.tournament.record import (
     parse_at,
     payout_shares,
 )
-from casino.rules.tournament.structure import Break, Level, Structure
-from tournaments.models import Tournament
+from casino.rules.tournament.structure import Structure
+from tournaments.models import (
+    Entry,
+    Tournament,
+    TournamentEvent,
+)
 
 
 def _events_of(tournament_id: int) -> list[dict]:
@@ -305,9 +288,7 @@ def board_since(tournament_id: int, version: int) -> Board | None:
 
 def read_board(tournament: Tournament) -> Board:
     """The board from the tournament's row and its replayed record (the events this process had not read
-    yet: ``services.record_as_read``)."""
-    from tournaments.services import record_as_read
-
+    yet: ``record_as_read``)."""
     events, state = record_as_read(tournament.pk)
     setup = state.setup
     options = setup.options if setup is not None else HouseOptions.from_dict(tournament.house_options)
@@ -342,9 +323,7 @@ def read_board(tournament: Tournament) -> Board:
 
 def record_of(tournament: Tournament) -> list[dict]:
     """The tournament's record, every event as the export has it (read once per process, then only what
-    is new: ``services.record_as_read``)."""
-    from tournaments.services import record_as_read
-
+    is new: ``record_as_read``)."""
     return record_as_read(tournament.pk)[0]
 
 
@@ -433,7 +412,6 @@ _entries: BoundedCache[dict[int, tuple[int, str]]] = BoundedCache(16)
 def entries_by_number(tournament_id: int, numbers: Iterable[int] | None) -> dict[int, tuple[int, str]]:
     """The event's entries ``numbers`` (all of them: None) as (id, player's name), read again only for a
     number this process has not seen (a late registration)."""
-    from tournaments.models import Entry
 
     known = _entries.get(tournament_id)
     wanted = None if numbers is None else list(numbers)
@@ -460,6 +438,5 @@ def watching_links(tournament_id: int, numbers: Iterable[int] | None = None) -> 
     and compiling the queryset costs about three times the query itself.
     The same query as ``PlayerLink.objects.filter(seat_type=..., seat_id__in=..., revoked_at__isnull=True,
     expires_at__gt=now).values_list("pk", "expires_at")``, tested against it."""
-    from tournaments.models import Entry
 
     return player_links.usable_links(Entry, _ids_of_entries(tournament_id, numbers))

@@ -1,61 +1,25 @@
-"""
-"""
+"""What the screens read of the hands dealt at the tablets (issue #15): a table's latest hand, its rows and the
+engine's state replayed from them, the table's summary the phones and the console show (``SUMMARIES``, left by
+each write at its commit), what the process's last write at a table knew (``KNOWN``: ``KnownAtCommit``), and the
+hands as exported (``hand_line``, the ``replay_hand`` format: docs/hand-history.md, "Hold'em hands")."""
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from dataclasses import dataclass
 from typing import Any
-from casino import reads, writes
+
+from casino import reads
 from casino.memo import BoundedCache
-from casino.models import label_of
-from casino.roles import DEAL, DIRECT_TOURNAMENTS, Role, can, has_role
-from casino.rules.errors import N_, RuleViolation
-from casino.rules.holdem import HoldemHand, HouseRules, Phase, TableSetup, action_from_dict
+from casino.rules.holdem import HoldemHand, HouseRules, Phase, TableSetup
 from casino.rules.holdem.actions import BETTING_KINDS
 from casino.rules.holdem.hand import ENDED
-from casino.rules.shuffle import SYSTEM_RANDOM
-from casino.rules.tournament import clock
-from casino.rules.tournament.structure import Structure
-from casino.rules.tournament.table_hand import clock_expiry_record, next_hand_setup
-from casino.writes import Aggregate, NotAllowed, Write, asked_for, write
-from tournaments import access, services
-from tournaments.digests import action_row, hand_digests
 from tournaments.models import (
     DealtTable,
     TableHand,
     TableHandAction,
-    TableRequest,
     Tournament,
-    TournamentEvent,
-    table_phones_group,
 )
-import math
-import re
-from collections.abc import Iterable, Mapping
-from django.conf import settings
-from django.template.loader import render_to_string
-from django.utils import timezone, translation
-from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
-from casino import player_links
-from casino.rules.tournament import prizes
-from casino.rules.tournament.clock import ClockEvent, ClockReading, clock_at
-from casino.rules.tournament.options import HouseOptions
-from casino.rules.tournament.record import (
-    Setup,
-    TournamentState,
-    compute_results,
-    effective_events,
-    parse_at,
-    payout_shares,
-)
-from casino.rules.tournament.structure import Break, Level, Structure
-from tournaments.models import Tournament
-
+from tournaments.reads import event as event_reads
 
 #: What the dealer enters besides the players' acts: the board, the showdown, the pots, a misdeal.
 DEALER_KINDS = frozenset({"deal-flop", "deal-turn", "deal-river", "show", "muck", "award-pots", "misdeal",
@@ -105,7 +69,7 @@ def written_at(table: DealtTable, version: int) -> KnownAtCommit | None:
 
 def dealt_table(tournament: Tournament, number: int) -> DealtTable:
     """The tablet's table: the event's table ``number`` (refused when it is not in play, TDA-07)."""
-    services.tournament_state(tournament).table(number)
+    event_reads.tournament_state(tournament).table(number)
     table, _ = DealtTable.objects.get_or_create(tournament=tournament, number=number)
     return table
 
@@ -264,58 +228,3 @@ def hand_lines_text(tournament: Tournament, *, table: int | None = None):
     for hand in hands.iterator(chunk_size=200):
         line = hand_line(hand, reads.effective_rows(hand.actions.all()))
         yield json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n"
-
-
-#: What a tap at a dealt table tells the phones of the entries dealt in there: each one's part of the hand,
-#: and which of their links are usable (link id -> expiry), read once per table version and process.
-@dataclass(frozen=True)
-class TapAtTable:
-    table: object  # the DealtTable as read (its pk and version)
-    hands: dict[int, HandAtSeat]
-    links: dict[int, datetime]
-
-
-TAPS: BoundedCache[TapAtTable] = BoundedCache(1024)
-
-
-#: Each dealt table's fixed facts (its event, number and creation stamp), by id, as this process read them.
-_tables: BoundedCache[tuple[int, int, datetime]] = BoundedCache(1024)
-
-
-def _table_at(tournament_id: int, table_pk: int, version: int):
-    """The dealt table ``table_pk`` of the event as an unsaved row at ``version`` (what a snapshot's key
-    needs: its id and creation stamp), its fixed facts read once per process; None if it is not there."""
-    from tournaments.models import DealtTable
-
-    facts = _tables.get(table_pk)
-    if facts is None:
-        row = DealtTable.objects.filter(pk=table_pk).values_list("tournament_id", "number", "created_at").first()
-        if row is None:
-            return None
-        facts = _tables.put(table_pk, row)
-    event, number, created_at = facts
-    if event != tournament_id:
-        return None
-    return DealtTable(pk=table_pk, tournament_id=event, number=number, created_at=created_at, version=version)
-
-
-def read_tap(tournament_id: int, table_pk: int, version: int) -> TapAtTable | None:
-    """In a worker thread: the table at the version its tap announced (its summary, ``dealing.table_summary``,
-    as the tap's write left it, or read now) and the usable links of the entries dealt in or seated there
-    (their phones hear its taps); None if the table is not the event's. The table's row is not read: the
-    announcement says its version already."""
-    from tournaments import dealing
-
-    table = _table_at(tournament_id, table_pk, version)
-    if table is None:
-        return None
-    at_version = dealing.SUMMARIES.snapshot_anywhere(table, version)
-    table.version = at_version.version  # read now, it may be a later version: it says which
-    hands = hands_in(at_version.summary)
-    # The players seated there but not dealt in, from the newest board this process holds: every change of
-    # a seat is announced to the phones, whose shared read of it made that board, and a phone follows a
-    # table only once the board it shows seats its player there. Read only when the process holds none:
-    # the event's version moves with every hand's end at any table, and each new one was a board to build.
-    board = board_since(tournament_id, 0) or board_at(Tournament(pk=tournament_id))
-    at_table = {*hands, *(number for number, seat in board.seats.items() if seat.table == table.number)}
-    return TapAtTable(table, hands, watching_links(tournament_id, at_table))

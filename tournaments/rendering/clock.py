@@ -1,35 +1,25 @@
-"""
-"""
+"""The room's clock display and the clock's part of every phone (TDA-23, CC-87, RP-07), from a ``Board``.
+
+The clock itself is never kept here: each render asks the pure clock (``casino.rules.tournament.clock``) at
+"now", and the fragment carries that "now" and the instants its countdowns end, so the browser counts down
+from them (static/js/tournament_clock.js) without a timer of its own. The display is a public screen: no
+name, no entry number, no seat."""
 
 from __future__ import annotations
 
-import math
-import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from django.conf import settings
+
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from casino import player_links
+
 from casino.memo import BoundedCache
-from casino.rules.errors import N_, RuleViolation
-from casino.rules.tournament import prizes
-from casino.rules.tournament.clock import ClockEvent, ClockReading, clock_at
-from casino.rules.tournament.options import HouseOptions
-from casino.rules.tournament.record import (
-    Setup,
-    TournamentState,
-    compute_results,
-    effective_events,
-    parse_at,
-    payout_shares,
-)
-from casino.rules.tournament.structure import Break, Level, Structure
-from tournaments.models import Tournament
+from casino.rules.tournament.clock import ClockReading, clock_at
+from casino.rules.tournament.structure import Break, Level
+from tournaments.projections import epoch_ms
+from tournaments.reads.event import ANNOUNCEMENTS, LADDER_PLACES, Board
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +42,6 @@ class ClockView:
         return (r.step, r.running, r.paused, r.on_break, r.started, r.hand_for_hand, r.finished,
                 r.structure_ended, epoch_ms(self.step_ends_at) if self.step_ends_at else r.seconds_left,
                 epoch_ms(self.break_at), None if self.ended_at is None else epoch_ms(self.ended_at) // 1000)
-
-
-def epoch_ms(at: datetime | None) -> int | None:
-    return None if at is None else round(at.timestamp() * 1000)
 
 
 def _reading(board: Board, now: datetime) -> ClockReading | None:

@@ -1,16 +1,36 @@
-"""
+"""The director's console: the whole field at a glance, and what the floor must do now (issue #14).
+
+``console_fragment(tournament, user)`` renders the console's live part; the page
+(``tournaments.views.console``) shows it first and ``tournaments.consumers.TournamentConsoleConsumer``
+pushes it again at each new version of the event. What it shows is read once per call by
+``read_field``: the tables with their players and seats, the plan (who moves, which tables break or
+halt), the clock, the counts (players left of entries, average stack, prize pool), and the field's
+history for the plot. The numbers shown to the room come from t-displays' board
+(``tournaments.reads.event.board_at``), so the console and the clock display never disagree.
+
+Who sees what: the event's director (and the games director, the administrators) runs the whole event,
+setup included; the floor staff see and use the table actions only; a director of another event sees it
+and acts at nothing (``access.may_direct`` / ``access.may_work_floor``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+
 from django.template.loader import render_to_string
 from django.utils import timezone
-from casino.roles import Role, has_role
-from tournaments import access, plot, screens
-from tournaments.models import Entry, Tournament
 
+from casino.roles import Role
+from casino.rules.tournament.seating import plan_tables
+from tournaments import plot
+from tournaments.access import may_direct, may_work_floor
+from tournaments.models import Entry, Tournament
+from tournaments.projections import entry_number
+from tournaments.reads import event as event_reads
+from tournaments.reads import hands as hand_reads
+from tournaments.rendering import clock as clock_screen
+from tournaments.rendering.clock import epoch_ms
 
 #: The id of the console's live element (the consumer's goodbye replaces it).
 SCREEN_ID = "tournament-console"
@@ -73,7 +93,7 @@ class PlanView:
 class Field:
     """What the console shows of one event at one version."""
 
-    board: screens.Board
+    board: event_reads.Board
     tables: tuple[TableView, ...] = ()
     plan: PlanView = field(default_factory=PlanView)
     names: dict[int, str] = field(default_factory=dict)  # entry number -> player's name (staff only)
@@ -89,14 +109,14 @@ class Field:
 
 def entry_names(tournament: Tournament) -> dict[int, str]:
     """Entry number -> the player's name, for the staff's screens only (never the room's)."""
-    return {screens.entry_number(e): e.player_name for e in Entry.objects.filter(tournament=tournament)}
+    return {entry_number(e): e.player_name for e in Entry.objects.filter(tournament=tournament)}
 
 
 def read_field(tournament: Tournament) -> Field:
     """The field at the tournament's current version: the room's board plus what only staff see."""
-    board = screens.board_at(tournament)
+    board = event_reads.board_at(tournament)
     names = entry_names(tournament)
-    state = _state(tournament)
+    state = event_reads.tournament_state(tournament)
     pending = getattr(state, "pending_plan", None)
     plan = _plan_view(pending[1] if pending else None, names)
     tables = _tables(board, state, names, plan)
@@ -108,17 +128,9 @@ def read_field(tournament: Tournament) -> Field:
         if (now - m.at).total_seconds() <= RECENT_MOVES_MINUTES * 60
     )
     return Field(board=board, tables=tables, plan=plan, names=names, recent_moves=recent,
-                 points=tuple(field_history(screens.record_of(tournament))),
+                 points=tuple(field_history(event_reads.record_of(tournament))),
                  proposed=pending[0] if pending else None,
                  halted_now=tuple(getattr(state, "halted", ()) or ()))
-
-
-def _state(tournament: Tournament):
-    try:
-        from tournaments.services import tournament_state
-    except ImportError:
-        return None
-    return tournament_state(tournament)
 
 
 def _plan_view(plan, names: dict[int, str]) -> PlanView:
@@ -132,7 +144,7 @@ def _plan_view(plan, names: dict[int, str]) -> PlanView:
     )
 
 
-def _tables(board: screens.Board, state, names: dict[int, str], plan: PlanView) -> tuple[TableView, ...]:
+def _tables(board: event_reads.Board, state, names: dict[int, str], plan: PlanView) -> tuple[TableView, ...]:
     """Each table with every seat, occupied or empty, from the state's tables (the board's seats when
     there is no state to read)."""
     table_seats = getattr(state, "tables", None) if state is not None else None
@@ -210,14 +222,12 @@ def field_history(events: list[dict]) -> list[plot.FieldPoint]:
 def dealt_tables(tournament: Tournament, hand_for_hand: bool) -> list[dict]:
     """Each dealt table's hand as it stands (issue #15): its number, stage, pot, who is all-in, the stacks,
     and what it waits for in hand-for-hand (the next deal, CC-11; the board, RP-08-F)."""
-    from tournaments import dealing
-
     rows = []
     for table in tournament.dealt_tables.order_by("number"):
-        summary = dealing.table_summary(table)
+        summary = hand_reads.table_summary(table)
         if summary is None:
             continue
-        # The summary is shared by every render of this table version (dealing.table_summary): what
+        # The summary is shared by every render of this table version (hand_reads.table_summary): what
         # depends on the event (hand-for-hand on or off) goes on a copy, never into the shared one.
         waits = {"waits_for_deal": summary["phase"] == "complete", "waits_for_board": summary["board_held"]}
         rows.append({**summary, **(waits if hand_for_hand else {})})
@@ -249,12 +259,10 @@ def dealers_on_duty(tournament: Tournament) -> dict[int, dict]:
 def plan_waits_for(tournament: Tournament, dealt: list[dict]) -> list[int]:
     """The tables whose hand in play the plan proposed waits for (TDA-11: confirmed when it ends), from the dealt
     tables' hands as the console shows them; the console is pushed each table's taps, the award's included."""
-    state = _state(tournament)
+    state = event_reads.tournament_state(tournament)
     pending = getattr(state, "pending_plan", None)
     if pending is None:
         return []
-    from tournaments.services import plan_tables
-
     touched = plan_tables(pending[1], state.tables)
     return sorted(row["number"] for row in dealt if row["in_play"] and row["number"] in touched)
 
@@ -262,7 +270,7 @@ def plan_waits_for(tournament: Tournament, dealt: list[dict]) -> list[int]:
 def console_context(tournament: Tournament, user, notice: dict | None = None) -> dict:
     the_field = read_field(tournament)
     board = the_field.board
-    clock = screens.clock_view(board)
+    clock = clock_screen.clock_view(board)
     floor = may_work_floor(user, tournament)
     dealt = dealt_tables(tournament, bool(clock.reading and clock.reading.hand_for_hand))
     return {

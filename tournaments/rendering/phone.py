@@ -1,35 +1,32 @@
-"""
-"""
+"""A player's phone (C-33: read-only, their own entry): its seat, move, result and penalty, the clock and the
+counts every phone shows alike, and its part of the hand at its table. Rendered in three parts cached per
+version and language (docs/decisions/2026-11-26-phone-in-three-parts.md), the socket's groups following the
+player's table, and a tap at the table read once per tap and process (``read_tap``)."""
 
 from __future__ import annotations
 
-import math
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-from django.conf import settings
+from dataclasses import dataclass
+from datetime import datetime
+
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
-from casino import player_links
+
 from casino.memo import BoundedCache
-from casino.rules.errors import N_, RuleViolation
-from casino.rules.tournament import prizes
-from casino.rules.tournament.clock import ClockEvent, ClockReading, clock_at
-from casino.rules.tournament.options import HouseOptions
-from casino.rules.tournament.record import (
-    Setup,
-    TournamentState,
-    compute_results,
-    effective_events,
-    parse_at,
-    payout_shares,
+from tournaments.models import DealtTable, Tournament, event_screens_group, table_phones_group
+from tournaments.projections import (
+    HandAtSeat,
+    entry_number,
+    hand_at_seat,
+    hand_shown,
+    hands_in,
+    remember_hand,
+    street_label,
 )
-from casino.rules.tournament.structure import Break, Level, Structure
-from tournaments.models import Tournament
+from tournaments.reads.event import ANNOUNCEMENTS, MOVE_NOTICE, Board, board_at, board_since, watching_links
+from tournaments.reads.hands import SUMMARIES
+from tournaments.rendering.clock import clock_context, clock_state, clock_view, stamped
 
 
 def player_groups(entry) -> list[str]:
@@ -39,8 +36,6 @@ def player_groups(entry) -> list[str]:
 
 
 def phone_groups(board: Board, number: int) -> list[str]:
-    from tournaments.models import event_screens_group, table_phones_group
-
     seat = board.seats.get(number)
     event = event_screens_group(board.tournament_id)
     return [event] if seat is None else [event, table_phones_group(board.tournament_id, seat.table)]
@@ -55,13 +50,7 @@ def phone_groups_now(entry, shown: int) -> list[str] | None:
 
 def versioned_groups(entry) -> list[str]:
     """The event's announcements carry the version the phone shows; its table's do not."""
-    from tournaments.models import event_screens_group
-
     return [event_screens_group(entry.tournament_id)]
-
-
-def entry_number(entry) -> int:
-    return getattr(entry, "number", None) or entry.pk
 
 
 def player_fragment(entry, link, *, version: int | None = None) -> str:
@@ -208,3 +197,54 @@ def phone_view(board: Board, number: int, now: datetime | None = None, hand: Han
     if hand is not None:
         html = html.replace(HAND_SLOT, _phone_hands.get_or_make((hand, language), lambda: _phone_hand(hand)), 1)
     return stamped(_VERSION_SHOWN.sub(f'data-version="{board.version}"', html, count=1))
+
+
+#: What a tap at a dealt table tells the phones of the entries dealt in there: each one's part of the hand,
+#: and which of their links are usable (link id -> expiry), read once per table version and process.
+@dataclass(frozen=True)
+class TapAtTable:
+    table: object  # the DealtTable as read (its pk and version)
+    hands: dict[int, HandAtSeat]
+    links: dict[int, datetime]
+
+
+TAPS: BoundedCache[TapAtTable] = BoundedCache(1024)
+
+
+#: Each dealt table's fixed facts (its event, number and creation stamp), by id, as this process read them.
+_tables: BoundedCache[tuple[int, int, datetime]] = BoundedCache(1024)
+
+
+def _table_at(tournament_id: int, table_pk: int, version: int):
+    """The dealt table ``table_pk`` of the event as an unsaved row at ``version`` (what a snapshot's key
+    needs: its id and creation stamp), its fixed facts read once per process; None if it is not there."""
+    facts = _tables.get(table_pk)
+    if facts is None:
+        row = DealtTable.objects.filter(pk=table_pk).values_list("tournament_id", "number", "created_at").first()
+        if row is None:
+            return None
+        facts = _tables.put(table_pk, row)
+    event, number, created_at = facts
+    if event != tournament_id:
+        return None
+    return DealtTable(pk=table_pk, tournament_id=event, number=number, created_at=created_at, version=version)
+
+
+def read_tap(tournament_id: int, table_pk: int, version: int) -> TapAtTable | None:
+    """In a worker thread: the table at the version its tap announced (its summary, ``table_summary``,
+    as the tap's write left it, or read now) and the usable links of the entries dealt in or seated there
+    (their phones hear its taps); None if the table is not the event's. The table's row is not read: the
+    announcement says its version already."""
+    table = _table_at(tournament_id, table_pk, version)
+    if table is None:
+        return None
+    at_version = SUMMARIES.snapshot_anywhere(table, version)
+    table.version = at_version.version  # read now, it may be a later version: it says which
+    hands = hands_in(at_version.summary)
+    # The players seated there but not dealt in, from the newest board this process holds: every change of
+    # a seat is announced to the phones, whose shared read of it made that board, and a phone follows a
+    # table only once the board it shows seats its player there. Read only when the process holds none:
+    # the event's version moves with every hand's end at any table, and each new one was a board to build.
+    board = board_since(tournament_id, 0) or board_at(Tournament(pk=tournament_id))
+    at_table = {*hands, *(number for number, seat in board.seats.items() if seat.table == table.number)}
+    return TapAtTable(table, hands, watching_links(tournament_id, at_table))

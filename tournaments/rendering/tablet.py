@@ -1,38 +1,43 @@
-"""
+"""The dealer's tablet at a tournament table (issue #15): its live fragment (its page and taps: ``views.tablet``).
+
+Every tap is one POST through ``tournaments.services.dealing`` (the one write path); the socket
+(``consumers.DealerTabletConsumer``) only tells the tablet that its table or the event changed, and the
+tablet is rendered again from the record. The fragment shows the table as it stands (seats, names,
+stacks, button and blinds), the level and the next from the event's clock, the hand in play with what
+the player in turn may do (the engine's ``legal()``: the call, the smallest and largest bet or raise),
+the dealer's next step (the board, the showdown in the engine's order, the pots), and, before the next
+hand, the players the floor's plan moves to or from this table.
+
+A version is rendered once per process and language, when first asked for (``fragment_at``): the tap's
+write records and announces ids and a version and renders nothing; the tap's answer, after the write
+returns, asks this cache for the version the write made and puts its notice in; the socket's push of that
+version asks the same cache. The fragment is the same bytes for every viewer who may open the tablet
+(its dealer on duty, the floor, the director). A change of the event redraws the tablet only when it
+changes what the tablet shows of the event (``event_facts``): a hand's end at another table does not.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-from django.contrib import messages
-from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_POST
+
 from casino import reads
-from casino.access import role_required
-from casino.form_input import BadInput, version_and_key
 from casino.memo import BoundedCache
-from casino.refusals import mark_refusal
-from casino.roles import Role, has_role
-from casino.rules.errors import RuleViolation
 from casino.rules.holdem import Phase
 from casino.rules.holdem.hand import ENDED
 from casino.rules.tournament import clock
 from casino.rules.tournament.structure import Structure
-from tournaments import dealing, forms, screens, services
 from tournaments.models import DealtTable, TableHand, TableHandAction, TableRequest, Tournament
-from tournaments.views import outcome
-
+from tournaments.reads import event as event_reads
+from tournaments.reads import hands as hand_reads
+from tournaments.templatetags.tournament_display import chips
 
 SCREEN_ID = "deal-table"
 
@@ -56,25 +61,25 @@ def _level_view(tournament: Tournament, state) -> dict[str, Any] | None:
 
 
 def tablet_context(table: DealtTable, notice: dict | None = None,
-                   written: dealing.KnownAtCommit | None = None) -> dict[str, Any]:
+                   written: hand_reads.KnownAtCommit | None = None) -> dict[str, Any]:
     """What the tablet shows: the same for every viewer who may open it (its dealer on duty, the floor, the
     director), so that one render per version serves them all (``fragment_at``). ``written``: what this
     process's write of that version knew (its hand, rows and engine state), instead of reading them again."""
     # its version now, not when the table was read; the tablet shows only its name (the rest of the event is
     # the replay's): not its structure, payouts and options, decoded from JSON at every tap's render
     tournament = _event_name_and_version(table.tournament_id)
-    state = services.tournament_state(tournament)
+    state = event_reads.tournament_state(tournament)
     seats = state.table_in_play(table.number)
     # The names of this table's players only (an event has a thousand entries; a tablet shows nine).
     at_table = [entry for _seat, entry in (seats.players if seats else ())]
     if state.pending_plan is not None:
         at_table += [m.entry for m in state.pending_plan[1].moves]
-    names = {number: name for number, (_pk, name) in screens.entries_by_number(tournament.pk, at_table).items()}
+    names = {number: name for number, (_pk, name) in event_reads.entries_by_number(tournament.pk, at_table).items()}
     if written is not None:
         hand, records, engine = written.hand, list(written.rows), written.engine
     else:
-        hand = dealing.latest_hand(table)
-        engine, records, _last = dealing.replayed(hand) if hand is not None else (None, [], 0)
+        hand = hand_reads.latest_hand(table)
+        engine, records, _last = hand_reads.replayed(hand) if hand is not None else (None, [], 0)
     in_play = engine is not None and engine.phase not in ENDED
     where = hand.level["where"] if hand is not None else {}
     dead = {r.record["seat"] for r in records if r.record.get("action") == "kill-hand"}
@@ -122,7 +127,7 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
             # what the engine awards (TDA-15..21: side pots, odd chips), for the dealer to push and confirm
             awards=engine.award_pots().payouts if engine.phase is Phase.AWARD and engine.can_award_pots() else None,
             clock=_clock_view(hand) if in_play else None,
-            may_undo=in_play and any(not dealing.part_of_the_deal(r, hand) for r in records[-1:]),
+            may_undo=in_play and any(not hand_reads.part_of_the_deal(r, hand) for r in records[-1:]),
             # the last hand's award, until the next deal (C-15), where nobody busted in it (the director's)
             may_undo_award=engine.phase is Phase.COMPLETE and hand.reported_seq is not None
             and all(engine.stacks.values()),
@@ -199,7 +204,7 @@ def render_now(table: DealtTable, version: int | None = None) -> MadeFragment:
     """The tablet as its table and event stand now (or its table at ``version``, where this process's write
     of that version left what it knew), in the active language, kept under the table's version it shows (a
     change of the event at the same table version replaces it)."""
-    written = dealing.written_at(table, version) if version is not None else None
+    written = hand_reads.written_at(table, version) if version is not None else None
     if written is not None:
         table = written.table
     else:
@@ -258,8 +263,6 @@ _SAID_AT_MOST = 6
 
 
 def _record_said(record: dict) -> str | None:
-    from tournaments.templatetags.tournament_display import chips
-
     said = _RECORD_SAID.get(record.get("action"))
     if said is None:
         return None

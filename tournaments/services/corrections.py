@@ -1,47 +1,21 @@
-"""
-"""
+"""Corrections of the record (CC-04): a line voided or replaced with its reason, never rewritten; a reported
+hand withdrawn when its table's hand is undone. A correction is checked by replaying the whole record, and one
+that would leave it inconsistent (a seat taken twice, a plan's moves undone twice) is refused."""
 
 from __future__ import annotations
 
-import hashlib
-import json
-import threading
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
 from typing import Any
-from django.db import IntegrityError, connection, transaction
-from django.db.models import Max
-from django.utils import timezone
-from casino.audit import record_event
-from casino.memo import BoundedCache
-from casino.models import label_of
-from casino.roles import DEAL, DIRECT_TOURNAMENTS, can
-from casino.rules.errors import N_, RuleViolation
-from casino.rules.holdem.hand import ENDED
-from casino.rules.shuffle import SYSTEM_RANDOM
-from casino.rules.tournament import bounds, chip_race, clock, eligibility, penalties, record, seating
-from casino.rules.tournament.options import HouseOptions
-from casino.rules.tournament.record import TournamentState, plan_to_dict
-from casino.rules.tournament.structure import Structure
-from casino.writes import Aggregate, NotAllowed, StaleVersion, Write, Written, write
-from tournaments import access, screens
-from tournaments.digests import exclusion_list_digest, player_digest
-from tournaments.models import (
-    DealtTable,
-    Entry,
-    ExclusionListEntry,
-    IdCheck,
-    Player,
-    StructureTemplate,
-    TableHand,
-    Tournament,
-    TournamentEvent,
-    TournamentRequest,
-    event_screens_group,
-    normalise_id_number,
-)
 
+from casino.rules.errors import N_, RuleViolation
+from casino.rules.shuffle import SYSTEM_RANDOM
+from casino.rules.tournament import record
+from casino.rules.tournament.record import TournamentState
+from casino.writes import NotAllowed
+from tournaments import access
+from tournaments.services import links
+from tournaments.services.play import finish_or_plan
+from tournaments.services.setup import clock_still_replays
+from tournaments.writing import EventWrite, TournamentResult, as_dealt, entry_row, hands_in_play, write_event
 
 #: The record's events a floor person may correct (the director may correct any but the setup).
 FLOOR_CORRECTABLE = frozenset({"bust", "seated", "hand", "chip_count", "button", "id_checked", "plan_confirmed"})
@@ -52,7 +26,7 @@ NOT_CORRECTABLE = frozenset({"setup", "correction"})
 
 def withdraw_hand(*, tournament, by, key: str, expected_version: int | None, seq: int, reason: str) -> TournamentResult:
     """A dealt table's hand taken back out of the record before the next deal there (CC-43, C-15: a hand is
-    corrected until the next deal starts): its dealer undid the award (``dealing.undo_last``). The ``hand``
+    corrected until the next deal starts): its dealer undid the award (``services.dealing.undo_last``). The ``hand``
     event at ``seq`` is voided by a correction with the reason (the record keeps both; the replay gives
     the players their stacks, and a penalty its hand, back). A hand with a bust is not: its bust ranked a
     player and may have moved others, which the director corrects in the record. Audited."""
@@ -173,7 +147,7 @@ def correct(*, tournament, by, key: str, expected_version: int, seq: int, reason
         if target["type"] == "registered" and target["entry"] not in {e.entry for e in w.state.entries}:
             # A registration corrected away: its player's phone must not follow the event any more
             # (its links end in this transaction; after commit the phones say goodbye and close).
-            screens.revoke_entry_links(entry_row(w, target["entry"]), by=w.by, now=w.now)
+            links.revoke_entry_links(entry_row(w, target["entry"]), by=w.by, now=w.now)
         if w.state.pending_plan is None:
             finish_or_plan(w)
 

@@ -1,37 +1,73 @@
-"""
+"""The commands of a tournament table dealt from a tablet (issue #15): each hand through the Hold'em engine.
+
+A tournament table (``DealtTable``) is an aggregate of its own, written through the one write path
+(``casino.writes.write``): its row is locked, the engine (``casino.rules.holdem``) decides, the hand's
+records are appended, the version is bumped and the table's screens hear of it after commit. A hundred
+tables deal at once, each on its own lock; only the end of a hand writes into the tournament's record
+(``services.play.report_hand``, in the same transaction): its button and blinds, each seat's stack at the
+start and the end, and the busts, which the event ranks (CC-19) and balances (the plan the floor
+confirms). The floor enters nothing by hand.
+
+* ``start_hand``: the next hand where the dead button puts it (C-25), at the level in play when it
+  starts (TDA-23), with the blinds and the ante the house's ante mode takes (C-02, CC-50..53, RP-11):
+  ``casino.rules.tournament.table_hand.next_hand_setup``. The engine posts them and deals.
+* ``act``: each action in turn with the TDA's verbs (TDA-03) or the dealer's own steps (the board's
+  cards, the hands shown or mucked at the showdown, the pots awarded, a misdeal); the engine refuses
+  what the rules refuse, naming the clause.
+* ``undo_last``: the last action, before the next one, with its reason (audited); the hand's start is
+  not undone (a misdeal is declared instead); the last hand's award until the next deal starts (its
+  report leaves the event's record), unless a player busted in it: that is the director's (TDA-01).
+* ``back_up_hand``: the director's ruling (TDA-01): the hand in play goes back to before any of its
+  actions, with his reason (audited).
+* ``call_clock`` / ``clock_ran_out``: the clock on the player in turn (C-04) and the house's outcome
+  when it runs out (C-05).
+* ``release_board``: the director lets a hand-for-hand all-in's board be dealt (RP-08-F); each
+  hand-for-hand deal waits for his release (CC-11, in ``start_hand``).
+* ``pause_table`` / ``resume_table``: the director stops play at a table with his reason (TDA-01).
+* ``assign_dealer``: the floor puts a dealer on duty at a table; only that dealer deals there
+  (``access.may_deal_at``), besides the floor and the director.
+
+Each write on a hand audits the rows it appended and digests of the hand's entries, level, setup and
+rules (``writing.audit_hand``); each dealer assigned is audited with his id: ``verify_audit`` checks both.
+
+Every refusal is a ``RuleViolation`` (or ``NotAllowed``) a dealer can read; nothing is half-recorded.
 """
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
-from casino import reads, writes
-from casino.memo import BoundedCache
-from casino.models import label_of
-from casino.roles import DEAL, DIRECT_TOURNAMENTS, Role, can, has_role
+
+from casino.roles import Role, has_role
 from casino.rules.errors import N_, RuleViolation
-from casino.rules.holdem import HoldemHand, HouseRules, Phase, TableSetup, action_from_dict
+from casino.rules.holdem import HoldemHand, Phase, action_from_dict
 from casino.rules.holdem.actions import BETTING_KINDS
 from casino.rules.holdem.hand import ENDED
 from casino.rules.shuffle import SYSTEM_RANDOM
 from casino.rules.tournament import clock
 from casino.rules.tournament.structure import Structure
 from casino.rules.tournament.table_hand import clock_expiry_record, next_hand_setup
-from casino.writes import Aggregate, NotAllowed, Write, asked_for, write
-from tournaments import access, services
-from tournaments.digests import action_row, hand_digests
+from casino.writes import NotAllowed, asked_for
+from tournaments.access import runs_the_floor
 from tournaments.models import (
     DealtTable,
     TableHand,
     TableHandAction,
-    TableRequest,
     Tournament,
     TournamentEvent,
-    table_phones_group,
 )
+from tournaments.reads import event as event_reads
+from tournaments.reads.hands import (
+    BOARD_KINDS,
+    DEALER_KINDS,
+    START_KINDS,
+    effective_rows,
+    hand_state,
+    latest_hand,
+    part_of_the_deal,
+    replayed,
+)
+from tournaments.services import corrections, play
+from tournaments.writing import TableResult, TableWrite, append_records, audit_hand, hand_in_play, write_at_table
 
 
 def _sitting_out(table: DealtTable, last: TableHand | None) -> list[int]:
@@ -53,7 +89,7 @@ def start_hand(*, table: DealtTable, by, key: str, expected_version: int) -> Tab
         if last is not None and Phase(last.phase) not in ENDED:
             raise RuleViolation(N_("The hand in play is not finished."), "CC-43")
         tournament = Tournament.objects.get(pk=w.table.tournament_id)
-        state = services.tournament_state(tournament)
+        state = event_reads.tournament_state(tournament)
         if state.finished or state.setup is None:
             raise RuleViolation(N_("The tournament is not in play."), "CC-04")
         seats = state.table(w.table.number)
@@ -142,7 +178,7 @@ def _board_held(w: TableWrite, hand: TableHand, before: HoldemHand, action) -> b
     if action.kind not in BOARD_KINDS or not before.cards_up or hand.level.get("board_released"):
         return False
     tournament = Tournament.objects.get(pk=w.table.tournament_id)
-    return services.tournament_state(tournament).hand_for_hand
+    return event_reads.tournament_state(tournament).hand_for_hand
 
 
 def _plan_touches(plan, number: int) -> bool:
@@ -222,7 +258,7 @@ def _report(w: TableWrite, hand: TableHand, state: HoldemHand, rng, *, award: in
     starts = dict(state.setup.stacks)
     ends = dict(state.stacks)
     where = hand.level["where"]
-    result = services.report_hand(
+    result = play.report_hand(
         tournament=w.table.tournament_id, by=w.by, key=f"dealt-hand-{hand.pk}-{award}", expected_version=None,
         table=w.table.number, hand=hand.number, button=where["button"],
         small_blind_seat=where["small_blind_position"], big_blind_seat=where["big_blind"],
@@ -234,7 +270,7 @@ def _report(w: TableWrite, hand: TableHand, state: HoldemHand, rng, *, award: in
 def undo_last(*, table: DealtTable, by, key: str, expected_version: int, reason: str) -> TableResult:
     """Undo the hand's last action before the next one (CC-43), with its reason, audited. The last hand's
     award is undone too until the next deal starts (C-15): its report leaves the event's record
-    (``services.withdraw_hand``), unless a player busted in it (the director corrects that)."""
+    (``corrections.withdraw_hand``), unless a player busted in it (the director corrects that)."""
     reason = (reason or "").strip()
     if not reason:
         raise RuleViolation(N_("Say why the action is undone."), "CC-43")
@@ -253,7 +289,7 @@ def undo_last(*, table: DealtTable, by, key: str, expected_version: int, reason:
             # The award of the table's last hand, before the next deal (CC-43, C-15): its report leaves the
             # event's record too, in this transaction (refused for a hand with a bust: the director's).
             # on the event as it is at its lock, as the report was (``_report``)
-            services.withdraw_hand(tournament=w.table.tournament_id, by=w.by, key=f"undo-{w.key}"[:100],
+            corrections.withdraw_hand(tournament=w.table.tournament_id, by=w.by, key=f"undo-{w.key}"[:100],
                                    expected_version=None, seq=hand.reported_seq, reason=reason)
             hand.reported_seq = None
         undone = rows[-1]
@@ -330,7 +366,7 @@ def release_board(*, table: DealtTable, by, key: str, expected_version: int) -> 
 
 def _options(table: DealtTable):
     tournament = Tournament.objects.get(pk=table.tournament_id)
-    return services.tournament_state(tournament).setup.options
+    return event_reads.tournament_state(tournament).setup.options
 
 
 def call_clock(*, table: DealtTable, by, key: str, expected_version: int) -> TableResult:

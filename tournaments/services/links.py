@@ -1,70 +1,22 @@
-"""
-"""
+"""The players' phone links of an event (C-33): issued with an entry's receipt, living until the event ends and
+``LINK_GRACE`` after, revoked (a lost receipt) and reissued by the director, each audited."""
 
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from django.conf import settings
-from django.template.loader import render_to_string
-from django.utils import timezone, translation
-from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
-from casino import player_links
-from casino.memo import BoundedCache
-from casino.rules.errors import N_, RuleViolation
-from casino.rules.tournament import prizes
-from casino.rules.tournament.clock import ClockEvent, ClockReading, clock_at
-from casino.rules.tournament.options import HouseOptions
-from casino.rules.tournament.record import (
-    Setup,
-    TournamentState,
-    compute_results,
-    effective_events,
-    parse_at,
-    payout_shares,
-)
-from casino.rules.tournament.structure import Break, Level, Structure
-from tournaments.models import Tournament
-import hashlib
-import json
-import threading
-from collections.abc import Callable
-from datetime import UTC, date, datetime
-from typing import Any
-from django.db import IntegrityError, connection, transaction
-from django.db.models import Max
-from django.utils import timezone
-from casino.audit import record_event
-from casino.models import label_of
-from casino.roles import DEAL, DIRECT_TOURNAMENTS, can
-from casino.rules.holdem.hand import ENDED
-from casino.rules.shuffle import SYSTEM_RANDOM
-from casino.rules.tournament import bounds, chip_race, clock, eligibility, penalties, record, seating
-from casino.rules.tournament.record import TournamentState, plan_to_dict
-from casino.rules.tournament.structure import Structure
-from casino.writes import Aggregate, NotAllowed, StaleVersion, Write, Written, write
-from tournaments import access, screens
-from tournaments.digests import exclusion_list_digest, player_digest
-from tournaments.models import (
-    DealtTable,
-    Entry,
-    ExclusionListEntry,
-    IdCheck,
-    Player,
-    StructureTemplate,
-    TableHand,
-    Tournament,
-    TournamentEvent,
-    TournamentRequest,
-    event_screens_group,
-    normalise_id_number,
-)
 
+from django.conf import settings
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from casino.rules.errors import N_, RuleViolation
+from tournaments.models import (
+    Tournament,
+)
+from tournaments.projections import entry_number
+from tournaments.services import links
+from tournaments.writing import EventWrite, TournamentResult, entry_row, write_event
 
 #: A player's link lives until the event ends, and this long after, to read their place and prize.
 LINK_GRACE = timedelta(hours=12)
@@ -112,19 +64,19 @@ def revoke_entry_links(entry, *, by, now=None) -> list:
 def revoke_player_links(*, tournament, by, key: str, expected_version: int, entry: int,
                         reissue: bool = False) -> TournamentResult:
     """The director ends every link of an entry that still works (a lost or stolen receipt): after commit the
-    phones on them are told and closed, on every process (``screens.revoke_entry_links``). With ``reissue``,
+    phones on them are told and closed, on every process (``links.revoke_entry_links``). With ``reissue``,
     a new link for the same entry in the same write (``result.link``), refused for an entry out of the event
-    (``screens.issue_entry_link``). Each link ended is audited (``player_link.revoked``), as the pit's are."""
+    (``links.issue_entry_link``). Each link ended is audited (``player_link.revoked``), as the pit's are."""
 
     def work(w: EventWrite) -> None:
         row = entry_row(w, entry)
-        ended = screens.revoke_entry_links(row, by=w.by, now=w.now)
+        ended = links.revoke_entry_links(row, by=w.by, now=w.now)
         if not ended and not reissue:
             raise RuleViolation(N_("Entry %(entry)s has no link that still works."), None, entry=entry)
         for link in ended:
             w.audit("player_link.revoked", obj=link, entry=entry, reason="reissued" if reissue else "revoked")
         if reissue:
-            w.link = screens.issue_entry_link(row, by=w.by).pk
+            w.link = links.issue_entry_link(row, by=w.by).pk
 
     return write_event(tournament=tournament, by=by, key=key, expected_version=expected_version,
                   action="player_links_revoked", work=work)

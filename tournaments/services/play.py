@@ -1,45 +1,29 @@
-"""
-"""
+"""The event in play: the clock (TDA-23, CC-86..88), busts and the hands the tablets report (CC-19), penalties
+(TDA-71), withdrawals and disqualifications, chip counts, the colour-up (TDA-24, CC-68), the results and the
+prizes paid (CC-89..93). Each a command through ``writing.write_event``."""
 
 from __future__ import annotations
 
-import hashlib
-import json
-import threading
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
-from typing import Any
-from django.db import IntegrityError, connection, transaction
-from django.db.models import Max
-from django.utils import timezone
-from casino.audit import record_event
-from casino.memo import BoundedCache
-from casino.models import label_of
-from casino.roles import DEAL, DIRECT_TOURNAMENTS, can
 from casino.rules.errors import N_, RuleViolation
-from casino.rules.holdem.hand import ENDED
 from casino.rules.shuffle import SYSTEM_RANDOM
-from casino.rules.tournament import bounds, chip_race, clock, eligibility, penalties, record, seating
-from casino.rules.tournament.options import HouseOptions
-from casino.rules.tournament.record import TournamentState, plan_to_dict
-from casino.rules.tournament.structure import Structure
-from casino.writes import Aggregate, NotAllowed, StaleVersion, Write, Written, write
-from tournaments import access, screens
-from tournaments.digests import exclusion_list_digest, player_digest
+from casino.rules.tournament import chip_race, clock, penalties, record
 from tournaments.models import (
-    DealtTable,
-    Entry,
-    ExclusionListEntry,
     IdCheck,
-    Player,
-    StructureTemplate,
-    TableHand,
     Tournament,
-    TournamentEvent,
-    TournamentRequest,
-    event_screens_group,
     normalise_id_number,
+)
+from tournaments.services.registration import check_document
+from tournaments.services.seating import record_plan
+from tournaments.writing import (
+    EventWrite,
+    TournamentResult,
+    between_hands,
+    dealt_from_a_tablet,
+    entry_at,
+    entry_row,
+    setup_of,
+    structure_of,
+    write_event,
 )
 
 
@@ -104,7 +88,7 @@ def report_hand(*, tournament, by, key: str, expected_version: int | None, table
                 stacks_at_end: dict[int, int], busts: list[int] = (), penalised: list[int] = (),
                 rng=SYSTEM_RANDOM, who: str = "floor") -> TournamentResult:
     """The end of one hand at one table, as the simulator and the dealers' tablets report it
-    (``tournaments.dealing``, ``who="table"``: the table's dealer may): its button and blinds, each seat's
+    (``tournaments.services.dealing``, ``who="table"``: the table's dealer may): its button and blinds, each seat's
     stack at its start and end where known, and the seats that busted (CC-19: ranked by their stacks at
     the start). Chips are conserved over the seats reported at both ends. ``penalised``: the seats whose
     hands were dead for their player's penalty (TDA-71-D): each serves one hand of it."""

@@ -1,46 +1,34 @@
-"""
-"""
+"""The registration desk (CC-20..34): registration opened and closed, each entry registered with its ID checked
+against the casino's exclusion list and age rule (``casino.rules.tournament.eligibility``), accreditation, and
+the exclusion list's import. A late entry is seated at once by the draw (CC-25)."""
 
 from __future__ import annotations
 
 import hashlib
-import json
-import threading
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
-from typing import Any
+from dataclasses import dataclass
+from datetime import date, datetime
+
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
+
 from casino.audit import record_event
-from casino.memo import BoundedCache
-from casino.models import label_of
-from casino.roles import DEAL, DIRECT_TOURNAMENTS, can
 from casino.rules.errors import N_, RuleViolation
-from casino.rules.holdem.hand import ENDED
 from casino.rules.shuffle import SYSTEM_RANDOM
-from casino.rules.tournament import bounds, chip_race, clock, eligibility, penalties, record, seating
-from casino.rules.tournament.options import HouseOptions
-from casino.rules.tournament.record import TournamentState, plan_to_dict
-from casino.rules.tournament.structure import Structure
-from casino.writes import Aggregate, NotAllowed, StaleVersion, Write, Written, write
-from tournaments import access, screens
+from casino.rules.tournament import eligibility, record, seating
+from casino.writes import NotAllowed
 from tournaments.digests import exclusion_list_digest, player_digest
 from tournaments.models import (
-    DealtTable,
     Entry,
     ExclusionListEntry,
     IdCheck,
     Player,
-    StructureTemplate,
-    TableHand,
     Tournament,
-    TournamentEvent,
-    TournamentRequest,
-    event_screens_group,
     normalise_id_number,
 )
+from tournaments.services.seating import record_plan
+from tournaments.services.setup import is_director
+from tournaments.writing import EventWrite, TournamentResult, entry_row, seated_fields, setup_of, write_event
 
 
 def open_registration(*, tournament, by, key: str, expected_version: int) -> TournamentResult:

@@ -1,45 +1,24 @@
-"""
-"""
+"""The seats (TDA-05..11, CC-47..49): the start's random draw, the floor's seat corrections and the director's
+overrides, the balancing and breaking plans (proposed with what was drawn, confirmed with one tap, never with a
+hand in play at a table the plan touches: TDA-11), and the button set by the floor."""
 
 from __future__ import annotations
 
-import hashlib
-import json
-import threading
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
-from typing import Any
-from django.db import IntegrityError, connection, transaction
-from django.db.models import Max
-from django.utils import timezone
-from casino.audit import record_event
-from casino.memo import BoundedCache
-from casino.models import label_of
-from casino.roles import DEAL, DIRECT_TOURNAMENTS, can
 from casino.rules.errors import N_, RuleViolation
-from casino.rules.holdem.hand import ENDED
 from casino.rules.shuffle import SYSTEM_RANDOM
-from casino.rules.tournament import bounds, chip_race, clock, eligibility, penalties, record, seating
-from casino.rules.tournament.options import HouseOptions
-from casino.rules.tournament.record import TournamentState, plan_to_dict
-from casino.rules.tournament.structure import Structure
-from casino.writes import Aggregate, NotAllowed, StaleVersion, Write, Written, write
-from tournaments import access, screens
-from tournaments.digests import exclusion_list_digest, player_digest
+from casino.rules.tournament import record, seating
+from casino.rules.tournament.record import plan_to_dict
 from tournaments.models import (
-    DealtTable,
-    Entry,
-    ExclusionListEntry,
-    IdCheck,
-    Player,
-    StructureTemplate,
-    TableHand,
     Tournament,
-    TournamentEvent,
-    TournamentRequest,
-    event_screens_group,
-    normalise_id_number,
+)
+from tournaments.writing import (
+    EventWrite,
+    TournamentResult,
+    between_hands,
+    hands_in_play,
+    seated_fields,
+    setup_of,
+    write_event,
 )
 
 
@@ -136,7 +115,7 @@ def confirm_plan(*, tournament, by, key: str, expected_version: int, proposed: i
         if pending is None or pending[0] != proposed:
             raise RuleViolation(N_("The plan changed since it was shown: look at the new one"), "TDA-11")
         plan = pending[1]
-        touched = plan_tables(plan, w.state.tables)
+        touched = seating.plan_tables(plan, w.state.tables)
         waits = hands_in_play(w, touched)  # their rows locked without waiting: a tap being written counts
         if waits:
             # TDA-11: the players play the hand out; the plan stays proposed, the console says when it can go
@@ -163,7 +142,8 @@ def confirm_plan(*, tournament, by, key: str, expected_version: int, proposed: i
             w.record("button", table=table, seat=seat, plan=proposed)
         w.audit("tournament.plan_confirmed", proposed=proposed, moves=len(plan.moves), broken=list(plan.broken))
 
-    return write_event(tournament=tournament, by=by, key=key, expected_version=expected_version, action="plan_confirmed",
+    return write_event(tournament=tournament, by=by, key=key, expected_version=expected_version,
+                       action="plan_confirmed",
                   work=work, who="floor")
 
 

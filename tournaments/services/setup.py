@@ -1,47 +1,24 @@
-"""
-"""
+"""The event's setup (CC-04): its creation, the changes its director makes, the structure templates, and
+which director runs it (the games director assigns him). Each a command through ``writing.write_event``."""
 
 from __future__ import annotations
 
-import hashlib
-import json
-import threading
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
-from typing import Any
-from django.db import IntegrityError, connection, transaction
-from django.db.models import Max
-from django.utils import timezone
-from casino.audit import record_event
-from casino.memo import BoundedCache
-from casino.models import label_of
-from casino.roles import DEAL, DIRECT_TOURNAMENTS, can
-from casino.rules.errors import N_, RuleViolation
-from casino.rules.holdem.hand import ENDED
-from casino.rules.shuffle import SYSTEM_RANDOM
-from casino.rules.tournament import bounds, chip_race, clock, eligibility, penalties, record, seating
-from casino.rules.tournament.options import HouseOptions
-from casino.rules.tournament.record import TournamentState, plan_to_dict
-from casino.rules.tournament.structure import Structure
-from casino.writes import Aggregate, NotAllowed, StaleVersion, Write, Written, write
-from tournaments import access, screens
-from tournaments.digests import exclusion_list_digest, player_digest
-from tournaments.models import (
-    DealtTable,
-    Entry,
-    ExclusionListEntry,
-    IdCheck,
-    Player,
-    StructureTemplate,
-    TableHand,
-    Tournament,
-    TournamentEvent,
-    TournamentRequest,
-    event_screens_group,
-    normalise_id_number,
-)
+from datetime import datetime
 
+from django.db import transaction
+
+from casino.audit import record_event
+from casino.roles import DIRECT_TOURNAMENTS, can
+from casino.rules.errors import N_, RuleViolation
+from casino.rules.tournament import bounds, clock, record
+from casino.rules.tournament.options import HouseOptions
+from casino.rules.tournament.structure import Structure
+from casino.writes import NotAllowed
+from tournaments.models import (
+    StructureTemplate,
+    Tournament,
+)
+from tournaments.writing import EventWrite, TournamentResult, setup_of, structure_of, write_event
 
 #: Fields of the setup a director may change (``change_setup``), as the record's ``setup`` names them.
 SETUP_FIELDS = ("buy_in", "fee", "starting_stack", "seats_per_table", "structure", "payout_table", "break_order",

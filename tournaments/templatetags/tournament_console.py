@@ -1,4 +1,4 @@
-"""Template tags of the director's console and its receipts (tournaments.console)."""
+"""Template tags of the director's console and its receipts (tournaments.rendering.console)."""
 
 from __future__ import annotations
 
@@ -23,5 +23,5 @@ register.simple_tag(guard)
 
 @register.filter
 def dealer_at(on_duty: dict, table) -> dict | None:
-    """The dealer on duty at ``table`` (``console.dealers_on_duty``), or None."""
+    """The dealer on duty at ``table`` (``rendering.console.dealers_on_duty``), or None."""
     return on_duty.get(table) if isinstance(on_duty, dict) else None

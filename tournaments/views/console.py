@@ -1,38 +1,67 @@
-"""
+"""The console's actions over HTTP (issue #14): one POST, one command (``ACTIONS``), and the list of events.
+
+As the pit's tablet (tables.views): every POST carries the ``version`` the screen showed and a fresh
+idempotency ``key`` and makes exactly one service call (``tournaments.services``, through
+``casino.writes.write``). What can go wrong is said plainly, never as a 500:
+
+* the event moved on (``StaleVersion``): 409 and "The event changed: refreshing";
+* the key was used already for another action (``KeyUsedElsewhere``): 409 and "This request was already
+  used for something else"; nothing was applied;
+* the rules refuse (``RuleViolation``): 422 and the clause's sentence in the viewer's language;
+  nothing was recorded;
+* bad input (not a number, no such seat, a structure line that is not a level): 400 and what was wrong;
+* wrong role (``role_required``) or the service's own refusal (``NotAllowed``): 403.
+
+The console's live part answers htmx with its fresh fragment; the other pages (setup, registration, a
+table's page, an entry's page) answer a refusal with the page again, the typed values kept and the
+reason shown, and a success by going back to the page (post/redirect/get).
+
+Who may do what: the event's own director (the games director and administrators at any event)
+everything; the floor staff the table actions only; a director of another event nothing but looking
+(``tournaments.access.may_direct`` / ``may_work_floor``, asking ``tournaments.access``: docs/roles.md,
+"Who directs an event"). The setup is never shown to the floor.
 """
 
 from __future__ import annotations
 
 import hashlib
-import logging
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+
 from django.contrib import messages
-from django.contrib.contenttypes.models import ContentType
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
-from casino import player_links, refusals
+
 from casino.access import role_required
 from casino.form_input import BadInput, version_and_key
-from casino.i18n import explain
-from casino.models import PlayerLink
-from casino.refusals import Outcome, mark_refusal
-from casino.roles import Role, has_role
+from casino.refusals import mark_refusal
+from casino.roles import has_role
 from casino.rules.errors import RuleViolation
 from casino.rules.tournament.eligibility import ID_TYPES
-from casino.rules.tournament.options import HouseOptions
 from casino.rules.tournament.penalties import INFRACTIONS, PENALTY_KINDS
-from casino.rules.tournament.record import parse_at, voided_seqs
-from casino.writes import asking, is_valid_key
-from tournaments import console, forms, screens
-from tournaments.models import Entry, ExclusionListEntry, StructureTemplate, Tournament
+from casino.writes import asking
+from tournaments import access, forms, services
+from tournaments.models import Tournament
+from tournaments.reads import event as event_reads
+from tournaments.reads import hands as hand_reads
+from tournaments.rendering import console
+from tournaments.services import dealing
+from tournaments.views.common import (
+    DIRECTORS,
+    FLOOR,
+    OVERSEERS,
+    call_service,
+    entry_or_404,
+    may_act,
+    outcome,
+    page_context,
+)
 
 
 @role_required(*FLOOR)
@@ -41,7 +70,7 @@ def director_home(request):
     """Every tournament, newest first, with a link to its console (and, for directors, a new one)."""
     tournaments = Tournament.objects.select_related("director").order_by("-starts_at")
     return render(request, "tournaments/console_list.html", {
-        "tournaments": tournaments, "may_direct": console.may_direct(request.user)})
+        "tournaments": tournaments, "may_direct": access.may_direct(request.user)})
 
 
 @role_required(*FLOOR)
@@ -57,10 +86,11 @@ def console_page(request, tournament_id: int):
 
 @dataclass(frozen=True)
 class Action:
-    """One console action: the service function it calls, how its form becomes that call's arguments,
-    who may do it, and which page it goes back to."""
+    """One console action: the command it calls (of ``tournaments.services``, or at one dealt table of
+    ``tournaments.services.dealing``), how its form becomes that call's arguments, who may do it, and which
+    page it goes back to."""
 
-    service: str
+    command: Callable
     parse: Callable[[object, Tournament], dict]
     roles: tuple[str, ...] = DIRECTORS
     page: str = "console"  # console, registration, table, entry, setup, record
@@ -118,25 +148,6 @@ def _leaving(how: str) -> Callable:
     return parse
 
 
-#: The infractions the penalty form offers (CC-39's catalogue; the record keeps the code).
-INFRACTION_LABELS = {
-    "etiquette": gettext_lazy("Etiquette: abuse, arguing, excessive chatter (TDA-70)"),
-    "delay": gettext_lazy("Needlessly delaying the action (TDA-70)"),
-    "out_of_turn": gettext_lazy("Repeated action out of turn (TDA-70)"),
-    "exposing_cards": gettext_lazy("Exposing cards with action pending (TDA-68)"),
-    "one_player_to_a_hand": gettext_lazy("One player to a hand: discussing or showing a hand (TDA-67)"),
-    "throwing_cards": gettext_lazy("Throwing cards off the table or at someone (TDA-71-B)"),
-    "touching_chips": gettext_lazy("Touching others' chips or cards, the deck, the pot (TDA-70)"),
-    "miscalling": gettext_lazy("Miscalling one's hand (CC-39)"),
-    "communication_device": gettext_lazy("A communication device at the table (CC-41)"),
-    "forced_bets_dodged": gettext_lazy("Dodging the blinds after a move (CC-60)"),
-    "leaving_with_action_pending": gettext_lazy("Leaving the seat with action pending (CC-119)"),
-    "soft_play": gettext_lazy("Soft play (TDA-69)"),
-    "other": gettext_lazy("Other (say what in the reason)"),
-}
-assert set(INFRACTION_LABELS) == set(INFRACTIONS)
-
-
 def _penalty(post, tournament) -> dict:
     """TDA-71-A, CC-46: a warning, or a suspension of so many hands or rounds, for one infraction."""
     kind = forms.a_choice(post.get("kind", ""), PENALTY_KINDS, _("the penalty"))
@@ -170,7 +181,7 @@ def _button(post, tournament) -> dict:
 def _colour_up(post, tournament) -> dict:
     """TDA-24: the odd chips of the denomination leaving, per seat of one table (``odd_<seat>``); the race
     is won in the next denomination up, and a player left with nothing gets the smallest one left."""
-    structure = screens.board_at(tournament).structure
+    structure = event_reads.board_at(tournament).structure
     denominations = tuple(structure.denominations) if structure else ()
     removed = forms.whole(post.get("denomination"), _("The denomination"), low=1)
     if removed not in denominations:
@@ -230,53 +241,55 @@ def _absent(post, tournament) -> dict:
 
 
 ACTIONS: dict[str, Action] = {
-    "open-registration": Action("open_registration", _no_fields),
-    "close-registration": Action("close_registration", _no_fields),
-    "start": Action("start_tournament", _no_fields),
-    "clock-start": Action("clock_command", _clock("start")),
-    "clock-pause": Action("clock_command", _clock("pause")),
-    "clock-resume": Action("clock_command", _clock("resume")),
-    "clock-adjust": Action("clock_command", _clock("adjust")),
-    "clock-skip": Action("clock_command", _clock("skip")),
-    "hand-for-hand": Action("clock_command", _clock("hand-for-hand")),
+    "open-registration": Action(services.open_registration, _no_fields),
+    "close-registration": Action(services.close_registration, _no_fields),
+    "start": Action(services.start_tournament, _no_fields),
+    "clock-start": Action(services.clock_command, _clock("start")),
+    "clock-pause": Action(services.clock_command, _clock("pause")),
+    "clock-resume": Action(services.clock_command, _clock("resume")),
+    "clock-adjust": Action(services.clock_command, _clock("adjust")),
+    "clock-skip": Action(services.clock_command, _clock("skip")),
+    "hand-for-hand": Action(services.clock_command, _clock("hand-for-hand")),
     # CC-11, RP-08: the director releases the next hand-for-hand deal at every table at once
-    "hand-for-hand-deal": Action("clock_command", _clock("hand_for_hand_hand")),
+    "hand-for-hand-deal": Action(services.clock_command, _clock("hand_for_hand_hand")),
     # RP-08-F: and the board of an all-in called at one table (a write on that table: see act)
-    "release-board": Action("release_board", lambda post, tournament: {"table": _table_number(post)}),
+    "release-board": Action(dealing.release_board, lambda post, tournament: {"table": _table_number(post)}),
     # TDA-01: the director stops play at one table, with his reason, and lets it go on
-    "pause-table": Action("pause_table", lambda post, tournament: {"table": _table_number(post)}),
-    "resume-table": Action("resume_table", lambda post, tournament: {"table": _table_number(post)}),
+    "pause-table": Action(dealing.pause_table, lambda post, tournament: {"table": _table_number(post)}),
+    "resume-table": Action(dealing.resume_table, lambda post, tournament: {"table": _table_number(post)}),
     # C-04: the director (or the floor) calls the clock on the player in turn at a dealt table
-    "call-clock": Action("call_clock", lambda post, tournament: {"table": _table_number(post)}, FLOOR),
+    "call-clock": Action(dealing.call_clock, lambda post, tournament: {"table": _table_number(post)}, FLOOR),
     # the floor puts a dealer on duty at a table (only that dealer deals there) or takes them off
-    "assign-dealer": Action("assign_dealer", lambda post, tournament: {"table": _table_number(post)}, FLOOR),
+    "assign-dealer": Action(dealing.assign_dealer, lambda post, tournament: {"table": _table_number(post)}, FLOOR),
     # TDA-01: the director (or the floor for him) rules the hand in play back to before one of its actions
-    "back-up-hand": Action("back_up_hand", lambda post, tournament: {"table": _table_number(post)}, FLOOR, "table"),
-    "results": Action("record_results", _no_fields),
-    "confirm-plan": Action("confirm_plan", _confirm_plan, FLOOR),
-    "bust": Action("record_bust", _bust, FLOOR, "table"),
-    "withdrawal": Action("withdraw", _leaving("withdrawal"), DIRECTORS, "table"),
-    "disqualify": Action("disqualify", _leaving("disqualification"), DIRECTORS, "table"),
+    "back-up-hand": Action(dealing.back_up_hand, lambda post, tournament: {"table": _table_number(post)}, FLOOR,
+                           "table"),
+    "results": Action(services.record_results, _no_fields),
+    "confirm-plan": Action(services.confirm_plan, _confirm_plan, FLOOR),
+    "bust": Action(services.record_bust, _bust, FLOOR, "table"),
+    "withdrawal": Action(services.withdraw, _leaving("withdrawal"), DIRECTORS, "table"),
+    "disqualify": Action(services.disqualify, _leaving("disqualification"), DIRECTORS, "table"),
     # TDA-71, CC-45/46: the director or a floor supervisor penalises; a suspension is served at the tablets
-    "penalty": Action("give_penalty", _penalty, FLOOR, "table"),
-    "end-penalty": Action("end_penalty", _end_penalty, FLOOR, "table"),
-    "chip-counts": Action("enter_chip_count", _chip_counts, FLOOR, "table"),
-    "button": Action("set_button", _button, FLOOR, "table"),
-    "colour-up": Action("colour_up", _colour_up, FLOOR, "table"),
-    "seat": Action("correct_seat", _reseat, FLOOR, "table"),  # the director's is override_seat (see act)
-    "accredit": Action("accredit", _accredit, FLOOR, "entry"),
-    "hold-stack": Action("hold_stack", _hold, DIRECTORS, "entry"),
-    "remove-absent": Action("remove_absent_stacks", _absent),
-    "pay": Action("pay_prize", _pay, DIRECTORS, "entry"),
-    "correct": Action("correct", _correct, FLOOR, "record"),
+    "penalty": Action(services.give_penalty, _penalty, FLOOR, "table"),
+    "end-penalty": Action(services.end_penalty, _end_penalty, FLOOR, "table"),
+    "chip-counts": Action(services.enter_chip_count, _chip_counts, FLOOR, "table"),
+    "button": Action(services.set_button, _button, FLOOR, "table"),
+    "colour-up": Action(services.colour_up, _colour_up, FLOOR, "table"),
+    "seat": Action(services.correct_seat, _reseat, FLOOR, "table"),  # the director's is override_seat (see act)
+    "accredit": Action(services.accredit, _accredit, FLOOR, "entry"),
+    "hold-stack": Action(services.hold_stack, _hold, DIRECTORS, "entry"),
+    "remove-absent": Action(services.remove_absent_stacks, _absent),
+    "pay": Action(services.pay_prize, _pay, DIRECTORS, "entry"),
+    "correct": Action(services.correct, _correct, FLOOR, "record"),
     # the director ends an entry's player links (a lost receipt) and, with reissue, prints a new one
-    "revoke-links": Action("revoke_player_links", lambda post, tournament: {"entry": _entry_number(post)},
+    "revoke-links": Action(services.revoke_player_links, lambda post, tournament: {"entry": _entry_number(post)},
                            DIRECTORS, "entry"),
-    "reissue-link": Action("revoke_player_links",
+    "reissue-link": Action(services.revoke_player_links,
                            lambda post, tournament: {"entry": _entry_number(post), "reissue": True}, DIRECTORS,
                            "entry"),
     # the games director (or an administrator) assigns the event to a tournament director
-    "assign-director": Action("assign_director", lambda post, tournament: {"director": _director(post)}, OVERSEERS,
+    "assign-director": Action(services.assign_director, lambda post, tournament: {"director": _director(post)},
+                              OVERSEERS,
                               "setup"),
 }
 
@@ -314,29 +327,16 @@ def _number_or_none(read: Callable, post) -> int | None:
         return None
 
 
-def call_service(name: str, tournament: Tournament, user, post, kwargs: dict):
-    """The one service call of a form: ``services.<name>(tournament=, by=, key=, expected_version=, **kwargs)``."""
-    version, key = version_and_key(post)
-    service = getattr(_services(), name, None)
-    if service is None:
-        raise BadInput(_("This action is not available yet."))
-    with asking({"service": name, **kwargs}):  # the key sent again for another seat or entry is refused (409)
-        return service(tournament=tournament, by=user, key=key, expected_version=version, **kwargs)
-
-
 def record_busts(tournament: Tournament, user, post, *, table: int, seats: list[int],
                  stacks_at_start: dict[int, int] | None):
     """One bust is one service call. Several in one hand at one table (CC-19) are one call each, in one
     transaction: all are recorded or none. The floor does not count hands in part 1, so such a hand is
     named by the record line its first bust will take (unique in the event, and the same for each of
     them: the ranking reads them as one hand and orders them by their stacks at its start)."""
-    from django.db import transaction
-
-    services = _services()
     if len(seats) == 1:
-        return call_service("record_bust", tournament, user, post, {"table": table, "seat": seats[0]})
+        return call_service(services.record_bust, tournament, user, post, {"table": table, "seat": seats[0]})
     version, key = version_and_key(post)
-    hand = services.tournament_state(tournament).last_seq + 1
+    hand = event_reads.tournament_state(tournament).last_seq + 1
     result = None
     # each bust kept with the whole form (its hand is the record's line at the time: not in it, for a retry)
     with transaction.atomic(), asking({"service": "record_bust", "table": table, "seats": seats,
@@ -359,41 +359,33 @@ def bust_key(key: str, i: int) -> str:
     return f"{hashlib.sha256(key.encode()).hexdigest()}:{i}"
 
 
-def _at_dealt_table(action: str, tournament: Tournament, user, post, number: int):
+def _at_dealt_table(command: Callable, tournament: Tournament, user, post, number: int):
     """The director's word at one dealt table from the console (RP-08-F's board, TDA-01's pause, the dealer
     on duty): a write
     on that table's own aggregate, at the version it has now (the console shows the event's version, not
     each table's; the director's word is for the table as it stands)."""
-    from tournaments import dealing
-
     _version, key = version_and_key(post)
     try:
-        table = dealing.dealt_table(tournament, number)
+        table = hand_reads.dealt_table(tournament, number)
     except RuleViolation:
         raise BadInput(_("There is no such table in play.")) from None
     common = {"table": table, "by": user, "key": key, "expected_version": table.version}
-    if action == "pause-table":
-        return dealing.pause_table(**common, reason=post.get("reason", ""))
-    if action == "resume-table":
-        return dealing.resume_table(**common)
-    if action == "assign-dealer":
-        return dealing.assign_dealer(**common, dealer=_dealer(post))
-    if action == "call-clock":
-        return dealing.call_clock(**common)
-    if action == "back-up-hand":
+    if command is dealing.pause_table:
+        return command(**common, reason=post.get("reason", ""))
+    if command is dealing.assign_dealer:
+        return command(**common, dealer=_dealer(post))
+    if command is dealing.back_up_hand:
         # the ruling is on the hand as the page showed it: a tap since then makes it a stale version (409)
         shown = forms.whole(post.get("table_version"), _("The table's version"), low=0, high=2**62)
-        return dealing.back_up_hand(**{**common, "expected_version": shown},
-                                    to_seq=forms.whole(post.get("seq"), _("The action"), low=1, high=10_000),
-                                    reason=forms.reason(post))
-    return dealing.release_board(**common)
+        return command(**{**common, "expected_version": shown},
+                       to_seq=forms.whole(post.get("seq"), _("The action"), low=1, high=10_000),
+                       reason=forms.reason(post))
+    return command(**common)
 
 
 def _dealer(post):
-    """The person the floor chose (None: nobody on duty); ``dealing.assign_dealer`` refuses anyone who is
+    """The person the floor chose (None: nobody on duty); ``services.dealing.assign_dealer`` refuses anyone who is
     not one of the casino's active dealers."""
-    from django.contrib.auth import get_user_model
-
     chosen = (post.get("dealer") or "").strip()
     if not chosen:
         return None
@@ -418,14 +410,14 @@ def act(request, tournament_id: int, action: str):
 
     def run():
         kwargs = spec.parse(post, tournament)
-        if action in ("release-board", "pause-table", "resume-table", "assign-dealer", "call-clock", "back-up-hand"):
-            return _at_dealt_table(action, tournament, request.user, post, kwargs["table"])
-        if action == "bust":
+        if spec.command.__module__ == dealing.__name__:
+            return _at_dealt_table(spec.command, tournament, request.user, post, kwargs["table"])
+        if spec.command is services.record_bust:
             return record_busts(tournament, request.user, post, **kwargs)
-        service = spec.service
-        if action == "seat" and console.may_direct(request.user, tournament):
-            service = "override_seat"  # TDA-09, CC-49: the director's override (the floor corrects, TDA-07)
-        return call_service(service, tournament, request.user, post, kwargs)
+        command = spec.command
+        if command is services.correct_seat and access.may_direct(request.user, tournament):
+            command = services.override_seat  # TDA-09, CC-49: the director's override (the floor corrects, TDA-07)
+        return call_service(command, tournament, request.user, post, kwargs)
 
     status, notice, result = outcome(run)
     tournament.refresh_from_db()

@@ -1,43 +1,47 @@
-"""
-"""
+"""The registration desk's pages: registering with the ID checked, accreditation, the entries, the exclusion list's
+import, the receipts and the player's QR link."""
 
 from __future__ import annotations
 
-import hashlib
-import logging
 import uuid
-from collections.abc import Callable
-from dataclasses import dataclass
+
 from django.contrib import messages
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
-from casino import player_links, refusals
+
+from casino import player_links
 from casino.access import role_required
-from casino.form_input import BadInput, version_and_key
+from casino.form_input import BadInput
 from casino.i18n import explain
 from casino.models import PlayerLink
-from casino.refusals import Outcome, mark_refusal
-from casino.roles import Role, has_role
 from casino.rules.errors import RuleViolation
 from casino.rules.tournament.eligibility import ID_TYPES
-from casino.rules.tournament.options import HouseOptions
-from casino.rules.tournament.penalties import INFRACTIONS, PENALTY_KINDS
-from casino.rules.tournament.record import parse_at, voided_seqs
-from casino.writes import asking, is_valid_key
-from tournaments import console, forms, screens
-from tournaments.models import Entry, ExclusionListEntry, StructureTemplate, Tournament
+from casino.rules.tournament.record import parse_at
+from tournaments import access, forms, services
+from tournaments.models import Entry, ExclusionListEntry, Tournament
+from tournaments.projections import entry_number
+from tournaments.reads import event as event_reads
+from tournaments.services import links
+from tournaments.views.common import (
+    DIRECTORS,
+    FLOOR,
+    call_service,
+    entry_or_404,
+    outcome,
+    page_context,
+    require_directs,
+)
 
 
 def _refusals(tournament) -> list[dict]:
     """The registrations refused, newest first, each with its reason in the viewer's language."""
-    refused = [e for e in screens.record_of(tournament) if e["type"] == "refused"][-20:]
+    refused = [e for e in event_reads.record_of(tournament) if e["type"] == "refused"][-20:]
     return [{"at": parse_at(e["at"]), "reason": _refusal_text(e), "clause": e.get("clause")} for e in refused[::-1]]
 
 
@@ -48,7 +52,7 @@ def _refusal_text(event: dict) -> str:
 
 
 def _registration_page(request, tournament, values=None, status=200, notice=None):
-    board = screens.board_at(tournament)
+    board = event_reads.board_at(tournament)
     latest = ExclusionListEntry.objects.order_by("-imported_at").first()
     context = {**page_context(request, tournament, "registration"), "values": values or {}, "notice": notice,
                "entries": list(Entry.objects.filter(tournament=tournament).order_by("number")), "board": board,
@@ -70,7 +74,7 @@ def registration(request, tournament_id: int):
     def run():
         fields = forms.registration(post)
         fields["name"] = fields.pop("player_name")
-        return call_service("register", tournament, request.user, post, fields)
+        return call_service(services.register, tournament, request.user, post, fields)
 
     status, notice, result = outcome(run)
     tournament.refresh_from_db()
@@ -117,7 +121,7 @@ def import_exclusions(request, tournament_id: int):
         except UnicodeDecodeError as bad:
             raise BadInput(_("The file is not text in UTF-8 (line %(line)d): save it as CSV UTF-8 and try again.")
                            % {"line": raw.count(b"\n", 0, bad.start) + 1}) from None
-        return _services().import_exclusion_csv(by=request.user, text=content, source=upload.name[:200])
+        return services.import_exclusion_csv(by=request.user, text=content, source=upload.name[:200])
 
     status, notice, result = outcome(run)
     if status != 200:
@@ -135,17 +139,13 @@ def import_exclusions(request, tournament_id: int):
     return redirect("tournaments:registration", tournament_id=tournament.pk)
 
 
-def entry_or_404(tournament, number: int) -> Entry:
-    return get_object_or_404(Entry, tournament=tournament, number=number)
-
-
 @role_required(*FLOOR)
 @require_GET
 def entry_page(request, tournament_id: int, entry: int):
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     the_entry = entry_or_404(tournament, entry)
-    board = screens.board_at(tournament)
-    state = console._state(tournament)
+    board = event_reads.board_at(tournament)
+    state = event_reads.tournament_state(tournament)
     mine = next((e for e in getattr(state, "entries", ()) if e.entry == entry), None)
     paid, held = (mine.paid, mine.held) if mine is not None else (0, False)
     return render(request, "tournaments/console_entry.html", {
@@ -173,8 +173,8 @@ def receipt(request, tournament_id: int, entry_id: int, kind: str):
         raise Http404
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     entry = get_object_or_404(Entry, pk=entry_id, tournament=tournament)
-    number = screens.entry_number(entry)
-    board = screens.board_at(tournament)
+    number = entry_number(entry)
+    board = event_reads.board_at(tournament)
     context = {**page_context(request, tournament, "receipt"), "entry": entry, "number": number, "kind": kind,
                "seat": board.seats.get(number), "printed_at": timezone.now(), "board": board}
     if kind == "accreditation":
@@ -205,11 +205,11 @@ def issue_accreditation_link(request, tournament_id: int, entry_id: int):
     old links work until revoked or the event ends; a lost receipt is revoked and reissued by the director,
     ``reissue-link``). None for an entry out of the event."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
-    if not console.may_work_floor(request.user, tournament):
+    if not access.may_work_floor(request.user, tournament):
         raise PermissionDenied
     entry = get_object_or_404(Entry, pk=entry_id, tournament=tournament)
     try:
-        link = screens.issue_entry_link(entry, by=request.user)
+        link = links.issue_entry_link(entry, by=request.user)
     except RuleViolation as refused:
         messages.error(request, explain(refused))
         response = redirect("tournaments:entry", tournament_id=tournament.pk, entry=entry.number)

@@ -1,38 +1,23 @@
-"""
-"""
+"""The event's read-mostly pages: a table's page (its seats, penalties and the floor's forms), the record with its
+corrections, the classification, the chip-count sheet, the seating, and the hands' export (JSON lines)."""
 
 from __future__ import annotations
 
-import hashlib
-import logging
-import uuid
-from collections.abc import Callable
-from dataclasses import dataclass
-from django.contrib import messages
-from django.contrib.contenttypes.models import ContentType
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_POST
-from casino import player_links, refusals
+from django.views.decorators.http import require_GET
+
 from casino.access import role_required
-from casino.form_input import BadInput, version_and_key
-from casino.i18n import explain
-from casino.models import PlayerLink
-from casino.refusals import Outcome, mark_refusal
-from casino.roles import Role, has_role
-from casino.rules.errors import RuleViolation
-from casino.rules.tournament.eligibility import ID_TYPES
-from casino.rules.tournament.options import HouseOptions
-from casino.rules.tournament.penalties import INFRACTIONS, PENALTY_KINDS
+from casino.form_input import BadInput
 from casino.rules.tournament.record import parse_at, voided_seqs
-from casino.writes import asking, is_valid_key
-from tournaments import console, forms, screens
-from tournaments.models import Entry, ExclusionListEntry, StructureTemplate, Tournament
+from tournaments import access, forms
+from tournaments.models import DealtTable, Tournament
+from tournaments.reads import event as event_reads
+from tournaments.reads import hands as hand_reads
+from tournaments.rendering import console
+from tournaments.views.common import FLOOR, INFRACTION_LABELS, page_context
 
 
 @role_required(*FLOOR)
@@ -57,24 +42,21 @@ def table_page(request, tournament_id: int, table: int):
 def _hand_in_play_at(tournament: Tournament, number: int) -> dict:
     """The hand in play at a dealt table, its actions after the deal, for the director's ruling (TDA-01)."""
     from casino.rules.holdem.hand import ENDED, Phase
-    from tournaments import dealing
-    from tournaments.models import DealtTable
-
     table = DealtTable.objects.filter(tournament=tournament, number=number).first()
-    hand = dealing.latest_hand(table) if table is not None else None
+    hand = hand_reads.latest_hand(table) if table is not None else None
     if hand is None or Phase(hand.phase) in ENDED:
         return {}
     actions = [{"seq": r.seq, "action": r.record.get("action"), "seat": r.record.get("seat"),
                 "to": r.record.get("to"), "cards": r.record.get("cards") or ([r.record["card"]] if r.record.get("card")
                                                                            else [])}
-               for r in dealing.effective_rows(hand) if not dealing.part_of_the_deal(r, hand)]
+               for r in hand_reads.effective_rows(hand) if not hand_reads.part_of_the_deal(r, hand)]
     return {"dealt_table": table, "hand_in_play": hand, "hand_actions": actions}
 
 
 def _penalties_at(tournament: Tournament, table) -> list[dict]:
     """The penalties given to the players now at ``table`` (TDA-71-A: repeat offences escalate, so the
     floor sees the earlier ones), the latest first."""
-    state = console._state(tournament)
+    state = event_reads.tournament_state(tournament)
     names = {s.entry: s.name for s in table.occupied}
     return [{"penalty": p, "name": names[p.entry], "infraction": INFRACTION_LABELS.get(p.infraction, p.infraction)}
             for p in reversed(getattr(state, "penalties", ())) if p.entry in names]
@@ -100,7 +82,7 @@ def hands_download(request, tournament_id: int):
     which the event's record keeps (its ``hand`` events). Streamed: an event deals thousands of hands."""
     from django.http import StreamingHttpResponse
 
-    from tournaments import dealing
+
 
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     raw = request.GET.get("table", "").strip()
@@ -108,7 +90,7 @@ def hands_download(request, tournament_id: int):
         table = forms.whole(raw, _("The table"), low=1, high=10_000) if raw else None
     except BadInput as bad:
         return HttpResponse(str(bad), status=400, content_type="text/plain; charset=utf-8")
-    response = StreamingHttpResponse(dealing.hand_lines_text(tournament, table=table),
+    response = StreamingHttpResponse(hand_reads.hand_lines_text(tournament, table=table),
                                      content_type="application/jsonl; charset=utf-8")
     name = f"tournament-{tournament.pk}" + (f"-table-{table}" if table else "") + "-hands.jsonl"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
@@ -120,7 +102,7 @@ def hands_download(request, tournament_id: int):
 def record_page(request, tournament_id: int):
     """The event's record, newest first, each line with a correction form (a reason is required)."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
-    events = screens.record_of(tournament)
+    events = event_reads.record_of(tournament)
     voided = voided_seqs(events)
     lines = [_record_line(e, voided) for e in events[::-1][:300]]
     return render(request, "tournaments/console_record.html", {
@@ -132,7 +114,7 @@ def record_page(request, tournament_id: int):
 def classification(request, tournament_id: int):
     """The classification as it stands (a printable page): places, entries, names and prizes."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
-    board = screens.board_at(tournament)
+    board = event_reads.board_at(tournament)
     names = console.entry_names(tournament)
     rows = sorted(((finish.places, number, names.get(number, ""), finish.prize)
                    for number, finish in board.finishes.items()), key=lambda r: (r[0], r[1]))
@@ -163,9 +145,9 @@ def seating(request, tournament_id: int):
     receipt. Staff (directors, floor) see the names and may search by name.
     """
     tournament = get_object_or_404(Tournament, pk=tournament_id)
-    staff = request.user.is_authenticated and console.may_work_floor(request.user)
+    staff = request.user.is_authenticated and access.may_work_floor(request.user)
     the_field = console.read_field(tournament) if staff else None
-    board = the_field.board if staff else screens.board_at(tournament)
+    board = the_field.board if staff else event_reads.board_at(tournament)
     names = the_field.names if staff else {}
     query = (request.GET.get("q") or "").strip()[:80]
     found, notice = [], None
@@ -190,5 +172,5 @@ def seating(request, tournament_id: int):
     return render(request, "tournaments/seating.html", {
         "tournament": tournament, "staff": staff, "query": query, "found": found, "notice": notice,
         "moves": [{"number": n, "name": names.get(n, ""), "move": m} for n, m in moves],
-        "minutes": console.RECENT_MOVES_MINUTES, "may_direct": staff and console.may_direct(request.user, tournament),
+        "minutes": console.RECENT_MOVES_MINUTES, "may_direct": staff and access.may_direct(request.user, tournament),
         "here": "seating"})

@@ -1,45 +1,30 @@
-"""
-"""
+"""The event's setup page (CC-04): a new event, its structure, buy-in, seats and house options, and structure
+templates saved and copied. Only the event's director sees it."""
 
 from __future__ import annotations
 
-import hashlib
-import logging
-import uuid
-from collections.abc import Callable
-from dataclasses import dataclass
 from django.contrib import messages
-from django.contrib.contenttypes.models import ContentType
-from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_POST
-from casino import player_links, refusals
+from django.views.decorators.http import require_POST
+
 from casino.access import role_required
-from casino.form_input import BadInput, version_and_key
-from casino.i18n import explain
-from casino.models import PlayerLink
-from casino.refusals import Outcome, mark_refusal
-from casino.roles import Role, has_role
-from casino.rules.errors import RuleViolation
-from casino.rules.tournament.eligibility import ID_TYPES
+from casino.form_input import BadInput
 from casino.rules.tournament.options import HouseOptions
-from casino.rules.tournament.penalties import INFRACTIONS, PENALTY_KINDS
-from casino.rules.tournament.record import parse_at, voided_seqs
-from casino.writes import asking, is_valid_key
-from tournaments import console, forms, screens
-from tournaments.models import Entry, ExclusionListEntry, StructureTemplate, Tournament
+from casino.writes import is_valid_key
+from tournaments import access, forms, services
+from tournaments.models import StructureTemplate, Tournament
+from tournaments.reads import event as event_reads
+from tournaments.rendering import console
+from tournaments.views.common import DIRECTORS, call_service, outcome, page_context, require_directs
 
 
 def _setup_initial(tournament: Tournament | None) -> dict:
     """The setup form's values: the event's setup as its record stands, or the house's defaults."""
-    state = console._state(tournament) if tournament is not None else None
+    state = event_reads.tournament_state(tournament) if tournament is not None else None
     the_setup = getattr(state, "setup", None)
-    structure = screens.board_at(tournament).structure if tournament is not None else None
+    structure = event_reads.board_at(tournament).structure if tournament is not None else None
     options = the_setup.options if the_setup is not None else HouseOptions()
     return {
         "name": tournament.name if tournament else "",
@@ -79,7 +64,7 @@ def _setup_page(request, tournament: Tournament | None, values: dict, status: in
                "ante_modes": (("button", _("Button ante (halved at 6 or fewer, CC-50/51)")),
                               ("big_blind", _("Big blind ante (RP-11)")), ("none", _("No ante"))),
                "seats_choices": forms.SEATS_PER_TABLE}
-    if tournament is not None and console.oversees_events(request.user):
+    if tournament is not None and access.oversees_events(request.user):
         context["directors"] = list(console.tournament_directors().values("pk", "first_name", "username"))
     return render(request, "tournaments/console_setup.html", context, status=status)
 
@@ -97,7 +82,7 @@ def new_tournament(request):
         if not is_valid_key(key):
             raise BadInput(_("The form's request key is not valid: reload the page."))
         options = {**HouseOptions().as_dict(), **fields.pop("options")}
-        return _services().create_tournament(by=request.user, key=key, options=options, **fields)
+        return services.create_tournament(by=request.user, key=key, options=options, **fields)
 
     status, notice, created = outcome(run)
     if status != 200:
@@ -119,10 +104,10 @@ def setup(request, tournament_id: int):
 
     def run():
         fields = forms.event_setup(post, editing=True)
-        state = console._state(tournament)
+        state = event_reads.tournament_state(tournament)
         current = state.setup.options.as_dict() if state is not None and state.setup is not None else {}
         fields["options"] = {**current, **fields["options"]}
-        return call_service("change_setup", tournament, request.user, post,
+        return call_service(services.change_setup, tournament, request.user, post,
                             {**fields, "reason": forms.text(post, "reason", _("The reason"))})
 
     status, notice, _result = outcome(run)
@@ -143,17 +128,17 @@ def structure_template(request, tournament_id: int):
 
     def save():
         name = forms.text(post, "template_name", _("The template's name"), required=True, limit=80)
-        state = console._state(tournament)
+        state = event_reads.tournament_state(tournament)
         if state is None or state.setup is None:
             raise BadInput(_("This event has no structure yet."))
-        return _services().save_structure_template(by=request.user, name=name, structure=dict(state.setup.structure))
+        return services.save_structure_template(by=request.user, name=name, structure=dict(state.setup.structure))
 
     def copy():
         number = forms.whole(post.get("template"), _("The template"), low=1)
         template = StructureTemplate.objects.filter(pk=number).first()
         if template is None:
             raise BadInput(_("There is no such template."))
-        return call_service("copy_structure_template", tournament, request.user, post, {"template": template})
+        return call_service(services.copy_structure_template, tournament, request.user, post, {"template": template})
 
     status, notice, _r = outcome(save if post.get("do") == "save" else copy)
     messages.add_message(request, messages.SUCCESS if status == 200 else messages.ERROR,

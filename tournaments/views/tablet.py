@@ -1,38 +1,32 @@
-"""
-"""
+"""The dealer's tablet at a tournament table (issue #15): its page and its taps, each one POST and one command of
+``services.dealing``; a refusal is shown on the tablet with its clause (``casino.refusals``), a stale tap's 409
+says what changed (``rendering.tablet.what_changed``)."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone, translation
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
-from casino import reads
+
 from casino.access import role_required
 from casino.form_input import BadInput, version_and_key
-from casino.memo import BoundedCache
 from casino.refusals import mark_refusal
-from casino.roles import Role, has_role
 from casino.rules.errors import RuleViolation
-from casino.rules.holdem import Phase
-from casino.rules.holdem.hand import ENDED
-from casino.rules.tournament import clock
-from casino.rules.tournament.structure import Structure
-from tournaments import dealing, forms, screens, services
-from tournaments.models import DealtTable, TableHand, TableHandAction, TableRequest, Tournament
-from tournaments.views import outcome
-
+from tournaments import forms
+from tournaments.access import TABLET_ROLES, may_open
+from tournaments.models import DealtTable, Tournament
+from tournaments.reads import event as event_reads
+from tournaments.reads import hands as hand_reads
+from tournaments.rendering.tablet import fragment_at, table_and_event, tablet_fragment, what_changed
+from tournaments.services import dealing
+from tournaments.views.common import outcome
 
 _CARDS = re.compile(r"[\s,]+")
 
@@ -43,9 +37,9 @@ def _table(request, tournament_id: int, number: int) -> DealtTable:
     table = table_and_event(tournament_id, number) if 0 < number < 2**15 and 0 < tournament_id < 2**63 else None
     tournament = table.tournament if table is not None else get_object_or_404(Tournament, pk=tournament_id)
     try:
-        services.tournament_state(tournament).table(number)  # in play (TDA-07); read once per event version
+        event_reads.tournament_state(tournament).table(number)  # in play (TDA-07); read once per event version
         if table is None:
-            table = dealing.dealt_table(tournament, number)
+            table = hand_reads.dealt_table(tournament, number)
     except RuleViolation:
         raise Http404 from None
     if not may_open(request.user, table):
@@ -93,7 +87,7 @@ def _record(action: str, post) -> dict[str, Any]:
 @role_required(*TABLET_ROLES)
 @require_POST
 def tablet_act(request, tournament_id: int, table: int, action: str):
-    """One tap on the tablet: one call to ``tournaments.dealing``."""
+    """One tap on the tablet: one call to ``tournaments.services.dealing``."""
     dealt = _table(request, tournament_id, table)
     post = request.POST
 

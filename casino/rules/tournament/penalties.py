@@ -8,7 +8,7 @@ how a suspension is served.
   ``max_penalty_rounds`` (C-22: 4, CC-46). The record keeps the hands it comes to, so a replay never
   counts the table again.
 * While suspended the player's seat is dealt in, his blinds and antes are posted, and his hand is killed
-  at the end of the deal (TDA-71-D, CC-46): a dealt table kills it itself (``tournaments.dealing``) and
+  at the end of the deal (TDA-71-D, CC-46): a dealt table kills it itself (``tournaments.services.dealing``) and
   marks the hand's player ``"penalty": true`` in the event's record; each such hand serves one. A
   penalty given during a hand is served from the next hand (TDA-68). Several penalties are served one
   after the other. The director ends one early (CC-46: "until the TD ends the penalty"), which is also

@@ -701,3 +701,12 @@ def apply(tables: tuple[TableSeats, ...], plan: Plan) -> tuple[TableSeats, ...]:
     if after != sorted(before):
         raise RuleViolation(N_("The plan loses or duplicates a player"), "CC-54")
     return tuple(out)
+
+
+def plan_tables(plan: Plan, tables: tuple[TableSeats, ...]) -> set[int]:
+    """The tables whose seats a plan changes: those its moves leave and reach, those it breaks, every table
+    in play for a redraw (a halt only stops the next deal, and waits for nothing)."""
+    touched = {t for m in plan.moves for t in (m.from_table, m.to_table) if t is not None} | set(plan.broken)
+    if plan.redraw:
+        touched |= {t.table for t in tables}
+    return touched

@@ -19,7 +19,7 @@ from casino.rules.errors import RuleViolation
 from casino.rules.holdem_bonus.base_game import ANTE_OPTIONS
 from casino.rules.holdem_bonus.house_edge import TOTAL_DEALS, paytable_odds
 from casino.rules.holdem_bonus.paytable import AWARD_DESCRIPTIONS, DEFAULT_PAYTABLE
-from tables.paytables import resolve_paytable
+from tables.models import resolve_paytable
 
 
 class Command(BaseCommand):

@@ -8,7 +8,7 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.models import Tournament
-from tournaments.services import tournament_record
+from tournaments.reads.event import tournament_record
 
 
 def record_lines(tournament: Tournament):

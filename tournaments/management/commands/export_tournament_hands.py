@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.dealing import hand_lines_text
 from tournaments.management.commands.export_tournament import write_lines
 from tournaments.models import Tournament
+from tournaments.reads.hands import hand_lines_text
 
 
 class Command(BaseCommand):

@@ -17,6 +17,7 @@ import time
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
+from tournaments.dealt_simulation import verify_dealt_hands
 from tournaments.simulation import simulate_tournament
 
 
@@ -83,8 +84,6 @@ class Command(BaseCommand):
         self.stderr.write(f"Tournament {t.pk}: {entries} entries, {report.hands} hands, {report.plans} plans "
                           f"confirmed, {report.colour_ups} colour-ups, {report.writes} writes in {took:.1f} s.")
         if hand_by_hand:
-            from tournaments.dealt_simulation import verify_dealt_hands
-
             problems = verify_dealt_hands(report.dealt_hands)
             if problems:
                 raise CommandError("Hands that do not replay to their recorded stacks:\n" + "\n".join(problems[:20]))
