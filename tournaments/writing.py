@@ -28,7 +28,6 @@ from casino.models import label_of
 from casino.roles import DEAL, can
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.holdem import HoldemHand
-from casino.rules.holdem.hand import ENDED
 from casino.rules.shuffle import SYSTEM_RANDOM
 from casino.rules.tournament import record, seating
 from casino.rules.tournament.record import TournamentState
@@ -53,6 +52,7 @@ from tournaments.models import (
 from tournaments.reads.event import REPLAYS, replayer_as_read
 from tournaments.reads.hands import (
     KNOWN,
+    OVER,
     SUMMARIES,
     KnownAtCommit,
     SummaryAt,
@@ -272,9 +272,6 @@ def entry_row(w: EventWrite, number: int) -> Entry:
     return row
 
 
-_ENDED_PHASES = tuple(phase.value for phase in ENDED)
-
-
 def hands_in_play(w: EventWrite, tables: set[int] | None = None) -> set[int]:
     """The event's tables (of ``tables``, or any) whose tablet-dealt hand is in play: dealt and not yet awarded,
     or a tap being written there (a deal starting reads the seats before it commits its hand)."""
@@ -283,7 +280,7 @@ def hands_in_play(w: EventWrite, tables: set[int] | None = None) -> set[int]:
     # locked first: a deal that commits before the lock is then seen below, one after it reads this write's seats
     held = _busy_when_locked(w, tables)
     hands = TableHand.objects.filter(table__tournament_id=w.row.pk, table__number__in=tables)
-    return held | set(hands.exclude(phase__in=_ENDED_PHASES).values_list("table__number", flat=True))
+    return held | set(hands.exclude(phase__in=OVER).values_list("table__number", flat=True))
 
 
 def between_hands(w: EventWrite, *tables: int | None) -> None:

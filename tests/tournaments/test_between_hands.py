@@ -285,9 +285,9 @@ def test_a_disqualification_while_the_deal_starts_at_his_table_waits_for_the_han
         console.join(30)
         return seats
 
-    monkeypatch.setattr(services, "tournament_state", the_director_acts_meanwhile)
+    monkeypatch.setattr(event_reads, "tournament_state", the_director_acts_meanwhile)
     _at(first_table, dealing.start_hand, dealer_dana_here)
-    monkeypatch.setattr(services, "tournament_state", read_the_seats)
+    monkeypatch.setattr(event_reads, "tournament_state", read_the_seats)
     refused = outcome["result"]
     assert isinstance(refused, RuleViolation) and refused.clause == "TDA-11", refused
     assert _state(event_in_play).entry(entry).status == "seated"

@@ -16,7 +16,7 @@ from tournaments import services
 from tournaments.models import TableHand
 from tournaments.reads import event as event_reads
 from tournaments.reads import hands as hand_reads
-from tournaments.services import dealing
+from tournaments.services import corrections, dealing, play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -205,8 +205,8 @@ def test_a_hand_ends_into_the_event_even_when_the_event_moved_on_in_the_same_mom
     moment a dealer awards a pot: the report goes into the event as it is at its lock, and the dealer's tap
     is not refused as a conflict for something that happened elsewhere."""
     # the director's pause commits between what the table's write knew of the event and its report
-    monkeypatch.setattr(services, "report_hand", _after_a_clock_command(services.report_hand, event_in_play,
-                                                                        director_dora, "pause"))
+    monkeypatch.setattr(play, "report_hand", _after_a_clock_command(play.report_hand, event_in_play,
+                                                                    director_dora, "pause"))
     at(first_table, dealing.start_hand, dealer_dana_here)
     while to_act(first_table) is not None:
         at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": to_act(first_table)})
@@ -216,8 +216,8 @@ def test_a_hand_ends_into_the_event_even_when_the_event_moved_on_in_the_same_mom
     record = event_reads.tournament_record(event_in_play)
     assert record[hand.reported_seq - 1]["type"] == "hand" and record[hand.reported_seq - 2]["kind"] == "pause"
     # undoing the award takes it out of the event as it is then, too (C-15)
-    monkeypatch.setattr(services, "withdraw_hand", _after_a_clock_command(services.withdraw_hand, event_in_play,
-                                                                          director_dora, "resume"))
+    monkeypatch.setattr(corrections, "withdraw_hand", _after_a_clock_command(corrections.withdraw_hand,
+                                                                             event_in_play, director_dora, "resume"))
     at(first_table, dealing.undo_last, dealer_dana_here, reason="pushed the pot to the wrong seat")
     assert hand_in_play(first_table).reported_seq is None
     assert event_reads.tournament_record(event_in_play)[-1]["voids"] == hand.reported_seq

@@ -68,7 +68,7 @@ def test_a_kept_replay_that_does_not_match_the_stored_record_is_not_used(sunday_
 OTHER_PROCESS_STARTS_THE_CLOCK = """
 from django.contrib.auth import get_user_model
 from tests.tournaments.conftest import act
-
+from tournaments import services
 from tournaments.models import Tournament
 act(services.clock_command, Tournament.objects.get(pk={pk}), get_user_model().objects.get(pk={by}), kind="start")
 """

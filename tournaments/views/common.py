@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 from casino import refusals
 from casino.form_input import version_and_key
 from casino.refusals import Outcome
-from casino.roles import Role
+from casino.roles import Role, has_role
 from casino.rules.tournament.penalties import INFRACTIONS
 from casino.writes import asking
 from tournaments import access
@@ -41,14 +41,17 @@ def page_context(request, tournament, here: str) -> dict:
             "may_work_floor": access.may_work_floor(request.user, tournament)}
 
 
-def may_act(user, tournament: Tournament, roles: tuple[str, ...]) -> bool:
-    """The door's role check made for this event (``tournaments.access``): a director acts at his own events
-    only; the floor staff at any; the games director and administrators everywhere."""
-    if roles == OVERSEERS:
-        return access.oversees_events(user)
-    if roles == DIRECTORS:
+def may_act(user, tournament: Tournament, who: str) -> bool:
+    """Whether ``user`` may do at this event what ``who`` may (``tournaments.access``): "director", its own
+    director (the games director and administrators at any event); "floor", the floor staff and the event's
+    director; "overseer", the games director and administrators, who assign an event's director."""
+    if who == "overseer":
+        return has_role(user, *OVERSEERS) and access.oversees_events(user)
+    if who == "director":
         return access.may_direct(user, tournament)
-    return access.may_work_floor(user, tournament)
+    if who == "floor":
+        return access.may_work_floor(user, tournament)
+    raise ValueError(f"no one is {who!r}")
 
 
 def require_directs(request, tournament: Tournament) -> None:

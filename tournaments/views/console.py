@@ -41,7 +41,6 @@ from django.views.decorators.http import require_GET, require_POST
 from casino.access import role_required
 from casino.form_input import BadInput, version_and_key
 from casino.refusals import mark_refusal
-from casino.roles import has_role
 from casino.rules.errors import RuleViolation
 from casino.rules.tournament.eligibility import ID_TYPES
 from casino.rules.tournament.penalties import INFRACTIONS, PENALTY_KINDS
@@ -53,9 +52,7 @@ from tournaments.reads import hands as hand_reads
 from tournaments.rendering import console
 from tournaments.services import dealing
 from tournaments.views.common import (
-    DIRECTORS,
     FLOOR,
-    OVERSEERS,
     call_service,
     entry_or_404,
     may_act,
@@ -92,7 +89,7 @@ class Action:
 
     command: Callable
     parse: Callable[[object, Tournament], dict]
-    roles: tuple[str, ...] = DIRECTORS
+    who: str = "director"  # or "floor", "overseer": ``common.may_act``
     page: str = "console"  # console, registration, table, entry, setup, record
 
 
@@ -258,38 +255,38 @@ ACTIONS: dict[str, Action] = {
     "pause-table": Action(dealing.pause_table, lambda post, tournament: {"table": _table_number(post)}),
     "resume-table": Action(dealing.resume_table, lambda post, tournament: {"table": _table_number(post)}),
     # C-04: the director (or the floor) calls the clock on the player in turn at a dealt table
-    "call-clock": Action(dealing.call_clock, lambda post, tournament: {"table": _table_number(post)}, FLOOR),
+    "call-clock": Action(dealing.call_clock, lambda post, tournament: {"table": _table_number(post)}, "floor"),
     # the floor puts a dealer on duty at a table (only that dealer deals there) or takes them off
-    "assign-dealer": Action(dealing.assign_dealer, lambda post, tournament: {"table": _table_number(post)}, FLOOR),
+    "assign-dealer": Action(dealing.assign_dealer, lambda post, tournament: {"table": _table_number(post)}, "floor"),
     # TDA-01: the director (or the floor for him) rules the hand in play back to before one of its actions
-    "back-up-hand": Action(dealing.back_up_hand, lambda post, tournament: {"table": _table_number(post)}, FLOOR,
+    "back-up-hand": Action(dealing.back_up_hand, lambda post, tournament: {"table": _table_number(post)}, "floor",
                            "table"),
     "results": Action(services.record_results, _no_fields),
-    "confirm-plan": Action(services.confirm_plan, _confirm_plan, FLOOR),
-    "bust": Action(services.record_bust, _bust, FLOOR, "table"),
-    "withdrawal": Action(services.withdraw, _leaving("withdrawal"), DIRECTORS, "table"),
-    "disqualify": Action(services.disqualify, _leaving("disqualification"), DIRECTORS, "table"),
+    "confirm-plan": Action(services.confirm_plan, _confirm_plan, "floor"),
+    "bust": Action(services.record_bust, _bust, "floor", "table"),
+    "withdrawal": Action(services.withdraw, _leaving("withdrawal"), "director", "table"),
+    "disqualify": Action(services.disqualify, _leaving("disqualification"), "director", "table"),
     # TDA-71, CC-45/46: the director or a floor supervisor penalises; a suspension is served at the tablets
-    "penalty": Action(services.give_penalty, _penalty, FLOOR, "table"),
-    "end-penalty": Action(services.end_penalty, _end_penalty, FLOOR, "table"),
-    "chip-counts": Action(services.enter_chip_count, _chip_counts, FLOOR, "table"),
-    "button": Action(services.set_button, _button, FLOOR, "table"),
-    "colour-up": Action(services.colour_up, _colour_up, FLOOR, "table"),
-    "seat": Action(services.correct_seat, _reseat, FLOOR, "table"),  # the director's is override_seat (see act)
-    "accredit": Action(services.accredit, _accredit, FLOOR, "entry"),
-    "hold-stack": Action(services.hold_stack, _hold, DIRECTORS, "entry"),
+    "penalty": Action(services.give_penalty, _penalty, "floor", "table"),
+    "end-penalty": Action(services.end_penalty, _end_penalty, "floor", "table"),
+    "chip-counts": Action(services.enter_chip_count, _chip_counts, "floor", "table"),
+    "button": Action(services.set_button, _button, "floor", "table"),
+    "colour-up": Action(services.colour_up, _colour_up, "floor", "table"),
+    "seat": Action(services.correct_seat, _reseat, "floor", "table"),  # the director's is override_seat (see act)
+    "accredit": Action(services.accredit, _accredit, "floor", "entry"),
+    "hold-stack": Action(services.hold_stack, _hold, "director", "entry"),
     "remove-absent": Action(services.remove_absent_stacks, _absent),
-    "pay": Action(services.pay_prize, _pay, DIRECTORS, "entry"),
-    "correct": Action(services.correct, _correct, FLOOR, "record"),
+    "pay": Action(services.pay_prize, _pay, "director", "entry"),
+    "correct": Action(services.correct, _correct, "floor", "record"),
     # the director ends an entry's player links (a lost receipt) and, with reissue, prints a new one
     "revoke-links": Action(services.revoke_player_links, lambda post, tournament: {"entry": _entry_number(post)},
-                           DIRECTORS, "entry"),
+                           "director", "entry"),
     "reissue-link": Action(services.revoke_player_links,
-                           lambda post, tournament: {"entry": _entry_number(post), "reissue": True}, DIRECTORS,
+                           lambda post, tournament: {"entry": _entry_number(post), "reissue": True}, "director",
                            "entry"),
     # the games director (or an administrator) assigns the event to a tournament director
     "assign-director": Action(services.assign_director, lambda post, tournament: {"director": _director(post)},
-                              OVERSEERS,
+                              "overseer",
                               "setup"),
 }
 
@@ -404,7 +401,7 @@ def act(request, tournament_id: int, action: str):
     spec = ACTIONS.get(action)
     if spec is None:
         raise Http404
-    if not has_role(request.user, *spec.roles) or not may_act(request.user, tournament, spec.roles):
+    if not may_act(request.user, tournament, spec.who):
         raise PermissionDenied
     post = request.POST
 
