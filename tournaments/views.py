@@ -54,7 +54,7 @@ from casino.rules.tournament.options import HouseOptions
 from casino.rules.tournament.penalties import INFRACTIONS, PENALTY_KINDS
 from casino.rules.tournament.record import parse_at, voided_seqs
 from casino.writes import asking, is_valid_key
-from tournaments import console, forms, screens
+from tournaments import console, desk, forms, screens
 from tournaments.models import Entry, ExclusionListEntry, StructureTemplate, Tournament
 
 log = logging.getLogger(__name__)
@@ -514,8 +514,11 @@ def act(request, tournament_id: int, action: str):
     if notice:
         messages.add_message(request, messages.INFO if status == 200 else messages.ERROR, notice["text"])
     elif status == 200:
-        messages.success(request, _("Recorded."))
-    response = redirect(_back(tournament, spec, post))
+        # an accreditation names who was accredited (a bare "Recorded." left the desk guessing)
+        messages.success(request, desk.accredited_message(tournament, _entry_number(post)) if action == "accredit"
+                         else _("Recorded."))
+    response = redirect(desk.back_to_the_desk(tournament, post) if desk.from_the_desk(post)
+                        else _back(tournament, spec, post))
     if status != 200:
         # Without htmx the browser follows the redirect and shows the message; the status says it was refused.
         response["X-Refused"] = str(status)
@@ -670,7 +673,7 @@ def _registration_page(request, tournament, values=None, status=200, notice=None
     board = screens.board_at(tournament)
     latest = ExclusionListEntry.objects.order_by("-imported_at").first()
     context = {**_page_context(request, tournament, "registration"), "values": values or {}, "notice": notice,
-               "entries": list(Entry.objects.filter(tournament=tournament).order_by("number")), "board": board,
+               **desk.desk_context(request, tournament), "board": board,
                "refusals": _refusals(tournament), "id_types": ID_TYPES,
                "exclusion_list": {"imported_at": latest.imported_at, "count": ExclusionListEntry.objects.count()}
                if latest else None}
@@ -689,7 +692,8 @@ def registration(request, tournament_id: int):
     def run():
         fields = forms.registration(post)
         fields["name"] = fields.pop("player_name")
-        return call_service("register", tournament, request.user, post, fields)
+        # "accredit now" (ticked by default): the document just typed is the accreditation's too (CC-24, CC-28)
+        return desk.register(tournament, request.user, post, fields, accredit=desk.accredit_now(post))
 
     status, notice, result = outcome(run)
     tournament.refresh_from_db()
@@ -698,11 +702,8 @@ def registration(request, tournament_id: int):
         status, notice = 422, {"level": "error", "text": explain(result.refusal)}
     if status != 200:
         return _registration_page(request, tournament, dict(post.items()), status, notice)
-    entry = Entry.objects.filter(tournament=tournament, number=result.entry).first()
-    messages.success(request, _("Registered: entry %(number)s.") % {"number": result.entry})
-    if entry is not None:
-        return redirect("tournaments:receipt", tournament_id=tournament.pk, entry_id=entry.pk, kind="entry")
-    return redirect("tournaments:registration", tournament_id=tournament.pk)
+    # back on an empty form, the entry just made confirmed above it with its receipts (issue #36)
+    return redirect(desk.desk_url(tournament, last=result.entry))
 
 
 #: the largest exclusion CSV taken: 100,000 people with a few columns besides the four are about 8 MB
@@ -816,7 +817,8 @@ def entry_page(request, tournament_id: int, entry: int):
     return render(request, "tournaments/console_entry.html", {
         **_page_context(request, tournament, "entry"), "entry": the_entry, "number": entry, "id_types": ID_TYPES,
         "seat": board.seats.get(entry), "finish": board.finishes.get(entry), "leaving": board.leaving.get(entry),
-        "paid": paid, "held": held, "links": _working_links(the_entry)})
+        "paid": paid, "held": held, "links": _working_links(the_entry),
+        "accredited": mine is not None and "accreditation" in mine.checks})
 
 
 def _working_links(entry: Entry) -> list[PlayerLink]:
@@ -926,9 +928,12 @@ def issue_accreditation_link(request, tournament_id: int, entry_id: int):
         link = screens.issue_entry_link(entry, by=request.user)
     except RuleViolation as refused:
         messages.error(request, explain(refused))
-        response = redirect("tournaments:entry", tournament_id=tournament.pk, entry=entry.number)
+        response = redirect(desk.back_to_the_desk(tournament, request.POST) if desk.from_the_desk(request.POST)
+                            else reverse("tournaments:entry", args=[tournament.pk, entry.number]))
         response["X-Refused"] = "422"
         return response
+    if desk.from_the_desk(request.POST):  # the QR shown on the desk, for the player to scan there
+        return redirect(desk.desk_url(tournament, last=entry.number, link=link.pk))
     return redirect(reverse("tournaments:receipt", args=[tournament.pk, entry.pk, "accreditation"])
                     + f"?link={link.pk}")
 
