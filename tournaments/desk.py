@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import unicodedata
-import uuid
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -170,24 +169,10 @@ def accredited_message(tournament: Tournament, number: int) -> str:
     return _("Entry #%(number)s, %(name)s, is accredited.") % {"number": number, "name": name}
 
 
-def _link_of(entry: DeskEntry, raw: object):
-    """The usable player link ``raw`` of this very entry (just issued from the desk), or None."""
-    from django.contrib.contenttypes.models import ContentType
-
-    from casino.models import PlayerLink
-
-    try:
-        link_id = uuid.UUID(str(raw or ""))
-    except ValueError:
-        return None
-    link = PlayerLink.objects.filter(pk=link_id, seat_type=ContentType.objects.get_for_model(Entry),
-                                     seat_id=entry.pk).first()
-    return link if link is not None and link.is_usable() else None
-
-
-def desk_context(request, tournament: Tournament) -> dict:
+def desk_context(request, tournament: Tournament, *, link_of) -> dict:
     """What the desk shows besides its form: the entries (those the search names), the last entry
-    registered with its receipts (and its QR once issued), the search."""
+    registered with its receipts (and its QR once issued: ``link_of(entry, link_id)``, the usable link of
+    that very entry or None), the search."""
     from casino import player_links
 
     entries = desk_entries(tournament)
@@ -196,7 +181,7 @@ def desk_context(request, tournament: Tournament) -> dict:
     last_number = entry_number_or_none(request.GET.get("last"))
     last = next((e for e in entries if e.number == last_number), None) if last_number is not None else None
     qr = None
-    if last is not None and (link := _link_of(last, request.GET.get("link"))) is not None:
+    if last is not None and (link := link_of(last, request.GET.get("link", ""))) is not None:
         url = player_links.url_for(link, request)
         qr = {"link": link, "url": url, "svg": player_links.qr_svg(url)}
     return {"entries": shown, "entry_count": len(entries), "query": query, "last": last, "last_qr": qr,

@@ -673,7 +673,7 @@ def _registration_page(request, tournament, values=None, status=200, notice=None
     board = screens.board_at(tournament)
     latest = ExclusionListEntry.objects.order_by("-imported_at").first()
     context = {**_page_context(request, tournament, "registration"), "values": values or {}, "notice": notice,
-               **desk.desk_context(request, tournament), "board": board,
+               **desk.desk_context(request, tournament, link_of=_entry_link), "board": board,
                "refusals": _refusals(tournament), "id_types": ID_TYPES,
                "exclusion_list": {"imported_at": latest.imported_at, "count": ExclusionListEntry.objects.count()}
                if latest else None}
