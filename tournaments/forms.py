@@ -73,6 +73,25 @@ def a_date(value, what: str) -> date:
                        % {"what": what, "value": value or ""}) from None
 
 
+#: a date of birth as the desk types it from a document: day first (01/05/1990, 1-5-1990, 01.05.1990, 01051990)
+_DAY_FIRST = re.compile(r"(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})|(\d{2})(\d{2})(\d{4})")
+
+
+def a_typed_date(value, what: str) -> date:
+    """A date typed at the desk: day first as a document prints it (the tablet's numeric keypad types
+    ``01051990``), or year first as a date input sends it (``1990-05-01``)."""
+    text = str(value or "").strip()
+    found = _DAY_FIRST.fullmatch(text)
+    try:
+        if found is None:
+            return date.fromisoformat(text)
+        day, month, year = (int(n) for n in (found.group(1, 2, 3) if found.group(1) else found.group(4, 5, 6)))
+        return date(year, month, day)
+    except ValueError:
+        raise BadInput(_("%(what)s must be a date (day/month/year), not “%(value)s”.")
+                       % {"what": what, "value": text[:40]}) from None
+
+
 def a_moment(value, what: str) -> datetime:
     """A local date and time from a ``datetime-local`` input, made aware in the casino's time zone."""
     try:
@@ -291,7 +310,7 @@ def registration(post) -> dict:
     if not id_number_as_on_a_document(id_number):
         raise BadInput(_("The ID number can only hold letters and digits (with the spaces, dots or dashes the "
                          "document prints between them): type it as it is on the document."))
-    birth_date = a_date(post.get("birth_date"), _("The date of birth"))
+    birth_date = a_typed_date(post.get("birth_date"), _("The date of birth"))
     if not EARLIEST_BIRTH_DATE <= birth_date <= timezone.localdate():
         raise BadInput(_("The date of birth must be between %(earliest)s and today: check it on the document.")
                        % {"earliest": EARLIEST_BIRTH_DATE.isoformat()})

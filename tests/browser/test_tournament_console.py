@@ -119,7 +119,7 @@ def test_a_director_registers_seats_starts_and_busts_until_a_table_breaks_and_th
         page.fill("input[name=birth_date]", "1990-01-01")
         page.check("input[name=image_consent]")
         page.click("button[data-action=register]")
-        page.wait_for_selector("#receipt")  # the entry receipt, ready to print
+        page.wait_for_selector("#desk-last")  # back at the desk, the entry confirmed with its receipts
     off_the_browser_thread(_register_the_others, tournament_id, tournament_director_teo)
     page.goto(f"{server.url}/tournaments/{tournament_id}/registration/")
     assert page.locator("#entries tbody tr").count() == PLAYERS

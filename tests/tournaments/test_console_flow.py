@@ -58,13 +58,17 @@ def _seat_of(tournament, number: int) -> tuple[int, int]:
     return entry.table, entry.seat
 
 
-def test_a_director_registers_a_player_at_the_desk_and_gets_the_entry_receipt(registering, director_dora):
-    response = _client(director_dora).post(reverse("tournaments:registration", args=[registering.pk]), {
+def test_a_director_registers_a_player_at_the_desk_and_gets_the_entry_receipt_a_tap_away(registering, director_dora):
+    client = _client(director_dora)
+    response = client.post(reverse("tournaments:registration", args=[registering.pk]), {
         **_guard(registering), "player_name": "Ana Ruiz", "id_type": "dni", "id_number": "30.123.456",
         "birth_date": "1990-05-01", "image_consent": "1"})
     entry = Entry.objects.get(tournament=registering, player_name="Ana Ruiz")
     assert response.status_code == 302
-    assert response["Location"] == reverse("tournaments:receipt", args=[registering.pk, entry.pk, "entry"])
+    # back at the desk (issue #36), the entry confirmed there with its receipt
+    assert response["Location"] == reverse("tournaments:registration", args=[registering.pk]) + "?last=1"
+    desk = client.get(response["Location"]).content.decode()
+    assert reverse("tournaments:receipt", args=[registering.pk, entry.pk, "entry"]) in desk
     assert entry.player.image_consent
 
 

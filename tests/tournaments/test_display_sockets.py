@@ -35,15 +35,18 @@ VERSION = re.compile(r'data-version="(\d+)"')
 def console_placeholder(monkeypatch):
     """The console's socket is what these tests are about; its fragment (tournaments.rendering.console, tested in
     test_console_views) is replaced by a placeholder carrying the version, as the socket sees it."""
-    from django.template.loader import render_to_string
-
     from types import SimpleNamespace
+
+    from django.template.loader import render_to_string
 
     from tournaments import consumers
     from tournaments.rendering import console
 
-    monkeypatch.setattr(consumers, "console", SimpleNamespace(SCREEN_ID=console.SCREEN_ID, console_fragment=(
-        lambda tournament, user: render_to_string("tournaments/_console_placeholder.html", {"tournament": tournament}))))
+    def placeholder(tournament, user):
+        return render_to_string("tournaments/_console_placeholder.html", {"tournament": tournament})
+
+    fake = SimpleNamespace(SCREEN_ID=console.SCREEN_ID, console_fragment=placeholder)
+    monkeypatch.setattr(consumers, "console", fake)
 
 
 @pytest.fixture

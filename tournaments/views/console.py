@@ -51,6 +51,7 @@ from tournaments.reads import event as event_reads
 from tournaments.reads import hands as hand_reads
 from tournaments.rendering import console
 from tournaments.services import dealing
+from tournaments.views import desk
 from tournaments.views.common import (
     FLOOR,
     call_service,
@@ -429,8 +430,11 @@ def act(request, tournament_id: int, action: str):
     if notice:
         messages.add_message(request, messages.INFO if status == 200 else messages.ERROR, notice["text"])
     elif status == 200:
-        messages.success(request, _("Recorded."))
-    response = redirect(_back(tournament, spec, post))
+        # an accreditation names who was accredited (a bare "Recorded." left the desk guessing)
+        messages.success(request, desk.accredited_message(tournament, _entry_number(post)) if action == "accredit"
+                         else _("Recorded."))
+    response = redirect(desk.back_to_the_desk(tournament, post) if desk.from_the_desk(post)
+                        else _back(tournament, spec, post))
     if status != 200:
         # Without htmx the browser follows the redirect and shows the message; the status says it was refused.
         response["X-Refused"] = str(status)

@@ -1,13 +1,24 @@
-"""The registration desk's pages: registering with the ID checked, accreditation, the entries, the exclusion list's
-import, the receipts and the player's QR link."""
+"""The registration desk (issue #36, item 12): a player registered, accredited and handed his QR in the typed
+fields and two taps, the desk back on an empty form with the last entry confirmed, and the entries found by
+name, ID or entry number; the entry's page, the exclusion list's import, the receipts and the QR links.
+
+The rules stay the services' (``services.register``: ID checks, the exclusion list, age, a second entry;
+``services.accredit``: the document must be the entry's). The desk only chains them and reads what it shows:
+who is accredited (the record's ``id_checked`` events after their corrections), where the last entry sits,
+which entries match a search."""
 
 from __future__ import annotations
 
+import hashlib
+import unicodedata
 import uuid
+from dataclasses import dataclass
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,12 +28,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino import player_links
 from casino.access import role_required
-from casino.form_input import BadInput
+from casino.form_input import BadInput, version_and_key
 from casino.i18n import explain
 from casino.models import PlayerLink
 from casino.rules.errors import RuleViolation
-from casino.rules.tournament.eligibility import ID_TYPES
-from casino.rules.tournament.record import parse_at
+from casino.rules.tournament.eligibility import ID_TYPES, normalise_id_number
+from casino.rules.tournament.record import IN_PLAY, parse_at
+from casino.writes import asking
 from tournaments import access, forms, services
 from tournaments.models import Entry, ExclusionListEntry, Tournament
 from tournaments.projections import entry_number
@@ -31,12 +43,16 @@ from tournaments.services import links
 from tournaments.views.common import (
     DIRECTORS,
     FLOOR,
-    call_service,
     entry_or_404,
     outcome,
     page_context,
     require_directs,
 )
+
+#: the longest search the desk reads (a name and a surname, an ID with its dots)
+QUERY_LIMIT = 80
+#: an ID is found from this many of its characters: fewer match half the room's documents
+ID_MATCH_FROM = 4
 
 
 def _refusals(tournament) -> list[dict]:
@@ -55,7 +71,7 @@ def _registration_page(request, tournament, values=None, status=200, notice=None
     board = event_reads.board_at(tournament)
     latest = ExclusionListEntry.objects.order_by("-imported_at").first()
     context = {**page_context(request, tournament, "registration"), "values": values or {}, "notice": notice,
-               "entries": list(Entry.objects.filter(tournament=tournament).order_by("number")), "board": board,
+               **desk_context(request, tournament, link_of=_entry_link), "board": board,
                "refusals": _refusals(tournament), "id_types": ID_TYPES,
                "exclusion_list": {"imported_at": latest.imported_at, "count": ExclusionListEntry.objects.count()}
                if latest else None}
@@ -74,7 +90,8 @@ def registration(request, tournament_id: int):
     def run():
         fields = forms.registration(post)
         fields["name"] = fields.pop("player_name")
-        return call_service(services.register, tournament, request.user, post, fields)
+        # "accredit now" (ticked by default): the document just typed is the accreditation's too (CC-24, CC-28)
+        return register(tournament, request.user, post, fields, accredit=accredit_now(post))
 
     status, notice, result = outcome(run)
     tournament.refresh_from_db()
@@ -83,11 +100,8 @@ def registration(request, tournament_id: int):
         status, notice = 422, {"level": "error", "text": explain(result.refusal)}
     if status != 200:
         return _registration_page(request, tournament, dict(post.items()), status, notice)
-    entry = Entry.objects.filter(tournament=tournament, number=result.entry).first()
-    messages.success(request, _("Registered: entry %(number)s.") % {"number": result.entry})
-    if entry is not None:
-        return redirect("tournaments:receipt", tournament_id=tournament.pk, entry_id=entry.pk, kind="entry")
-    return redirect("tournaments:registration", tournament_id=tournament.pk)
+    # back on an empty form, the entry just made confirmed above it with its receipts (issue #36)
+    return redirect(desk_url(tournament, last=result.entry))
 
 
 #: the largest exclusion CSV taken: 100,000 people with a few columns besides the four are about 8 MB
@@ -151,7 +165,8 @@ def entry_page(request, tournament_id: int, entry: int):
     return render(request, "tournaments/console_entry.html", {
         **page_context(request, tournament, "entry"), "entry": the_entry, "number": entry, "id_types": ID_TYPES,
         "seat": board.seats.get(entry), "finish": board.finishes.get(entry), "leaving": board.leaving.get(entry),
-        "paid": paid, "held": held, "links": _working_links(the_entry)})
+        "paid": paid, "held": held, "links": _working_links(the_entry),
+        "accredited": mine is not None and "accreditation" in mine.checks})
 
 
 def _working_links(entry: Entry) -> list[PlayerLink]:
@@ -212,8 +227,161 @@ def issue_accreditation_link(request, tournament_id: int, entry_id: int):
         link = links.issue_entry_link(entry, by=request.user)
     except RuleViolation as refused:
         messages.error(request, explain(refused))
-        response = redirect("tournaments:entry", tournament_id=tournament.pk, entry=entry.number)
+        response = redirect(back_to_the_desk(tournament, request.POST) if from_the_desk(request.POST)
+                            else reverse("tournaments:entry", args=[tournament.pk, entry.number]))
         response["X-Refused"] = "422"
         return response
+    if from_the_desk(request.POST):  # the QR shown on the desk, for the player to scan there
+        return redirect(desk_url(tournament, last=entry.number, link=link.pk))
     return redirect(reverse("tournaments:receipt", args=[tournament.pk, entry.pk, "accreditation"])
                     + f"?link={link.pk}")
+
+
+# --- The desk: the entries found, the last one confirmed, register and accredit in one (issue #36) ---------
+
+
+@dataclass(frozen=True)
+class DeskEntry:
+    """One entry as the desk lists it."""
+
+    pk: int
+    number: int
+    name: str
+    status: str  # the entry's status, in the viewer's language
+    in_play: bool
+    accredited: bool
+    table: int | None
+    seat: int | None
+    id_type: str  # the registered document's type: the accreditation form offers it first
+    id_number: str  # normalised; never printed on the page, only searched
+    find: str  # what the live filter matches: the number and the folded name
+
+    @property
+    def seated(self) -> bool:
+        return self.table is not None and self.seat is not None
+
+
+def fold(text: str) -> str:
+    """Text as the desk compares it: case and accents ignored ("José PÉREZ" finds "jose perez")."""
+    decomposed = unicodedata.normalize("NFKD", text or "")
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def desk_entries(tournament: Tournament) -> list[DeskEntry]:
+    """Every entry of the event in number order, with its accreditation and seat as the record stands (a
+    corrected accreditation no longer counts)."""
+    state = event_reads.tournament_state(tournament)
+    out = []
+    for row in Entry.objects.filter(tournament=tournament).select_related("player").order_by("number"):
+        known = state.entry(row.number)
+        checks = known.checks if known is not None else ()
+        player = row.player
+        out.append(DeskEntry(
+            pk=row.pk, number=row.number, name=row.player_name, status=row.get_status_display(),
+            in_play=row.status in IN_PLAY, accredited="accreditation" in checks,
+            table=known.table if known is not None else None, seat=known.seat if known is not None else None,
+            id_type=player.id_type if player else "", id_number=player.id_number if player else "",
+            find=f"{row.number} {fold(row.player_name)}"))
+    return out
+
+
+def clean_query(raw: object) -> str:
+    """The search as typed, trimmed to what a desk types (a NUL or a control character is dropped)."""
+    text = str(raw or "")[:QUERY_LIMIT]
+    return "".join(c for c in text if unicodedata.category(c)[0] != "C").strip()
+
+
+def find(entries: list[DeskEntry], query: str) -> list[DeskEntry]:
+    """The entries a search names: its entry number ("12", "#12"), its ID number from four characters on
+    (dots, dashes and case ignored: "30.123" finds 30123456), or every word of it in the name (accents and
+    case ignored, any order). An event has a few thousand entries at most: filtered here, in one pass."""
+    query = clean_query(query)
+    if not query:
+        return list(entries)
+    number = query.lstrip("#").strip()
+    as_number = int(number) if number.isascii() and number.isdigit() and len(number) <= 9 else None
+    id_needle = normalise_id_number(query)
+    by_id = len(id_needle) >= ID_MATCH_FROM and id_needle.isascii() and id_needle.isalnum()
+    words = fold(query).split()
+    return [e for e in entries
+            if e.number == as_number
+            or (by_id and id_needle in e.id_number)
+            or (words and all(w in fold(e.name) for w in words))]
+
+
+def entry_number_or_none(raw: object) -> int | None:
+    """A ``last`` entry number from the address, or None for anything that is not one."""
+    text = str(raw or "").strip()
+    return int(text) if text.isascii() and text.isdigit() and 0 < len(text) <= 9 else None
+
+
+def desk_url(tournament: Tournament, *, last: int | None = None, link=None, query: str = "") -> str:
+    """The desk's address: the last entry to confirm (and its fresh QR link), the search kept."""
+    params = {}
+    if last is not None:
+        params["last"] = str(last)
+    if link is not None:
+        params["link"] = str(link)
+    if query:
+        params["q"] = query
+    url = reverse("tournaments:registration", args=[tournament.pk])
+    return f"{url}?{urlencode(params)}" if params else url
+
+
+def from_the_desk(post) -> bool:
+    """Whether a form was sent from the desk (its answer goes back there, not to the entry's page)."""
+    return post.get("from") == "desk"
+
+
+def back_to_the_desk(tournament: Tournament, post) -> str:
+    return desk_url(tournament, query=clean_query(post.get("q")))
+
+
+def accredit_now(post) -> bool:
+    """The desk's "accredit now" box: the document just typed is the one shown for the accreditation."""
+    return post.get("accredit") == "1"
+
+
+def second_key(key: str, what: str) -> str:
+    """The key of a second write a form makes (the accreditation after the registration): its own, and the
+    same at every retry of the form; a key too long for the suffix is replaced by its digest."""
+    derived = f"{key}:{what}"
+    return derived if len(derived) <= 100 else f"{hashlib.sha256(key.encode()).hexdigest()}:{what}"
+
+
+def register(tournament: Tournament, user, post, fields: dict, *, accredit: bool):
+    """``services.register`` and, when the desk ticked "accredit now", ``services.accredit`` with the same
+    document, in one transaction: both or neither. A refused registration (recorded by the service with
+    its reason) is not accredited; a form sent again is answered by both writes' stored results."""
+    version, key = version_and_key(post)
+    with transaction.atomic(), asking({"service": "register", **fields, "accredit": accredit}):
+        result = services.register(tournament=tournament, by=user, key=key, expected_version=version, **fields)
+        if accredit and result.refusal is None and result.entry is not None:
+            services.accredit(tournament=tournament, by=user, key=second_key(key, "accredit"),
+                              expected_version=result.version, entry=result.entry, id_type=fields["id_type"],
+                              id_number=fields["id_number"])
+    return result
+
+
+def accredited_message(tournament: Tournament, number: int) -> str:
+    """What an accreditation's success says: who was accredited."""
+    entry = Entry.objects.filter(tournament=tournament, number=number).first()
+    name = entry.player_name if entry is not None else ""
+    return _("Entry #%(number)s, %(name)s, is accredited.") % {"number": number, "name": name}
+
+
+def desk_context(request, tournament: Tournament, *, link_of) -> dict:
+    """What the desk shows besides its form: the entries (those the search names), the last entry
+    registered with its receipts (and its QR once issued: ``link_of(entry, link_id)``, the usable link of
+    that very entry or None), the search."""
+    entries = desk_entries(tournament)
+    query = clean_query(request.GET.get("q"))
+    shown = find(entries, query)
+    last_number = entry_number_or_none(request.GET.get("last"))
+    last = next((e for e in entries if e.number == last_number), None) if last_number is not None else None
+    qr = None
+    if last is not None and (link := link_of(last, request.GET.get("link", ""))) is not None:
+        url = player_links.url_for(link, request)
+        qr = {"link": link, "url": url, "svg": player_links.qr_svg(url)}
+    return {"entries": shown, "entry_count": len(entries), "query": query, "last": last, "last_qr": qr,
+            "accredited_count": sum(1 for e in entries if e.accredited)}
