@@ -186,7 +186,9 @@ def read_board(tournament: Tournament) -> Board:
         version=tournament.version,
         name=tournament.name,
         status=tournament.status,
-        status_label=str(tournament.get_status_display()),
+        # lazy: the board is shared by every language, the label is read in each viewer's (issue #36)
+        status_label=Tournament.Status(tournament.status).label if tournament.status in Tournament.Status.values
+        else tournament.status,
         structure=_structure(setup.structure if setup is not None else tournament.structure),
         clock_events=tuple(state.clock_events),
         hand_for_hand_seconds=options.hand_for_hand_seconds,

@@ -54,7 +54,7 @@ from casino.rules.tournament.options import HouseOptions
 from casino.rules.tournament.penalties import INFRACTIONS, PENALTY_KINDS
 from casino.rules.tournament.record import parse_at, voided_seqs
 from casino.writes import asking, is_valid_key
-from tournaments import console, forms, screens
+from tournaments import console, forms, record_text, screens
 from tournaments.models import Entry, ExclusionListEntry, StructureTemplate, Tournament
 
 log = logging.getLogger(__name__)
@@ -662,8 +662,8 @@ def _refusals(tournament) -> list[dict]:
 
 def _refusal_text(event: dict) -> str:
     """The record keeps the refusal's English sentence (it holds no name); said in the viewer's language
-    when its template has no values."""
-    return _(event.get("reason") or "")  # noqa: INT001 - the engine's N_ templates are in the catalogue
+    from the template it was made from (``record_text.refusal_sentence``)."""
+    return record_text.refusal_sentence(event.get("reason") or "")
 
 
 def _registration_page(request, tournament, values=None, status=200, notice=None):
@@ -834,6 +834,7 @@ RECORD_FIELDS = ("entry", "table", "seat", "why", "from_table", "from_seat", "ki
 def _record_line(event: dict, voided: set[int]) -> dict:
     details = ", ".join(f"{name} {event[name]}" for name in RECORD_FIELDS if event.get(name) not in (None, "", []))
     return {"seq": event["seq"], "at": parse_at(event["at"]), "type": event["type"], "details": details,
+            "sentence": record_text.record_sentence(event),
             "voided": event["seq"] in voided,
             "correctable": event["type"] not in ("setup", "correction") and event["seq"] not in voided}
 
