@@ -354,8 +354,15 @@ def _notes_of_an_older_alert(alert, params: dict[str, Any]) -> dict[str, Note]:
 
 
 def alert_text(alert: Alert) -> str:
-    """The alert's message in the active language, the engine's notes in it too (``alert_params``)."""
+    """The alert's message in the active language, the engine's notes and the award's name in it too
+    (``alert_params``): the dealer's tablet says "A-A against the dealer's A-A" as the console does, never
+    the award's key (issue #36)."""
+    from tables.projections import AWARD_LABELS
+
+    params = alert_params(alert)
+    if params.get("award") in AWARD_LABELS:
+        params["award"] = str(AWARD_LABELS[params["award"]])
     try:
-        return gettext(alert.message) % alert_params(alert)
+        return gettext(alert.message) % params
     except (KeyError, TypeError, ValueError):
         return alert.message
