@@ -408,6 +408,47 @@ def _ante_label(mode: str):
     return {"button": _("Button ante"), "big_blind": _("Big blind ante")}.get(mode, _("Ante"))
 
 
+# --- The room's seating display (issue #36) --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatingRow:
+    """One player still in, as the room's seating screen lists them: name, entry, table, seat."""
+
+    name: str
+    entry: int
+    table: int
+    seat: int
+
+
+def _by_name(name: str) -> str:
+    """The order a room reads names in: letters without their accents, case ignored (Núñez beside Nunez)."""
+    import unicodedata
+
+    return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)).casefold()
+
+
+def seating_rows(board: Board) -> list[SeatingRow]:
+    """In a worker thread: every seated player of the board, alphabetical by name (then by entry number),
+    with their table and seat; the names read once per process (``entries_by_number``)."""
+    names = entries_by_number(board.tournament_id, board.seats.keys())
+    rows = [SeatingRow(names.get(number, (0, ""))[1], number, at.table, at.seat) for number, at in board.seats.items()]
+    return sorted(rows, key=lambda row: (_by_name(row.name), row.entry))
+
+
+_seating_html: BoundedCache[str] = BoundedCache(64)
+
+
+def seating_display_fragment(board: Board) -> str:
+    """The room's seating screen (``#seating-display``): rendered once per board and language in this process."""
+    key = (board.tournament_id, board.version, translation.get_language())
+    html = _seating_html.get(key)
+    if html is None:
+        html = _seating_html.put(key, render_to_string("tournaments/_seating_display.html", {
+            "board": board, "rows": seating_rows(board), "tables": len({s.table for s in board.seats.values()})}))
+    return mark_safe(html)  # noqa: S308 - rendered by a template
+
+
 # --- A player's phone (registered in tournaments.apps) --------------------------------------------------
 
 

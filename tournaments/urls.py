@@ -37,4 +37,5 @@ from tournaments import display_views  # noqa: E402
 
 urlpatterns += [
     path("<int:tournament_id>/clock/", display_views.clock_display, name="clock_display"),
+    path("<int:tournament_id>/seating/room/", display_views.seating_display, name="seating_display"),
 ]
