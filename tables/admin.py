@@ -27,9 +27,9 @@ from casino.rules.errors import RuleViolation
 from casino.rules.holdem_bonus import paytable_odds
 from casino.rules.holdem_bonus.paytable import AWARD_KEYS
 from casino.rules.holdem_bonus.paytable import Paytable as RulesPaytable
+from tables.labels import AWARD_LABELS
 from tables.models import Paytable, Pit, Table, known_paytable_names, table_rules
 from tables.paytables import add_paytable_version
-from tables.projections import AWARD_LABELS
 
 
 def award_field(key: str) -> str:

@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.rules.holdem_bonus import Decision, HandState, Mode, Phase
 from casino.rules.holdem_bonus.settlement import Approval, BoxSettlement
+from tables.labels import AWARD_LABELS
 from tables.models import BOX_NUMBERS
 
 SUITS = {"c": ("♣", False), "d": ("♦", True), "h": ("♥", True), "s": ("♠", False)}
@@ -87,16 +88,6 @@ OUTCOME_LABELS = {
     "push": _("Push"),
     "fold": _("Folded"),
     "void": _("Void: stakes returned"),
-}
-AWARD_LABELS = {
-    "aa-vs-dealer-aa": _("A-A with the dealer's A-A"),
-    "aa": _("A-A"),
-    "ak-suited": _("A-K suited"),
-    "aq-aj-suited": _("A-Q or A-J suited"),
-    "ak-offsuit": _("A-K offsuit"),
-    "kk-qq-jj": _("K-K, Q-Q or J-J"),
-    "aq-aj-offsuit": _("A-Q or A-J offsuit"),
-    "pair-2-10": _("Pair of 2s to 10s"),
 }
 DECISION_LABELS = {
     ("flop", "bet"): _("Plays (va)"),

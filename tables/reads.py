@@ -27,6 +27,7 @@ from casino.rules.errors import N_, Note, RuleViolation
 from casino.rules.holdem_bonus import HandState, Phase, TableRules, replay
 from casino.rules.holdem_bonus.paytable import Paytable
 from casino.rules.holdem_bonus.record import record_from_state
+from tables.labels import AWARD_LABELS
 from tables.models import (
     BOX_NUMBERS,
     Alert,
@@ -342,8 +343,13 @@ def _notes_of_an_older_alert(alert, params: dict[str, Any]) -> dict[str, Note]:
 
 
 def alert_text(alert: Alert) -> str:
-    """The alert's message in the active language, the engine's notes in it too (``alert_params``)."""
+    """The alert's message in the active language, the engine's notes and the award's name in it too
+    (``alert_params``): the dealer's tablet says "A-A against the dealer's A-A" as the console does, never
+    the award's key (issue #36)."""
+    params = alert_params(alert)
+    if params.get("award") in AWARD_LABELS:
+        params["award"] = str(AWARD_LABELS[params["award"]])
     try:
-        return gettext(alert.message) % alert_params(alert)
+        return gettext(alert.message) % params
     except (KeyError, TypeError, ValueError):
         return alert.message

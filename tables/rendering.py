@@ -17,7 +17,6 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from casino.i18n import explain
@@ -27,9 +26,9 @@ from casino.rules.errors import RuleViolation
 from casino.rules.holdem_bonus import Phase, paytable_odds
 from casino.rules.holdem_bonus.paytable import Paytable
 from tables import reads, services
+from tables.labels import AWARD_LABELS
 from tables.models import BOX_NUMBERS, Hand, Pit, Table, TableSession
 from tables.projections import (
-    AWARD_LABELS,
     OUTCOME_LABELS,
     approval_view,
     box_result,
@@ -39,7 +38,6 @@ from tables.projections import (
     pit_summary,
     player_projection,
 )
-from tables.reads import alert_params
 
 # The chips a keypad offers (any whole amount can also be typed).
 CHIPS = (1, 5, 10, 25, 100, 500)
@@ -172,14 +170,8 @@ def pit_context(pit: Pit, user, notice: dict | None = None) -> dict[str, Any]:
 
 
 def alert_text(alert) -> str:
-    """An alert in the viewer's language, the engine's notes and the award's name included."""
-    params = alert_params(alert)
-    if params.get("award") in AWARD_LABELS:
-        params["award"] = str(AWARD_LABELS[params["award"]])
-    try:
-        return gettext(alert.message) % params
-    except (KeyError, TypeError, ValueError):
-        return reads.alert_text(alert)
+    """An alert in the viewer's language, the engine's notes and the award's name included (as the tablet's)."""
+    return reads.alert_text(alert)
 
 
 def pit_fragment(pit: Pit, user, notice: dict | None = None) -> str:

@@ -244,3 +244,26 @@ _displays: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, list[C
 
 def _local_displays(tournament_id: int) -> list[ClockDisplayConsumer]:
     return _displays.setdefault(asyncio.get_running_loop(), {}).setdefault(tournament_id, [])
+
+
+class SeatingDisplayConsumer(LiveConsumer):
+    """The room's seating screen (issue #36): public like the clock display; it follows the event's group
+    (every draw, move, bust and table broken is announced there) and shows the seating at each version."""
+
+    def screen_id(self) -> str:
+        return "seating-display"
+
+    def authorise(self):
+        tournament_id = self.scope["url_route"]["kwargs"]["tournament_id"]
+        self.tournament = Tournament.objects.filter(pk=tournament_id).first()
+        if self.tournament is None:
+            return None
+        group = event_screens_group(self.tournament.pk)
+        self.coalesce_groups = frozenset({group})
+        return [group]
+
+    def still_allowed(self, version: int | None = None) -> bool:
+        return True  # a public screen: nothing to revoke
+
+    def render_fragment(self, version: int | None = None) -> str:
+        return clock_screen.seating_display_fragment(event_reads.board_at(self.tournament, version))

@@ -32,4 +32,5 @@ urlpatterns = [
     path("<int:tournament_id>/tables/<int:table>/deal/<slug:action>/", tablet_views.tablet_act, name="tablet_act"),
     # the room's clock display
     path("<int:tournament_id>/clock/", display_views.clock_display, name="clock_display"),
+    path("<int:tournament_id>/seating/room/", display_views.seating_display, name="seating_display"),
 ]

@@ -121,6 +121,11 @@
       // A <select>'s choice lives in its options, which the morph has just set to the server's.
       if (old.tagName === "SELECT" && old.querySelector("option[value=\"" + CSS.escape(value) + "\"]")) { old.value = value; }
     },
+    // A notice the answer to a tap brought (data-kept-until-tap) stays through the pushes that follow, which
+    // do not carry it: it goes with the next answer, once the user has acted on the screen again.
+    beforeNodeRemoved: function (node) {
+      return !(node.nodeType === 1 && !answering && node.hasAttribute("data-kept-until-tap"));
+    },
     beforeAttributeUpdated: function (name, el) {
       if ((name === "value" || name === "checked") && kept.has(el)) { return false; }
       // A <details> stays as the user left it (open or closed), unless it holds the form just answered.

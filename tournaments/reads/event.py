@@ -20,6 +20,7 @@ read-only; its link belongs to one entry, ``casino.player_links``); an entry cor
 from __future__ import annotations
 
 import threading
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -299,7 +300,9 @@ def read_board(tournament: Tournament) -> Board:
         version=tournament.version,
         name=tournament.name,
         status=tournament.status,
-        status_label=str(tournament.get_status_display()),
+        # lazy: the board is shared by every language, the label is read in each viewer's (issue #36)
+        status_label=Tournament.Status(tournament.status).label if tournament.status in Tournament.Status.values
+        else tournament.status,
         structure=_structure(setup.structure if setup is not None else tournament.structure),
         clock_events=tuple(state.clock_events),
         hand_for_hand_seconds=options.hand_for_hand_seconds,
@@ -440,3 +443,29 @@ def watching_links(tournament_id: int, numbers: Iterable[int] | None = None) -> 
     expires_at__gt=now).values_list("pk", "expires_at")``, tested against it."""
 
     return player_links.usable_links(Entry, _ids_of_entries(tournament_id, numbers))
+
+
+# --- The room's seating display (issue #36) --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatingRow:
+    """One player still in, as the room's seating screen lists them: name, entry, table, seat."""
+
+    name: str
+    entry: int
+    table: int
+    seat: int
+
+
+def _by_name(name: str) -> str:
+    """The order a room reads names in: letters without their accents, case ignored (Núñez beside Nunez)."""
+    return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)).casefold()
+
+
+def seating_rows(board: Board) -> list[SeatingRow]:
+    """In a worker thread: every seated player of the board, alphabetical by name (then by entry number),
+    with their table and seat; the names read once per process (``entries_by_number``)."""
+    names = entries_by_number(board.tournament_id, board.seats.keys())
+    rows = [SeatingRow(names.get(number, (0, ""))[1], number, at.table, at.seat) for number, at in board.seats.items()]
+    return sorted(rows, key=lambda row: (_by_name(row.name), row.entry))

@@ -1,4 +1,5 @@
-"""The room's clock display and the clock's part of every phone (TDA-23, CC-87, RP-07), from a ``Board``.
+"""The room's screens (its clock display and its seating display) and the clock's part of every phone
+(TDA-23, CC-87, RP-07), from a ``Board``.
 
 The clock itself is never kept here: each render asks the pure clock (``casino.rules.tournament.clock``) at
 "now", and the fragment carries that "now" and the instants its countdowns end, so the browser counts down
@@ -19,7 +20,7 @@ from casino.memo import BoundedCache
 from casino.rules.tournament.clock import ClockReading, clock_at
 from casino.rules.tournament.structure import Break, Level
 from tournaments.projections import epoch_ms
-from tournaments.reads.event import ANNOUNCEMENTS, LADDER_PLACES, Board
+from tournaments.reads.event import ANNOUNCEMENTS, LADDER_PLACES, Board, seating_rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,3 +129,17 @@ def clock_state(view: ClockView) -> str:
 
 def _ante_label(mode: str):
     return {"button": _("Button ante"), "big_blind": _("Big blind ante")}.get(mode, _("Ante"))
+
+
+_seating_html: BoundedCache[str] = BoundedCache(64)
+
+
+def seating_display_fragment(board: Board) -> str:
+    """The room's seating screen (``#seating-display``, issue #36): rendered once per board and language in this
+    process."""
+    key = (board.tournament_id, board.version, translation.get_language())
+    html = _seating_html.get(key)
+    if html is None:
+        html = _seating_html.put(key, render_to_string("tournaments/_seating_display.html", {
+            "board": board, "rows": seating_rows(board), "tables": len({s.table for s in board.seats.values()})}))
+    return mark_safe(html)  # noqa: S308 - rendered by a template

@@ -25,3 +25,27 @@ register.simple_tag(guard)
 def dealer_at(on_duty: dict, table) -> dict | None:
     """The dealer on duty at ``table`` (``rendering.console.dealers_on_duty``), or None."""
     return on_duty.get(table) if isinstance(on_duty, dict) else None
+
+
+@register.filter
+def id_type_label(code) -> str:
+    """An ID document's code as the desk names it ("passport" -> "Pasaporte")."""
+    from tournaments.record_text import id_type_label as label
+
+    return label(code)
+
+
+@register.filter
+def stage_label(code) -> str:
+    """Where a dealt hand stands ("complete", "misdeal", "preflop"...) in the viewer's language."""
+    from tournaments.record_text import stage_label as label
+
+    return label(code)
+
+
+@register.filter
+def note_text(note) -> str:
+    """An engine note (a plan's warning, TDA-11-D) in the viewer's language, with its clause."""
+    from casino.i18n import explain_note
+
+    return explain_note(note)

@@ -35,7 +35,7 @@ from casino.rules.errors import RuleViolation
 from casino.rules.tournament.eligibility import ID_TYPES, normalise_id_number
 from casino.rules.tournament.record import IN_PLAY, parse_at
 from casino.writes import asking
-from tournaments import access, forms, services
+from tournaments import access, forms, record_text, services
 from tournaments.models import Entry, ExclusionListEntry, Tournament
 from tournaments.projections import entry_number
 from tournaments.reads import event as event_reads
@@ -63,8 +63,8 @@ def _refusals(tournament) -> list[dict]:
 
 def _refusal_text(event: dict) -> str:
     """The record keeps the refusal's English sentence (it holds no name); said in the viewer's language
-    when its template has no values."""
-    return _(event.get("reason") or "")  # noqa: INT001 - the engine's N_ templates are in the catalogue
+    from the template it was made from (``record_text.refusal_sentence``)."""
+    return record_text.refusal_sentence(event.get("reason") or "")
 
 
 def _registration_page(request, tournament, values=None, status=200, notice=None):

@@ -16,7 +16,7 @@ from tournaments import access, forms
 from tournaments.models import DealtTable, Tournament
 from tournaments.reads import event as event_reads
 from tournaments.reads import hands as hand_reads
-from tournaments.rendering import console
+from tournaments.rendering import console, record_text
 from tournaments.views.common import FLOOR, INFRACTION_LABELS, page_context
 
 
@@ -70,6 +70,7 @@ RECORD_FIELDS = ("entry", "table", "seat", "why", "from_table", "from_seat", "ki
 def _record_line(event: dict, voided: set[int]) -> dict:
     details = ", ".join(f"{name} {event[name]}" for name in RECORD_FIELDS if event.get(name) not in (None, "", []))
     return {"seq": event["seq"], "at": parse_at(event["at"]), "type": event["type"], "details": details,
+            "sentence": record_text.record_sentence(event),
             "voided": event["seq"] in voided,
             "correctable": event["type"] not in ("setup", "correction") and event["seq"] not in voided}
 

@@ -1,0 +1,18 @@
+"""The names the pit's screens give the engine's keys, in the viewer's language: one place for every screen (the
+dealer's tablet, the pit console, the admin, the alerts) so that a hand's award reads the same everywhere."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+#: The Bonus awards (THB-53), by the paytable's key.
+AWARD_LABELS = {
+    "aa-vs-dealer-aa": _("A-A with the dealer's A-A"),
+    "aa": _("A-A"),
+    "ak-suited": _("A-K suited"),
+    "aq-aj-suited": _("A-Q or A-J suited"),
+    "ak-offsuit": _("A-K offsuit"),
+    "kk-qq-jj": _("K-K, Q-Q or J-J"),
+    "aq-aj-offsuit": _("A-Q or A-J offsuit"),
+    "pair-2-10": _("Pair of 2s to 10s"),
+}
