@@ -12,11 +12,11 @@ from django.views.decorators.http import require_GET
 from casino.access import role_required
 from casino.form_input import BadInput
 from casino.rules.tournament.record import parse_at, voided_seqs
-from tournaments import access, forms
+from tournaments import access, forms, record_text
 from tournaments.models import DealtTable, Tournament
 from tournaments.reads import event as event_reads
 from tournaments.reads import hands as hand_reads
-from tournaments.rendering import console, record_text
+from tournaments.rendering import console
 from tournaments.views.common import FLOOR, INFRACTION_LABELS, page_context
 
 
