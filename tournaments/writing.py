@@ -369,14 +369,12 @@ class TableWrite(Write):
 
     def before_announce(self) -> None:
         # at the commit: what this write knew, and the summary of its version for the console and the phones
-        key = reads.identity(self.table)
         if self.hand is not None and self.seen is not None:
             rows, engine, last = self.seen
             written = KnownAtCommit(self.table, self.hand, tuple(rows), engine, last)
+            key = (reads.identity(self.table), self.table.version)
             reads.at_commit(lambda: KNOWN.put(key, written))
             SUMMARIES.leave(self.table, SummaryAt(self.table.version, summary_of(self.table, self.hand, engine)))
-        else:  # what an earlier write left is no longer the table as it stands
-            reads.at_commit(lambda: KNOWN.pop(key))
 
 
 def write_at_table(table: DealtTable, *, by, key: str, expected_version: int, action: str,

@@ -32,6 +32,25 @@ def quick_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+def english_client(user):
+    """A test client logged in as ``user`` that reads the pages in English."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    client.force_login(user)
+    return client
+
+
+def form_guard(tournament) -> dict:
+    """What a form posts besides its fields: the event's version as the page shows it now, and a fresh key."""
+    import uuid
+
+    tournament.refresh_from_db()
+    return {"version": str(tournament.version), "key": uuid.uuid4().hex}
+
+
 def act(fn, tournament, by, **kwargs):
     """One request as a screen sends it: a fresh key and the version the screen shows."""
     tournament.refresh_from_db()

@@ -8,11 +8,10 @@ import uuid
 
 import pytest
 from django.conf import settings
-from django.test import Client
 from django.urls import reverse
 
 from casino.rules.tournament.structure import Structure
-from tests.tournaments.conftest import PLAYERS, act, register
+from tests.tournaments.conftest import PLAYERS, act, english_client, form_guard, register
 from tournaments import services
 from tournaments.models import Entry, StructureTemplate, Tournament, TournamentEvent
 from tournaments.reads import event as event_reads
@@ -20,16 +19,8 @@ from tournaments.reads import event as event_reads
 pytestmark = pytest.mark.django_db
 
 
-def _client(user) -> Client:
-    client = Client()
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    client.force_login(user)
-    return client
-
-
-def _guard(tournament) -> dict:
-    tournament.refresh_from_db()
-    return {"version": str(tournament.version), "key": uuid.uuid4().hex}
+_client = english_client
+_guard = form_guard
 
 
 def _tap(client, tournament, action: str, **fields):

@@ -6,15 +6,12 @@ who; the entries are found by name, ID or entry number. The rules stay the servi
 from __future__ import annotations
 
 import re
-import uuid
 from datetime import date
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from django.urls import reverse
 
-from tests.tournaments.conftest import PLAYERS, act, register
+from tests.tournaments.conftest import PLAYERS, act, english_client, form_guard, register
 from tournaments import forms, services
 from tournaments.models import Entry, IdCheck, TournamentEvent
 from tournaments.reads import event as event_reads
@@ -23,16 +20,8 @@ from tournaments.views import desk
 pytestmark = pytest.mark.django_db
 
 
-def _client(user) -> Client:
-    client = Client()
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    client.force_login(user)
-    return client
-
-
-def _guard(tournament) -> dict:
-    tournament.refresh_from_db()
-    return {"version": str(tournament.version), "key": uuid.uuid4().hex}
+_client = english_client
+_guard = form_guard
 
 
 def _at_the_desk(client, tournament, name="Ana Núñez", id_number="30.123.456", birth="01/05/1990", accredit=True,

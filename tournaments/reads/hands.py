@@ -56,15 +56,15 @@ class KnownAtCommit:
     last: int  # the number of the hand's last row (an undo row included)
 
 
-#: The last committed write's knowledge per table in this process; good only at exactly its version.
-KNOWN: BoundedCache[KnownAtCommit] = BoundedCache(256)
+#: What each committed write of this process knew, by (table, the version it made): a later version never
+#: finds an earlier write's, so nothing here is ever taken back (casino.reads, "The one invalidation rule").
+KNOWN: BoundedCache[KnownAtCommit] = BoundedCache(1024)
 
 
 def written_at(table: DealtTable, version: int) -> KnownAtCommit | None:
     """What the write that made ``version`` of ``table`` knew, if this process made it and no write came since
     (the version says so); None: read the record."""
-    written = KNOWN.get(reads.identity(table))
-    return written if written is not None and written.table.version == version else None
+    return KNOWN.get((reads.identity(table), version))
 
 
 def dealt_table(tournament: Tournament, number: int) -> DealtTable:
