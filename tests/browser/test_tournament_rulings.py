@@ -86,3 +86,34 @@ def _fits(page, *selectors: str) -> bool:
         if box is None or box["x"] < 0 or box["x"] + box["width"] > PHONE["width"]:
             return False
     return True
+
+
+def test_the_floor_cannot_bust_a_live_player_at_a_tablet_table_and_sees_why_CC_43(
+    daphne_servers, registering, director_dora, floor_fede, dealer_dana, browser  # noqa: F811
+):
+    """Issue #36, item 7: at a table dealt from a tablet the busts come from its hands. The floor's "Record the
+    bust" on a player with chips is refused, he is told why, and the player and his chips stay in play."""
+    (server,) = daphne_servers(1)
+    number = off_the_browser_thread(lambda: _running(registering, director_dora, floor_fede, dealer_dana))
+    dealer = _log_in(browser, server, dealer_dana)
+    dealer.goto(f"{server.url}/tournaments/{registering.pk}/tables/{number}/deal/")
+    wait_until(dealer, "window.htmx && document.querySelector('[ws-connect]')")
+    tap(dealer, "[data-action='new-hand']")
+    while dealer.query_selector("[data-action='fold']"):  # the hand ends: the table is between hands
+        tap(dealer, "[data-action='fold']")
+    if dealer.query_selector("[data-action='award-pots']"):
+        tap(dealer, "[data-action='award-pots']")
+
+    def seated():
+        state = event_reads.tournament_state(registering)
+        return {n: state.entry(n).stack for _seat, n in state.table(number).players}
+
+    before = off_the_browser_thread(seated)
+    floor = _log_in(browser, server, floor_fede, viewport=PHONE)
+    floor.goto(f"{server.url}/tournaments/{registering.pk}/tables/{number}/")
+    floor.check("#bust-form input[name=seats] >> nth=0")
+    floor.click("#bust-form [data-action='bust']")
+    floor.wait_for_load_state("networkidle")
+    said = floor.inner_text("body")
+    assert "CC-43" in said or "tablet" in said.lower(), said[:400]
+    assert off_the_browser_thread(seated) == before and sum(before.values()) > 0
