@@ -306,6 +306,20 @@ def plan_waits_for(tournament: Tournament, dealt: list[dict]) -> list[int]:
     return sorted(row["number"] for row in dealt if row["in_play"] and row["number"] in touched)
 
 
+def colour_ups_due(tournament: Tournament, names: dict[int, str]) -> list[dict]:
+    """Issue #36: the tables still to race their odd chips after a break removed a denomination (TDA-24-A,
+    CC-68/69), each with who races how many, computed from the stacks: the floor confirms each in one tap."""
+    from casino.rules.tournament.chip_race import races_due
+
+    state = _state(tournament)
+    if state is None:
+        return []
+    return [{"table": due.table, "removed": due.removed, "into": due.into, "cards": due.cards,
+             "seats": [{"seat": seat, "entry": entry, "name": names.get(entry, ""), "chips": count}
+                       for seat, entry, count in due.odd_chips]}
+            for due in races_due(state, timezone.now())]
+
+
 def console_context(tournament: Tournament, user, notice: dict | None = None) -> dict:
     the_field = read_field(tournament)
     board = the_field.board
@@ -318,6 +332,7 @@ def console_context(tournament: Tournament, user, notice: dict | None = None) ->
         else [],
         "dealt": dealt,
         "plan_waits_for": plan_waits_for(tournament, dealt),
+        "colour_ups": colour_ups_due(tournament, the_field.names) if the_field.tables else [],
         "tournament": tournament,
         "screen_id": SCREEN_ID,
         "field": the_field,

@@ -51,7 +51,7 @@ from casino.rules.holdem import HoldemHand, HouseRules, Phase, TableSetup, actio
 from casino.rules.holdem.actions import BETTING_KINDS
 from casino.rules.holdem.hand import ENDED
 from casino.rules.shuffle import SYSTEM_RANDOM
-from casino.rules.tournament import clock
+from casino.rules.tournament import chip_race, clock
 from casino.rules.tournament.structure import Structure
 from casino.rules.tournament.table_hand import clock_expiry_record, next_hand_setup
 from casino.writes import Aggregate, NotAllowed, Write, asked_for, write
@@ -394,6 +394,10 @@ def start_hand(*, table: DealtTable, by, key: str, expected_version: int) -> Tab
             raise RuleViolation(N_("The clock is not running: no hand is dealt."), "TDA-23")
         if reading.on_break:
             raise RuleViolation(N_("The tournament is on a break: the next hand is dealt when it ends."), "TDA-23")
+        if any(due.table == w.table.number for due in chip_race.races_due(state, w.now)):
+            # issue #36: the stacks left off the smallest chip in play are raced first, in one tap
+            raise RuleViolation(N_("Table %(table)s races its odd chips first: the colour-up (TDA-24-A)."),
+                                "TDA-24-A", table=w.table.number)
         level = clock.level_for_hand(structure, events, w.now,
                                      hand_for_hand_seconds=setup.options.hand_for_hand_seconds)
         chips = {e.entry: e.stack for e in state.in_play}

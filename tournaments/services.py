@@ -67,7 +67,7 @@ __all__ = [
     "TOURNAMENTS", "NotAllowed", "StaleVersion", "TournamentResult", "accredit", "change_setup", "clock_command",
     "close_registration", "colour_up", "confirm_plan", "copy_structure_template", "correct", "correct_seat",
     "create_tournament", "disqualify", "end_penalty", "enter_chip_count", "give_penalty", "hold_stack",
-    "import_exclusion_csv",
+    "import_exclusion_csv", "race_odd_chips",
     "assign_director", "revoke_player_links",
     "open_registration", "override_seat", "pay_prize", "propose_plan", "record_bust", "record_results",
     "register", "remove_absent_stacks", "report_hand", "save_structure_template", "set_button",
@@ -1290,15 +1290,43 @@ def colour_up(*, tournament, by, key: str, expected_version: int, table: int, re
         odd = tuple((int(s), seated[int(s)], int(c)) for s, c in sorted(odd_chips.items()) if int(s) in seated)
         if len(odd) != len(odd_chips):
             raise RuleViolation(N_("Odd chips entered for an empty seat at table %(table)s"), "TDA-24", table=table)
-        stacks = {n: w.state.entry(n).stack for _, n in t.players}
-        result = chip_race.race(odd, stacks, removed=removed, into=into, smallest_left=smallest_left, rng=rng)
-        w.record("colour_up", table=table, removed=removed, into=into, odd_chips=[list(o) for o in odd],
-                 cards=[[n, list(c)] for n, c in result.cards], won=list(result.won), rescued=list(result.rescued),
-                 stacks=[list(s) for s in result.stacks])
-        w.audit("tournament.colour_up", table=table, removed=removed, into=into, won=list(result.won))
+        _record_race(w, table, odd, removed=removed, into=into, smallest_left=smallest_left, rng=rng)
 
     return _write(tournament=tournament, by=by, key=key, expected_version=expected_version, action="colour_up",
                   work=work, who="floor")
+
+
+def _record_race(w: _Write, table: int, odd: tuple, *, removed: int, into: int, smallest_left: int, rng,
+                 computed: bool = False) -> None:
+    """The race run and recorded at ``table`` (TDA-24-A): ``odd`` is (seat, entry, chips of ``removed``);
+    its cards are drawn from ``rng`` (the command's, for a reproducible race)."""
+    stacks = {n: w.state.entry(n).stack for _, n in w.state.table(table).players}
+    result = chip_race.race(odd, stacks, removed=removed, into=into, smallest_left=smallest_left, rng=rng)
+    w.record("colour_up", table=table, removed=removed, into=into, odd_chips=[list(o) for o in odd],
+             cards=[[n, list(c)] for n, c in result.cards], won=list(result.won), rescued=list(result.rescued),
+             stacks=[list(s) for s in result.stacks])
+    w.audit("tournament.colour_up", table=table, removed=removed, into=into, won=list(result.won),
+            **({"from_stacks": True} if computed else {}))
+
+
+def race_odd_chips(*, tournament, by, key: str, expected_version: int | None, table: int, rng=SYSTEM_RANDOM,
+                   who: str = "floor") -> TournamentResult:
+    """Issue #36: the colour-up at one table in one tap (TDA-24-A, CC-68/69), the odd chips computed from the
+    stacks the record holds (``chip_race.races_due``) instead of typed: the same ``colour_up`` event.
+    ``who="table"``: the table's dealer runs it from the tablet (``expected_version`` None: the race is
+    computed from the stacks under the event's lock, whatever version the tablet showed)."""
+
+    def work(w: _Write) -> None:
+        w.state.table(table)
+        _between_hands(w, table)
+        due = next((d for d in chip_race.races_due(w.state, w.now) if d.table == table), None)
+        if due is None:
+            raise RuleViolation(N_("Table %(table)s has no odd chips to race."), "TDA-24-A", table=table)
+        _record_race(w, table, due.odd_chips, removed=due.removed, into=due.into, smallest_left=due.smallest_left,
+                     rng=w.rng, computed=True)
+
+    return _write(tournament=tournament, by=by, key=key, expected_version=expected_version, action="colour_up",
+                  work=work, who=who, rng=rng)
 
 
 # --- Ranking and prizes (CC-14..21, RP-08-A) ----------------------------------------------------------

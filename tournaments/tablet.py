@@ -44,7 +44,7 @@ from casino.roles import Role, has_role
 from casino.rules.errors import RuleViolation
 from casino.rules.holdem import Phase
 from casino.rules.holdem.hand import ENDED
-from casino.rules.tournament import clock
+from casino.rules.tournament import chip_race, clock
 from casino.rules.tournament.structure import Structure
 from tournaments import dealing, forms, screens, services
 from tournaments.models import DealtTable, TableHand, TableHandAction, TableRequest, Tournament
@@ -149,6 +149,8 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
             may_undo_award=engine.phase is Phase.COMPLETE and hand.reported_seq is not None
             and all(engine.stacks.values()),
         )
+    if not in_play:
+        view["race"] = race_due_view(state, table.number, names)
     if state.pending_plan is not None:
         plan = state.pending_plan[1]
         view["moves"] = [{"entry": m.entry, "name": names.get(m.entry, ""), "from_table": m.from_table,
@@ -158,6 +160,17 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
         view["breaks"] = table.number in plan.broken
         view["redraw"] = plan.redraw  # "redraw" (the last two tables, CC-48) or "final_table" (C-01)
     return view
+
+
+def race_due_view(state, number: int, names: dict[int, str]) -> dict[str, Any] | None:
+    """Issue #36: the chip race table ``number`` owes (TDA-24-A, CC-68/69), computed from its stacks: who
+    races how many odd chips, for the dealer to run in one tap ("colour-up"); None when it owes none."""
+    due = next((d for d in chip_race.races_due(state, timezone.now()) if d.table == number), None)
+    if due is None:
+        return None
+    return {"removed": due.removed, "into": due.into, "cards": due.cards,
+            "seats": [{"seat": seat, "entry": entry, "name": names.get(entry, ""), "chips": count}
+                      for seat, entry, count in due.odd_chips]}
 
 
 def event_facts(state, number: int) -> tuple:
@@ -386,6 +399,10 @@ def tablet_act(request, tournament_id: int, table: int, action: str):
             return dealing.call_clock(**common)
         if action == "clock-ran-out":
             return dealing.clock_ran_out(**common)
+        if action == "colour-up":
+            # TDA-24-A: the race computed from the stacks, a write on the event (not on this table's hand)
+            return services.race_odd_chips(tournament=dealt.tournament_id, by=request.user, key=key,
+                                           expected_version=None, table=dealt.number, who="table")
         return dealing.act(**common, record=_record(action, post))
 
     status, notice, result = outcome(run)
@@ -395,7 +412,7 @@ def tablet_act(request, tournament_id: int, table: int, action: str):
         if changes:
             notice = {**notice, "text": " ".join([_("Since your screen:"), *changes, _("Check and try again.")])}
     if request.htmx:
-        if status == 200 and result is not None:
+        if status == 200 and result is not None and action != "colour-up":
             # the version this tap made, rendered on the first ask: its push asks the same (a retry's answer
             # shows the table as it stands)
             version = result.version if not result.duplicate else DealtTable.objects.values_list(

@@ -332,6 +332,8 @@ ACTIONS: dict[str, Action] = {
     "chip-counts": Action("enter_chip_count", _chip_counts, FLOOR, "table"),
     "button": Action("set_button", _button, FLOOR, "table"),
     "colour-up": Action("colour_up", _colour_up, FLOOR, "table"),
+    # issue #36: the race computed from the stacks, confirmed per table in one tap (TDA-24-A)
+    "race-odd-chips": Action("race_odd_chips", lambda post, tournament: {"table": _table_number(post)}, FLOOR),
     "seat": Action("correct_seat", _reseat, FLOOR, "table"),  # the director's is override_seat (see act)
     "accredit": Action("accredit", _accredit, FLOOR, "entry"),
     "hold-stack": Action("hold_stack", _hold, DIRECTORS, "entry"),
