@@ -260,13 +260,18 @@ def dealt_tables(tournament: Tournament, hand_for_hand: bool) -> list[dict]:
     from tournaments import dealing
 
     rows = []
+    # issue #36: hand-for-hand synchronises several tables: alone, a table waits for no deal and no board
+    state = _state(tournament) if hand_for_hand else None
+    several = state is not None and len(dealing.tables_playing(state)) > 1
     for table in tournament.dealt_tables.order_by("number"):
         summary = dealing.table_summary(table)
         if summary is None:
             continue
         # The summary is shared by every render of this table version (dealing.table_summary): what
         # depends on the event (hand-for-hand on or off) goes on a copy, never into the shared one.
-        waits = {"waits_for_deal": summary["phase"] == "complete", "waits_for_board": summary["board_held"]}
+        waits = {"waits_for_deal": several and summary["phase"] == "complete",
+                 "waits_for_board": several and summary["board_held"]
+                 and dealing.another_hand_still_running(state, table)}
         rows.append({**summary, **(waits if hand_for_hand else {})})
     return rows
 

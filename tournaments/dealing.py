@@ -377,7 +377,7 @@ def start_hand(*, table: DealtTable, by, key: str, expected_version: int) -> Tab
             raise RuleViolation(N_("Players are to move at table %(table)s: the floor confirms the moves first."),
                                 "TDA-11", table=w.table.number)
         release = None
-        if state.hand_for_hand:
+        if state.hand_for_hand and len(tables_playing(state)) > 1:
             # CC-11, RP-08: each hand-for-hand deal starts at every table together, when the director
             # releases it (the clock's "hand_for_hand_hand", which also takes the hand's time off the level).
             # A table that has played its hand of this deal waits; a misdeal is dealt again.
@@ -459,7 +459,30 @@ def _board_held(w: _TableWrite, hand: TableHand, before: HoldemHand, action) -> 
     if action.kind not in BOARD_KINDS or not before.cards_up or hand.level.get("board_released"):
         return False
     tournament = Tournament.objects.get(pk=w.table.tournament_id)
-    return services.tournament_state(tournament).hand_for_hand
+    state = services.tournament_state(tournament)
+    # issue #36: the board waits only for another table's hand of this deal (CC-11); alone, nothing to wait for
+    return state.hand_for_hand and another_hand_still_running(state, w.table)
+
+
+def tables_playing(state) -> list[int]:
+    """The tables with a hand to play (two players or more): hand-for-hand synchronises several (CC-11)."""
+    return [t.table for t in state.tables if t.count >= 2]
+
+
+def another_hand_still_running(state, table: DealtTable) -> bool:
+    """RP-08-F, CC-11: whether a table other than ``table`` has yet to finish its hand of this hand-for-hand
+    deal: one whose hand is in play, or which has not played this deal yet. A table whose hands no tablet
+    records (the floor reports them) is taken as still running: the director releases its board."""
+    others = [n for n in tables_playing(state) if n != table.number]
+    if not others:
+        return False
+    release = hand_for_hand_release(state)
+    dealt = {t.number: t for t in DealtTable.objects.filter(tournament_id=table.tournament_id, number__in=others)}
+    for number in others:
+        last = latest_hand(dealt[number]) if number in dealt else None
+        if last is None or Phase(last.phase) not in ENDED or last.level.get("hand_for_hand_release") != release:
+            return True
+    return False
 
 
 def _plan_touches(plan, number: int) -> bool:

@@ -974,6 +974,7 @@ def confirm_plan(*, tournament, by, key: str, expected_version: int, proposed: i
         for table, seat in plan.buttons:
             w.record("button", table=table, seat=seat, plan=proposed)
         w.audit("tournament.plan_confirmed", proposed=proposed, moves=len(plan.moves), broken=list(plan.broken))
+        _hand_for_hand_ends_at_one_table(w)
 
     return _write(tournament=tournament, by=by, key=key, expected_version=expected_version, action="plan_confirmed",
                   work=work, who="floor")
@@ -1172,9 +1173,22 @@ def _as_the_hand_left_it(state: TournamentState, hand: dict) -> bool:
 
 
 def _finish_or_plan(w: _Write) -> None:
+    _hand_for_hand_ends_at_one_table(w)
     if w.state.players_left <= 1:
         return  # the director records the results
     _propose_plan(w)
+
+
+def _tables_playing(state) -> int:
+    return sum(1 for t in state.tables if t.count >= 2)
+
+
+def _hand_for_hand_ends_at_one_table(w: _Write) -> None:
+    """Issue #36: hand-for-hand synchronises several tables' deals (CC-11, RP-08); once one table is left to
+    play it ends by itself, recorded as the clock's "off" (the level's clock runs again), audited."""
+    if w.state.hand_for_hand and _tables_playing(w.state) <= 1:
+        w.record("clock", kind="hand_for_hand_off", seconds=0, step=0)
+        w.audit("tournament.clock", kind="hand_for_hand_off", seconds=0, step=0, why="one_table_left")
 
 
 def withdraw(*, tournament, by, key: str, expected_version: int, entry: int, reason: str = "",

@@ -31,8 +31,10 @@ def test_the_console_shows_each_dealt_tables_hand_as_it_is_played(client, event_
 
 
 def test_in_hand_for_hand_the_console_releases_the_next_deal_and_a_held_board_RP_08_F(
-    client, event_in_play, first_table, dealer_dana_here, director_dora
+    client, two_tables_in_play, two_dealt_tables, dealer_dana_here, director_dora
 ):
+    # two tables: the other one's hand of the deal still runs, so the board is held (issue #36)
+    event_in_play, first_table = two_tables_in_play, two_dealt_tables[0]
     client.force_login(director_dora)
     act(services.clock_command, event_in_play, director_dora, kind="hand_for_hand_on")
     event_in_play.refresh_from_db()
@@ -56,8 +58,9 @@ def test_in_hand_for_hand_the_console_releases_the_next_deal_and_a_held_board_RP
     assert dealing.latest_hand(first_table).level["board_released"] is True
 
 
-def test_once_hand_for_hand_ends_no_table_is_shown_waiting_for_a_deal(client, event_in_play, first_table,
+def test_once_hand_for_hand_ends_no_table_is_shown_waiting_for_a_deal(client, two_tables_in_play, two_dealt_tables,
                                                                      dealer_dana_here, director_dora):
+    event_in_play, first_table = two_tables_in_play, two_dealt_tables[0]
     client.force_login(director_dora)
     act(services.clock_command, event_in_play, director_dora, kind="hand_for_hand_on")
     act(services.clock_command, event_in_play, director_dora, kind="hand_for_hand_hand")
@@ -68,3 +71,17 @@ def test_once_hand_for_hand_ends_no_table_is_shown_waiting_for_a_deal(client, ev
     assert "Waits for the next deal" in console(client, event_in_play)
     act(services.clock_command, event_in_play, director_dora, kind="hand_for_hand_off")  # the table unchanged
     assert "Waits for the next deal" not in console(client, event_in_play)
+
+
+def test_at_one_table_in_hand_for_hand_the_console_shows_no_table_waiting_CC_11(
+    client, event_in_play, first_table, dealer_dana_here, director_dora
+):
+    client.force_login(director_dora)
+    act(services.clock_command, event_in_play, director_dora, kind="hand_for_hand_on")
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    at(first_table, dealing.act, dealer_dana_here, record={"action": "all-in", "seat": to_act(first_table)})
+    at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": to_act(first_table)})
+    while to_act(first_table) is not None:
+        at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": to_act(first_table)})
+    page = console(client, event_in_play)
+    assert 'data-action="release-board"' not in page and "Waits for the next deal" not in page
