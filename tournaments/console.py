@@ -325,6 +325,16 @@ def colour_ups_due(tournament: Tournament, names: dict[int, str]) -> list[dict]:
             for due in races_due(state, timezone.now())]
 
 
+def final_standings(board, names: dict[int, str]) -> list[dict]:
+    """Issue #36: once the event is over, every entry's place, name and prize, place 1 first (a shared place
+    lists its entries together), as the results recorded them: the console's final standings."""
+    if board.status != "finished":
+        return []
+    rows = [{"places": finish.places, "entry": entry, "name": names.get(entry, ""), "prize": finish.prize}
+            for entry, finish in board.finishes.items()]
+    return sorted(rows, key=lambda row: (row["places"], row["entry"]))
+
+
 def console_context(tournament: Tournament, user, notice: dict | None = None) -> dict:
     the_field = read_field(tournament)
     board = the_field.board
@@ -338,6 +348,7 @@ def console_context(tournament: Tournament, user, notice: dict | None = None) ->
         "dealt": dealt,
         "plan_waits_for": plan_waits_for(tournament, dealt),
         "colour_ups": colour_ups_due(tournament, the_field.names) if the_field.tables else [],
+        "standings": final_standings(board, the_field.names),
         "tournament": tournament,
         "screen_id": SCREEN_ID,
         "field": the_field,

@@ -39,7 +39,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from casino import reads, writes
@@ -567,7 +567,8 @@ def _report(w: _TableWrite, hand: TableHand, state: HoldemHand, rng, *, award: i
         table=w.table.number, hand=hand.number, button=where["button"],
         small_blind_seat=where["small_blind_position"], big_blind_seat=where["big_blind"],
         stacks_at_start=starts, stacks_at_end=ends, busts=[s for s, c in sorted(ends.items()) if c == 0],
-        penalised=hand.level.get("penalised", ()), who="table", rng=rng)
+        penalised=hand.level.get("penalised", ()), who="table", rng=rng,
+        started_at=hand.started_at, level=hand.level.get("level_number"))
     return result.seqs[0] if result.seqs else None
 
 
@@ -782,6 +783,11 @@ def hand_line(hand: TableHand, rows: list[TableHandAction] | None = None) -> dic
     ``rows``: its effective rows, if read already."""
     line: dict[str, Any] = {"game": "holdem", "hand": f"t{hand.table.tournament_id}-{hand.table.number}-{hand.number}",
                             **hand.setup, "rules": hand.rules, "mode": hand.rules.get("mode", "tournament")}
+    # issue #36: when the hand started and at which level (TDA-23), for the inspector; the replay ignores them
+    if hand.started_at is not None:
+        line["started_at"] = hand.started_at.astimezone(UTC).isoformat().replace("+00:00", "Z")
+    if hand.level.get("level_number") is not None:
+        line["level"] = hand.level["level_number"]
     acts: list[dict[str, Any]] = []
     cards: dict[str, list[str]] = {}
     board: list[str] = []

@@ -368,6 +368,17 @@ def _stamped(html: str) -> str:
     return mark_safe(html.replace(NOW_MARK, f'data-server-now="{_ms(timezone.now())}"', 1))  # noqa: S308
 
 
+def final_standings(board: Board) -> list[dict]:
+    """Issue #36: the final standings as the room's screens show them once the event is over: each place
+    (a shared one once) and its prize, place 1 first, the places paid and at least the first
+    ``LADDER_PLACES``. No name, entry or seat (what the room's display may show)."""
+    if board.status != "finished":
+        return []
+    rows = {finish.places: finish.prize for finish in board.finishes.values()}
+    return [{"first": places[0], "last": places[-1], "prize": prize}
+            for places, prize in sorted(rows.items()) if prize or places[0] <= LADDER_PLACES]
+
+
 def clock_context(board: Board, view: ClockView) -> dict:
     reading = view.reading
     ladder = [{"place": place, "prize": prize} for place, prize in enumerate(board.prizes[:LADDER_PLACES], 1)]
@@ -386,6 +397,7 @@ def clock_context(board: Board, view: ClockView) -> dict:
         "more_places": max(0, len(board.prizes) - LADDER_PLACES),
         "announcements": board.announcements[-ANNOUNCEMENTS:][::-1],
         "ante_label": _ante_label(board.ante_mode),
+        "standings": final_standings(board),
     }
 
 

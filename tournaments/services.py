@@ -1045,12 +1045,15 @@ def record_bust(*, tournament, by, key: str, expected_version: int, table: int, 
 def report_hand(*, tournament, by, key: str, expected_version: int | None, table: int, hand: int, button: int,
                 small_blind_seat: int | None, big_blind_seat: int | None, stacks_at_start: dict[int, int],
                 stacks_at_end: dict[int, int], busts: list[int] = (), penalised: list[int] = (),
-                rng=SYSTEM_RANDOM, who: str = "floor") -> TournamentResult:
+                rng=SYSTEM_RANDOM, who: str = "floor", started_at: datetime | None = None,
+                level: int | None = None) -> TournamentResult:
     """The end of one hand at one table, as the simulator and the dealers' tablets report it
     (``tournaments.dealing``, ``who="table"``: the table's dealer may): its button and blinds, each seat's
     stack at its start and end where known, and the seats that busted (CC-19: ranked by their stacks at
     the start). Chips are conserved over the seats reported at both ends. ``penalised``: the seats whose
-    hands were dead for their player's penalty (TDA-71-D): each serves one hand of it."""
+    hands were dead for their player's penalty (TDA-71-D): each serves one hand of it. ``started_at`` and
+    ``level`` (the level number the hand was dealt at, TDA-23): when the hand started and at which level,
+    recorded where known (issue #36), so an inspector checks the blinds posted against the level's."""
 
     def work(w: _Write) -> None:
         state = w.state
@@ -1072,7 +1075,9 @@ def report_hand(*, tournament, by, key: str, expected_version: int | None, table
                    for s, n in sorted(seated.items()) if s in starts or s in ends]
         w.record("hand", table=table, hand=hand, button=button, small_blind=small_blind_seat,
                  big_blind=big_blind_seat, players=players,
-                 hand_for_hand_hand=state.hand_for_hand_hands if state.hand_for_hand else None)
+                 hand_for_hand_hand=state.hand_for_hand_hands if state.hand_for_hand else None,
+                 **({"started_at": _iso(started_at)} if started_at is not None else {}),
+                 **({"level": int(level)} if level is not None else {}))
         # the smaller stack at the start of the hand busted first (CC-19): it ranks lower
         for seat in sorted(busts, key=lambda s: (starts.get(s, 0), s)):
             _bust(w, table=table, seat=seat, hand=hand, stack_at_start=starts.get(seat))
@@ -1356,12 +1361,27 @@ def record_results(*, tournament, by, key: str, expected_version: int) -> Tourna
         results = record.compute_results(state)
         w.record("results", places=record.results_to_dicts(results))
         if state.players_left <= 1:
+            _the_clock_stops(w)
             w.record("finished")
             w.row.status = Tournament.Status.FINISHED
         w.audit("tournament.results", places=len(results))
 
     return _write(tournament=tournament, by=by, key=key, expected_version=expected_version, action="results",
                   work=work)
+
+
+def _the_clock_stops(w: _Write) -> None:
+    """Issue #36: the event's end stops its clock for good (the clock's ``finish``, TDA-23): the console, the
+    room's display and the phones stop counting down a level nobody plays. Recorded and audited; nothing when
+    the clock never started or has finished already."""
+    setup, events = w.state.setup, list(w.state.clock_events)
+    if setup is None or not any(e.kind == "start" for e in events) or any(e.kind == "finish" for e in events):
+        return
+    finish = clock.ClockEvent(kind="finish", at=w.now, seconds=0, step=0)
+    clock.check_clock_event(_structure(setup), events, finish,
+                            hand_for_hand_seconds=setup.options.hand_for_hand_seconds)
+    w.record("clock", kind="finish", seconds=0, step=0)
+    w.audit("tournament.clock", kind="finish", seconds=0, step=0, why="results")
 
 
 def pay_prize(*, tournament, by, key: str, expected_version: int, entry: int, id_type: str,

@@ -184,7 +184,8 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
                         dealing.assign_dealer(table=dealt_table, by=director, key=f"sim-deal-{next(deal_keys)}",
                                               expected_version=dealt_table.version, dealer=dealer)
                         dealt_table.refresh_from_db()
-                    dealt = play_dealt_hand(dealt_table, dealer, rng, keys=deal_keys, all_in_chance=all_in_chance)
+                    dealt = play_dealt_hand(dealt_table, dealer, rng, keys=deal_keys, all_in_chance=all_in_chance,
+                                            director=director)
                 tournament.refresh_from_db()
                 version = tournament.version
                 report.writes += dealt.actions.count() + 1
@@ -197,7 +198,7 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
                 act(services.report_hand, floor, table=number, hand=hand.hand, button=hand.button,
                     small_blind_seat=hand.small_blind_position, big_blind_seat=hand.big_blind,
                     stacks_at_start=hand.stacks_at_start, stacks_at_end=hand.stacks_at_end,
-                    busts=list(hand.busted), rng=rng)
+                    busts=list(hand.busted), rng=rng, started_at=now, level=reading.level_number)
                 busted = list(hand.busted)
             report.hands += 1
             if busted:
