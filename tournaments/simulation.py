@@ -68,14 +68,17 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
                         buy_in: int = 100, starting_stack: int = 10_000, all_in_chance: float | None = None,
                         progress: Callable[[int], None] | None = None,
                         on_phase: Callable[[str], None] | None = None,
-                        hand_by_hand: bool = False, penalty_chance: float = 0.0) -> SimulationReport:
+                        hand_by_hand: bool = False, penalty_chance: float = 0.0,
+                        payout_table=()) -> SimulationReport:
     """Play a whole event of ``entries`` players with ``random.Random(seed)``; returns what it did.
 
     ``progress(n)`` is told of each ``n`` players out; ``on_phase(name)`` of each phase (registration,
     start, play, results). ``hand_by_hand``: every hand is dealt through the dealers' tablets' services
     with random legal actions (``tournaments.dealt_simulation``) instead of a drawn result; before each such
     hand, with ``penalty_chance``, the director suspends one of the table's players for 1 to 3 hands (TDA-71),
-    which the tablet serves by itself (drawn from a generator of its own: the hands' draws stay the same)."""
+    which the tablet serves by itself (drawn from a generator of its own: the hands' draws stay the same).
+    ``payout_table``: the house's own (as ``services.create_tournament`` takes it), e.g. to pay enough places
+    for the bubble to come at two tables in a small event."""
     if all_in_chance is None:
         all_in_chance = 0.05 if hand_by_hand else 0.15
     if entries < 2:
@@ -94,7 +97,7 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
         tournament, result = services.create_tournament(
             by=director, key=f"sim-{seed}-0", name=f"Simulated event {entries}/{seed}", starts_at=START,
             buy_in=buy_in, fee=0, starting_stack=starting_stack, seats_per_table=seats,
-            options={"ante_mode": ante_mode, "final_table_size": final_table_size})
+            options={"ante_mode": ante_mode, "final_table_size": final_table_size}, payout_table=payout_table)
     report = SimulationReport(tournament=tournament, writes=1)
     version = result.version
 
