@@ -151,6 +151,7 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
         )
     if not in_play:
         view["race"] = race_due_view(state, table.number, names)
+        view["raced"] = last_race_view(tournament, table.number, hand, names)
     if state.pending_plan is not None:
         plan = state.pending_plan[1]
         view["moves"] = [{"entry": m.entry, "name": names.get(m.entry, ""), "from_table": m.from_table,
@@ -171,6 +172,25 @@ def race_due_view(state, number: int, names: dict[int, str]) -> dict[str, Any] |
     return {"removed": due.removed, "into": due.into, "cards": due.cards,
             "seats": [{"seat": seat, "entry": entry, "name": names.get(entry, ""), "chips": count}
                       for seat, entry, count in due.odd_chips]}
+
+
+def last_race_view(tournament: Tournament, number: int, hand, names: dict[int, str]) -> dict[str, Any] | None:
+    """Issue #36: the race just run at table ``number`` (TDA-24-A), until its next hand starts: each seat's
+    cards, who wins a chip of ``into`` and who is given the smallest chip, for the dealer to change the
+    chips as the record says."""
+    from casino.rules.tournament.record import effective_events, parse_at
+
+    race = next((e for e in reversed(effective_events(screens.record_of(tournament)))
+                 if e["type"] == "colour_up" and int(e["table"]) == number), None)
+    if race is None or (hand is not None and hand.started_at >= parse_at(race["at"])):
+        return None
+    seats = {int(entry): int(seat) for seat, entry, _count in race.get("odd_chips") or ()}
+    odd = {int(entry): int(count) for _seat, entry, count in race.get("odd_chips") or ()}
+    won, rescued = {int(n) for n in race.get("won") or ()}, {int(n) for n in race.get("rescued") or ()}
+    return {"removed": race["removed"], "into": race["into"],
+            "seats": [{"seat": seats.get(int(entry)), "name": names.get(int(entry), ""), "cards": list(cards),
+                       "odd": odd.get(int(entry), 0), "won": int(entry) in won, "rescued": int(entry) in rescued}
+                      for entry, cards in race.get("cards") or ()]}
 
 
 def event_facts(state, number: int) -> tuple:

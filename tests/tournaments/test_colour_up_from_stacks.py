@@ -103,6 +103,13 @@ def _tap(client, tournament, number, action):
                        HTTP_ACCEPT_LANGUAGE="en")
 
 
+def _tap_seat(client, tournament, number, action, seat):
+    table = dealing.dealt_table(tournament, number)
+    return client.post(f"/tournaments/{tournament.pk}/tables/{number}/deal/{action}/",
+                       {"version": table.version, "key": uuid.uuid4().hex, "seat": seat}, HTTP_HX_REQUEST="true",
+                       HTTP_ACCEPT_LANGUAGE="en")
+
+
 def test_tda24a_the_tablet_shows_the_race_and_the_dealer_runs_it_in_one_tap(client, at_the_colour_up, first_table,
                                                                             dealer_dana_here):
     client.force_login(dealer_dana_here)
@@ -113,7 +120,12 @@ def test_tda24a_the_tablet_shows_the_race_and_the_dealer_runs_it_in_one_tap(clie
     raced = _tap(client, at_the_colour_up, first_table.number, "colour-up")
     body = raced.content.decode()
     assert raced.status_code == 200 and "data-race-due" not in body and 'data-action="new-hand"' in body
-    assert services.tournament_record(at_the_colour_up)[-1]["type"] == "colour_up"
+    race = services.tournament_record(at_the_colour_up)[-1]
+    assert race["type"] == "colour_up"
+    # the race as run, for the dealer to change the chips: each seat's cards, and who wins a chip of 100
+    assert body.count("data-raced-seat=") == 3 and body.count("wins a chip of 100") == len(race["won"])
+    for _entry, cards in race["cards"]:
+        assert " ".join(cards) in body
     again = _tap(client, at_the_colour_up, first_table.number, "colour-up")
     assert again.status_code in (400, 409, 422) and "TDA-24-A" in again.content.decode()
 
@@ -130,3 +142,21 @@ def test_the_console_shows_what_the_floor_does_now_and_races_a_table_in_one_tap(
                        HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en")
     assert done.status_code == 200 and "data-race-table" not in done.content.decode()
     assert services.tournament_record(at_the_colour_up)[-1]["type"] == "colour_up"
+
+
+def test_the_race_run_stays_on_the_tablet_until_the_next_hand_starts(client, at_the_colour_up, first_table,
+                                                                     dealer_dana_here, director_dora):
+    client.force_login(dealer_dana_here)
+    _tap(client, at_the_colour_up, first_table.number, "colour-up")
+    act(services.clock_command, at_the_colour_up, director_dora, kind="skip", step=LEVEL_AFTER_IT)
+    page = client.get(f"/tournaments/{at_the_colour_up.pk}/tables/{first_table.number}/deal/",
+                      HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "data-raced" in page
+    dealt = _tap(client, at_the_colour_up, first_table.number, "new-hand")
+    assert dealt.status_code == 200
+    while (seat := dealing.hand_state(dealing.latest_hand(first_table)).to_act) is not None:
+        _tap_seat(client, at_the_colour_up, first_table.number, "fold", seat)
+    assert _tap(client, at_the_colour_up, first_table.number, "award-pots").status_code == 200
+    page = client.get(f"/tournaments/{at_the_colour_up.pk}/tables/{first_table.number}/deal/",
+                      HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "data-raced" not in page and 'data-step="between-hands"' in page  # the next hand's deal ended it
