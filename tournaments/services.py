@@ -991,6 +991,11 @@ def clock_command(*, tournament, by, key: str, expected_version: int, kind: str,
 
     def work(w: _Write) -> None:
         setup = _setup(w)
+        if kind == "hand_for_hand_on" and _tables_playing(w.state) <= 1:
+            # issue #36: one table has no other to wait for (CC-11); on, its level's clock would only move with
+            # releases nobody needs (RP-08-B)
+            raise RuleViolation(N_("Hand-for-hand synchronises several tables: only one table is playing."),
+                                "CC-11")
         new = clock.ClockEvent(kind=kind, at=w.now, seconds=int(seconds), step=int(step))
         check = getattr(clock, "check_clock_event", None)
         if check is not None:

@@ -73,15 +73,12 @@ def test_once_hand_for_hand_ends_no_table_is_shown_waiting_for_a_deal(client, tw
     assert "Waits for the next deal" not in console(client, event_in_play)
 
 
-def test_at_one_table_in_hand_for_hand_the_console_shows_no_table_waiting_CC_11(
-    client, event_in_play, first_table, dealer_dana_here, director_dora
-):
+def test_at_one_table_the_console_says_hand_for_hand_is_not_needed_CC_11(client, event_in_play, first_table,
+                                                                         director_dora):
     client.force_login(director_dora)
-    act(services.clock_command, event_in_play, director_dora, kind="hand_for_hand_on")
-    at(first_table, dealing.start_hand, dealer_dana_here)
-    at(first_table, dealing.act, dealer_dana_here, record={"action": "all-in", "seat": to_act(first_table)})
-    at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": to_act(first_table)})
-    while to_act(first_table) is not None:
-        at(first_table, dealing.act, dealer_dana_here, record={"action": "fold", "seat": to_act(first_table)})
-    page = console(client, event_in_play)
-    assert 'data-action="release-board"' not in page and "Waits for the next deal" not in page
+    event_in_play.refresh_from_db()
+    response = client.post(f"/tournaments/{event_in_play.pk}/act/hand-for-hand/",
+                           {"version": event_in_play.version, "key": uuid.uuid4().hex, "on": "1"},
+                           HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 422 and "CC-11" in response.content.decode()
+    assert not services.tournament_state(event_in_play).hand_for_hand

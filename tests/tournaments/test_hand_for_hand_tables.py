@@ -1,5 +1,5 @@
-"""Hand-for-hand synchronises several tables (issue #36 item 9; CC-11, RP-08-F): one table alone deals without
-waiting for a release and its all-in board at once; at two tables a board is held only while the other table's
+"""Hand-for-hand synchronises several tables (issue #36 item 9; CC-11, RP-08-F): one table alone is never put
+hand-for-hand and deals its all-in board at once; at two tables a board is held only while the other table's
 hand of the deal still runs; when one table is left, hand-for-hand ends by itself."""
 
 from __future__ import annotations
@@ -34,18 +34,16 @@ def fold_to_the_big_blind(table, dealer):
     at(table, dealing.act, dealer, record={"action": "award-pots"})
 
 
-def test_cc11_at_one_table_hand_for_hand_needs_no_release_to_deal(first_table, dealer_dana_here, event_in_play,
-                                                                  director_dora):
-    act(services.clock_command, event_in_play, director_dora, kind="hand_for_hand_on")
-    at(first_table, dealing.start_hand, dealer_dana_here)
-    fold_to_the_big_blind(first_table, dealer_dana_here)
-    at(first_table, dealing.start_hand, dealer_dana_here)
-    assert hand_in_play(first_table).number == 2
-
-
-def test_rp08f_at_one_table_the_all_in_board_is_dealt_at_once(first_table, dealer_dana_here, event_in_play,
-                                                             director_dora):
-    act(services.clock_command, event_in_play, director_dora, kind="hand_for_hand_on")
+def test_cc11_at_one_table_hand_for_hand_is_never_required(first_table, dealer_dana_here, event_in_play,
+                                                            director_dora):
+    event_in_play.refresh_from_db()
+    version = event_in_play.version
+    with pytest.raises(dealing.RuleViolation) as refused:
+        act(services.clock_command, event_in_play, director_dora, kind="hand_for_hand_on")
+    assert refused.value.clause == "CC-11"
+    event_in_play.refresh_from_db()
+    assert event_in_play.version == version and not state(event_in_play).hand_for_hand
+    # the table deals on, and an all-in board is dealt at once
     at(first_table, dealing.start_hand, dealer_dana_here)
     all_in_and_called(first_table, dealer_dana_here)
     at(first_table, dealing.act, dealer_dana_here, record=FLOP)
