@@ -25,6 +25,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
 from casino.roles import ensure_role_groups
+from casino.rules.errors import RuleViolation
 from casino.rules.tournament import clock, hand_simulator, prizes, record
 from casino.rules.tournament.structure import Break, Structure
 from casino.writes import simulated_time
@@ -235,22 +236,14 @@ def _hand_for_hand_due(state, paid: int) -> bool:
 
 
 def _colour_up(act, floor, state, structure: Structure, index: int, step: Break, rng, report) -> None:
-    """TDA-24, CC-68/69: at each table, the chips of each removed denomination race into the next one up."""
-    left = structure.denominations_at(index)
-    for removed in sorted(step.removes):
-        into = min((d for d in left if d > removed), default=None)
-        if into is None or into % removed:
-            continue
-        for number in [t.table for t in state().tables]:
-            table = state().table(number)
-            odd = {}
-            for seat, entry in table.players:
-                # what of the stack cannot be paid in chips of ``into`` and up is in chips of ``removed``
-                count = state().entry(entry).stack % into // removed
-                if count:
-                    odd[seat] = count
-            if not odd:
-                continue
-            act(services.colour_up, floor, table=number,
-                removed=removed, into=into, smallest_left=min(left), odd_chips=odd, rng=rng)
-            report.colour_ups += 1
+    """TDA-24, CC-68/69: at the break that removes a denomination, the floor races each table's odd chips in
+    one tap (``services.race_odd_chips``: the race computed from the stacks, as the console offers it, issue
+    #36); a table whose stacks are whole chips of the smallest chip left has none to race."""
+    for number in [t.table for t in state().tables]:
+        try:
+            act(services.race_odd_chips, floor, table=number, rng=rng)
+        except RuleViolation as refused:
+            if refused.clause != "TDA-24-A":
+                raise
+            continue  # no odd chips at this table
+        report.colour_ups += 1
