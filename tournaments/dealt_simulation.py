@@ -20,6 +20,7 @@ from random import Random
 from typing import Any
 
 from casino.rules.cards import full_deck
+from casino.rules.errors import RuleViolation
 from casino.rules.holdem import HoldemHand, Phase
 from casino.rules.holdem.hand import ENDED
 from tournaments.models import DealtTable, TableHand
@@ -67,9 +68,12 @@ def random_legal_record(engine: HoldemHand, rng: Random, *, holes: dict[int, lis
 
 
 def play_dealt_hand(table: DealtTable, dealer, rng: Random, *, keys: itertools.count,
-                    all_in_chance: float = 0.05, absent_chance: float = 0.02) -> TableHand:
+                    all_in_chance: float = 0.05, absent_chance: float = 0.02, director=None) -> TableHand:
     """One whole hand at ``table`` through ``tournaments.services.dealing``, each entry one write as a tablet's; now
-    and then a player is away from the seat when the deal ends, and the dealer kills the hand (TDA-30)."""
+    and then a player is away from the seat when the deal ends, and the dealer kills the hand (TDA-30).
+    In hand-for-hand, a board held after an all-in and a call (RP-08-F) is released by ``director``, as a
+    real one does once the other tables' hands of the deal are over: the simulator plays the tables one
+    after the other, so they are, in effect (issue #36)."""
 
     def tap(fn, **kwargs):
         table.refresh_from_db(fields=["version"])
@@ -87,8 +91,16 @@ def play_dealt_hand(table: DealtTable, dealer, rng: Random, *, keys: itertools.c
         engine = hand_reads.hand_state(hand)
         if engine.phase in ENDED:
             return hand
-        tap(dealing.act, record=random_legal_record(engine, rng, holes=holes, deck=deck,
-                                                    all_in_chance=all_in_chance), rng=rng)
+        record = random_legal_record(engine, rng, holes=holes, deck=deck, all_in_chance=all_in_chance)
+        try:
+            tap(dealing.act, record=record, rng=rng)
+        except RuleViolation as refused:
+            if refused.clause != "RP-08-F" or director is None:
+                raise
+            table.refresh_from_db(fields=["version"])
+            dealing.release_board(table=table, by=director, key=f"sim-deal-{next(keys)}",
+                                  expected_version=table.version)
+            tap(dealing.act, record=record, rng=rng)
 
 
 def verify_dealt_hands(hand_ids: list[int]) -> list[str]:

@@ -25,6 +25,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
 from casino.roles import ensure_role_groups
+from casino.rules.errors import RuleViolation
 from casino.rules.tournament import clock, hand_simulator, prizes, record
 from casino.rules.tournament.structure import Break, Structure
 from casino.writes import simulated_time
@@ -70,14 +71,17 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
                         buy_in: int = 100, starting_stack: int = 10_000, all_in_chance: float | None = None,
                         progress: Callable[[int], None] | None = None,
                         on_phase: Callable[[str], None] | None = None,
-                        hand_by_hand: bool = False, penalty_chance: float = 0.0) -> SimulationReport:
+                        hand_by_hand: bool = False, penalty_chance: float = 0.0,
+                        payout_table=()) -> SimulationReport:
     """Play a whole event of ``entries`` players with ``random.Random(seed)``; returns what it did.
 
     ``progress(n)`` is told of each ``n`` players out; ``on_phase(name)`` of each phase (registration,
     start, play, results). ``hand_by_hand``: every hand is dealt through the dealers' tablets' services
     with random legal actions (``tournaments.dealt_simulation``) instead of a drawn result; before each such
     hand, with ``penalty_chance``, the director suspends one of the table's players for 1 to 3 hands (TDA-71),
-    which the tablet serves by itself (drawn from a generator of its own: the hands' draws stay the same)."""
+    which the tablet serves by itself (drawn from a generator of its own: the hands' draws stay the same).
+    ``payout_table``: the house's own (as ``services.create_tournament`` takes it), e.g. to pay enough places
+    for the bubble to come at two tables in a small event."""
     if all_in_chance is None:
         all_in_chance = 0.05 if hand_by_hand else 0.15
     if entries < 2:
@@ -96,7 +100,7 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
         tournament, result = setup.create_tournament(
             by=director, key=f"sim-{seed}-0", name=f"Simulated event {entries}/{seed}", starts_at=START,
             buy_in=buy_in, fee=0, starting_stack=starting_stack, seats_per_table=seats,
-            options={"ante_mode": ante_mode, "final_table_size": final_table_size})
+            options={"ante_mode": ante_mode, "final_table_size": final_table_size}, payout_table=payout_table)
     report = SimulationReport(tournament=tournament, writes=1)
     version = result.version
 
@@ -186,7 +190,8 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
                         dealing.assign_dealer(table=dealt_table, by=director, key=f"sim-deal-{next(deal_keys)}",
                                               expected_version=dealt_table.version, dealer=dealer)
                         dealt_table.refresh_from_db()
-                    dealt = play_dealt_hand(dealt_table, dealer, rng, keys=deal_keys, all_in_chance=all_in_chance)
+                    dealt = play_dealt_hand(dealt_table, dealer, rng, keys=deal_keys, all_in_chance=all_in_chance,
+                                            director=director)
                 tournament.refresh_from_db()
                 version = tournament.version
                 report.writes += dealt.actions.count() + 1
@@ -199,7 +204,7 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
                 act(play.report_hand, floor, table=number, hand=hand.hand, button=hand.button,
                     small_blind_seat=hand.small_blind_position, big_blind_seat=hand.big_blind,
                     stacks_at_start=hand.stacks_at_start, stacks_at_end=hand.stacks_at_end,
-                    busts=list(hand.busted), rng=rng)
+                    busts=list(hand.busted), rng=rng, started_at=now, level=reading.level_number)
                 busted = list(hand.busted)
             report.hands += 1
             if busted:
@@ -233,22 +238,14 @@ def _hand_for_hand_due(state, paid: int) -> bool:
 
 
 def _colour_up(act, floor, state, structure: Structure, index: int, step: Break, rng, report) -> None:
-    """TDA-24, CC-68/69: at each table, the chips of each removed denomination race into the next one up."""
-    left = structure.denominations_at(index)
-    for removed in sorted(step.removes):
-        into = min((d for d in left if d > removed), default=None)
-        if into is None or into % removed:
-            continue
-        for number in [t.table for t in state().tables]:
-            table = state().table(number)
-            odd = {}
-            for seat, entry in table.players:
-                # what of the stack cannot be paid in chips of ``into`` and up is in chips of ``removed``
-                count = state().entry(entry).stack % into // removed
-                if count:
-                    odd[seat] = count
-            if not odd:
-                continue
-            act(play.colour_up, floor, table=number,
-                removed=removed, into=into, smallest_left=min(left), odd_chips=odd, rng=rng)
-            report.colour_ups += 1
+    """TDA-24, CC-68/69: at the break that removes a denomination, the floor races each table's odd chips in
+    one tap (``services.race_odd_chips``: the race computed from the stacks, as the console offers it, issue
+    #36); a table whose stacks are whole chips of the smallest chip left has none to race."""
+    for number in [t.table for t in state().tables]:
+        try:
+            act(play.race_odd_chips, floor, table=number, rng=rng)
+        except RuleViolation as refused:
+            if refused.clause != "TDA-24-A":
+                raise
+            continue  # no odd chips at this table
+        report.colour_ups += 1

@@ -59,6 +59,7 @@ from tournaments.reads.hands import (
     latest_hand,
     replayed,
     summary_of,
+    tables_playing,
     written_at,
 )
 
@@ -291,6 +292,14 @@ def between_hands(w: EventWrite, *tables: int | None) -> None:
     if busy:
         raise RuleViolation(N_("Table %(table)s has a hand in play: do this when it ends."), "TDA-11",
                             table=min(busy))
+
+
+def hand_for_hand_ends_at_one_table(w: EventWrite) -> None:
+    """Issue #36: hand-for-hand synchronises several tables' deals (CC-11, RP-08); once one table is left to
+    play it ends by itself, recorded as the clock's "off" (the level's clock runs again), audited."""
+    if w.state.hand_for_hand and len(tables_playing(w.state)) <= 1:
+        w.record("clock", kind="hand_for_hand_off", seconds=0, step=0)
+        w.audit("tournament.clock", kind="hand_for_hand_off", seconds=0, step=0, why="one_table_left")
 
 
 def as_dealt(state: TournamentState, tables: set[int]) -> dict[int, tuple]:

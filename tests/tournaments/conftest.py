@@ -126,3 +126,39 @@ def first_table(event_in_play, dealer_dana_here, director_dora):
                           dealer=dealer_dana_here)
     table.refresh_from_db()
     return table
+
+
+def register_numbered(tournament, by, number: int):
+    """A player at the desk beyond ``PLAYERS``: "Player <number>", an ID of his own."""
+    return act(services.register, tournament, by, name=f"Player {number}", id_type="dni",
+               id_number=f"50.{number:03d}.321", birth_date=date(1980, 1, 1 + number % 28))
+
+
+@pytest.fixture
+def two_tables_in_play(registering, director_dora, floor_fede):
+    """Ten players drawn at two 9-seat tables (five each), the clock started: hand-for-hand has two tables to
+    synchronise (CC-11)."""
+    for i in range(len(PLAYERS)):
+        register(registering, floor_fede, i)
+    for number in range(len(PLAYERS) + 1, 11):
+        register_numbered(registering, floor_fede, number)
+    act(services.start_tournament, registering, director_dora)
+    act(services.clock_command, registering, director_dora, kind="start")
+    registering.refresh_from_db()
+    return registering
+
+
+@pytest.fixture
+def two_dealt_tables(two_tables_in_play, dealer_dana_here, director_dora):
+    """Both tables of ``two_tables_in_play`` as their tablets drive them, Dana on duty at each."""
+    from tournaments.reads import hands as hand_reads
+    from tournaments.services import dealing
+
+    tables = []
+    for seats in event_reads.tournament_state(two_tables_in_play).tables:
+        table = hand_reads.dealt_table(two_tables_in_play, seats.table)
+        dealing.assign_dealer(table=table, by=director_dora, key=uuid.uuid4().hex, expected_version=table.version,
+                              dealer=dealer_dana_here)
+        table.refresh_from_db()
+        tables.append(table)
+    return tables

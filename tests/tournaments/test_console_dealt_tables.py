@@ -10,6 +10,7 @@ import pytest
 from tests.tournaments.conftest import act
 from tests.tournaments.test_dealing import at, to_act
 from tournaments import services
+from tournaments.reads import event as event_reads
 from tournaments.reads import hands as hand_reads
 from tournaments.services import dealing
 
@@ -33,8 +34,10 @@ def test_the_console_shows_each_dealt_tables_hand_as_it_is_played(client, event_
 
 
 def test_in_hand_for_hand_the_console_releases_the_next_deal_and_a_held_board_RP_08_F(
-    client, event_in_play, first_table, dealer_dana_here, director_dora
+    client, two_tables_in_play, two_dealt_tables, dealer_dana_here, director_dora
 ):
+    # two tables: the other one's hand of the deal still runs, so the board is held (issue #36)
+    event_in_play, first_table = two_tables_in_play, two_dealt_tables[0]
     client.force_login(director_dora)
     act(services.clock_command, event_in_play, director_dora, kind="hand_for_hand_on")
     event_in_play.refresh_from_db()
@@ -58,8 +61,9 @@ def test_in_hand_for_hand_the_console_releases_the_next_deal_and_a_held_board_RP
     assert hand_reads.latest_hand(first_table).level["board_released"] is True
 
 
-def test_once_hand_for_hand_ends_no_table_is_shown_waiting_for_a_deal(client, event_in_play, first_table,
+def test_once_hand_for_hand_ends_no_table_is_shown_waiting_for_a_deal(client, two_tables_in_play, two_dealt_tables,
                                                                      dealer_dana_here, director_dora):
+    event_in_play, first_table = two_tables_in_play, two_dealt_tables[0]
     client.force_login(director_dora)
     act(services.clock_command, event_in_play, director_dora, kind="hand_for_hand_on")
     act(services.clock_command, event_in_play, director_dora, kind="hand_for_hand_hand")
@@ -70,3 +74,14 @@ def test_once_hand_for_hand_ends_no_table_is_shown_waiting_for_a_deal(client, ev
     assert "Waits for the next deal" in console(client, event_in_play)
     act(services.clock_command, event_in_play, director_dora, kind="hand_for_hand_off")  # the table unchanged
     assert "Waits for the next deal" not in console(client, event_in_play)
+
+
+def test_at_one_table_the_console_says_hand_for_hand_is_not_needed_CC_11(client, event_in_play, first_table,
+                                                                         director_dora):
+    client.force_login(director_dora)
+    event_in_play.refresh_from_db()
+    response = client.post(f"/tournaments/{event_in_play.pk}/act/hand-for-hand/",
+                           {"version": event_in_play.version, "key": uuid.uuid4().hex, "on": "1"},
+                           HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 422 and "CC-11" in response.content.decode()
+    assert not event_reads.tournament_state(event_in_play).hand_for_hand

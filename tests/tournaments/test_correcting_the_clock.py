@@ -30,8 +30,9 @@ def _clock_reads(tournament) -> clock.ClockReading:
                           hand_for_hand_seconds=state.setup.options.hand_for_hand_seconds)
 
 
-def test_it_refuses_to_void_a_clock_command_the_clock_cannot_replay_without_cc_04_rp_08_b(event_in_play, director_dora,
-                                                                                          client):
+def test_it_refuses_to_void_a_clock_command_the_clock_cannot_replay_without_cc_04_rp_08_b(two_tables_in_play,
+                                                                                          director_dora, client):
+    event_in_play = two_tables_in_play  # hand-for-hand synchronises several tables (issue #36)
     for kind in ("hand_for_hand_on", "hand_for_hand_off", "hand_for_hand_on"):
         act(services.clock_command, event_in_play, director_dora, kind=kind)
     off = _clock_line(event_in_play, "hand_for_hand_off")
@@ -49,7 +50,8 @@ def test_it_refuses_to_void_a_clock_command_the_clock_cannot_replay_without_cc_0
     assert client.get(f"/tournaments/{event_in_play.pk}/").status_code == 200
 
 
-def test_a_clock_command_whose_voiding_leaves_a_clock_that_replays_is_corrected(event_in_play, director_dora):
+def test_a_clock_command_whose_voiding_leaves_a_clock_that_replays_is_corrected(two_tables_in_play, director_dora):
+    event_in_play = two_tables_in_play
     act(services.clock_command, event_in_play, director_dora, kind="hand_for_hand_on")
     on = _clock_line(event_in_play, "hand_for_hand_on")
 

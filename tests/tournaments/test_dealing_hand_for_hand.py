@@ -19,6 +19,18 @@ from tournaments.services import dealing
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+# Hand-for-hand synchronises several tables (issue #36): these tests deal at the first of two tables, the other
+# one's hand of each deal still to run; one table alone is tests/tournaments/test_hand_for_hand_tables.py.
+@pytest.fixture
+def event_in_play(two_tables_in_play):
+    return two_tables_in_play
+
+
+@pytest.fixture
+def first_table(two_dealt_tables):
+    return two_dealt_tables[0]
+
+
 def fold_to_the_big_blind(table, dealer):
     while to_act(table) is not None:
         at(table, dealing.act, dealer, record={"action": "fold", "seat": to_act(table)})

@@ -95,8 +95,8 @@ def test_chip_counts_at_a_break_set_the_stacks(running, floor_fede):
     assert (s.entry(1).stack, s.entry(2).stack) == (12_500, 7_500)
 
 
-def test_rp08_a_bust_in_hand_for_hand_carries_the_hand_for_hand_hand(running, director_dora, floor_fede):
-    act(services.clock_command, running, director_dora, kind="start")
+def test_rp08_a_bust_in_hand_for_hand_carries_the_hand_for_hand_hand(two_tables_in_play, director_dora, floor_fede):
+    running = two_tables_in_play  # hand-for-hand synchronises several tables (issue #36)
     act(services.clock_command, running, director_dora, kind="hand_for_hand_on")
     act(services.clock_command, running, director_dora, kind="hand_for_hand_hand")
     e = state(running).entry(3)

@@ -348,8 +348,10 @@ def test_a_plain_hands_report_reaches_the_console_but_not_the_events_other_scree
 
 
 @pytest.mark.parametrize("why", ["a penalty served", "chips that appear", "hand-for-hand"])
-def test_a_hand_that_changes_more_than_its_table_is_announced_to_every_screen(started, floor_fede, director_dora,
+def test_a_hand_that_changes_more_than_its_table_is_announced_to_every_screen(request, floor_fede, director_dora,
                                                                                announced, why):
+    # hand-for-hand synchronises several tables (issue #36): that case plays at the first of two
+    started = request.getfixturevalue("two_tables_in_play" if why == "hand-for-hand" else "started")
     from tournaments.models import event_screens_group
 
     table = event_reads.tournament_state(started).tables[0]
@@ -361,7 +363,6 @@ def test_a_hand_that_changes_more_than_its_table_is_announced_to_every_screen(st
     elif why == "chips that appear":
         starts, ends = {}, {sa: 12_000}  # the floor reports a stack it counted, not a whole hand
     else:
-        act(services.clock_command, started, director_dora, kind="start")
         act(services.clock_command, started, director_dora, kind="hand_for_hand_on")
     hand = act(services.report_hand, started, floor_fede, table=table.table, hand=1, button=sa, small_blind_seat=sa,
                big_blind_seat=sb, stacks_at_start=starts, stacks_at_end=ends, penalised=penalised)

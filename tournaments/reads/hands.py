@@ -6,6 +6,7 @@ hands as exported (``hand_line``, the ``replay_hand`` format: docs/hand-history.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC
 from typing import Any
 
 from casino import reads
@@ -72,6 +73,35 @@ def dealt_table(tournament: Tournament, number: int) -> DealtTable:
     event_reads.tournament_state(tournament).table(number)
     table, _ = DealtTable.objects.get_or_create(tournament=tournament, number=number)
     return table
+
+
+def hand_for_hand_release(state) -> int | None:
+    """The deal the hand-for-hand hands now wait for: the place in the clock's events of the director's
+    last release ("hand_for_hand_hand") since hand-for-hand was turned on; None before the first."""
+    events = state.clock_events
+    on = max((i for i, e in enumerate(events) if e.kind == "hand_for_hand_on"), default=-1)
+    return max((i for i, e in enumerate(events) if e.kind == "hand_for_hand_hand" and i > on), default=None)
+
+
+def tables_playing(state) -> list[int]:
+    """The tables with a hand to play (two players or more): hand-for-hand synchronises several (CC-11)."""
+    return [t.table for t in state.tables if t.count >= 2]
+
+
+def another_hand_still_running(state, table: DealtTable) -> bool:
+    """RP-08-F, CC-11: whether a table other than ``table`` has yet to finish its hand of this hand-for-hand
+    deal: one whose hand is in play, or which has not played this deal yet. A table whose hands no tablet
+    records (the floor reports them) is taken as still running: the director releases its board."""
+    others = [n for n in tables_playing(state) if n != table.number]
+    if not others:
+        return False
+    release = hand_for_hand_release(state)
+    dealt = {t.number: t for t in DealtTable.objects.filter(tournament_id=table.tournament_id, number__in=others)}
+    for number in others:
+        last = latest_hand(dealt[number]) if number in dealt else None
+        if last is None or Phase(last.phase) not in ENDED or last.level.get("hand_for_hand_release") != release:
+            return True
+    return False
 
 
 def latest_hand(table: DealtTable) -> TableHand | None:
@@ -178,6 +208,11 @@ def hand_line(hand: TableHand, rows: list[TableHandAction] | None = None) -> dic
     ``rows``: its effective rows, if read already."""
     line: dict[str, Any] = {"game": "holdem", "hand": f"t{hand.table.tournament_id}-{hand.table.number}-{hand.number}",
                             **hand.setup, "rules": hand.rules, "mode": hand.rules.get("mode", "tournament")}
+    # issue #36: when the hand started and at which level (TDA-23), for the inspector; the replay ignores them
+    if hand.started_at is not None:
+        line["started_at"] = hand.started_at.astimezone(UTC).isoformat().replace("+00:00", "Z")
+    if hand.level.get("level_number") is not None:
+        line["level"] = hand.level["level_number"]
     acts: list[dict[str, Any]] = []
     cards: dict[str, list[str]] = {}
     board: list[str] = []

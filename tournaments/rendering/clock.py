@@ -70,6 +70,17 @@ def clock_view(board: Board, now: datetime | None = None) -> ClockView:
                      next_step=next_step)
 
 
+def final_standings(board: Board) -> list[dict]:
+    """Issue #36: the final standings as the room's screens show them once the event is over: each place
+    (a shared one once) and its prize, place 1 first, the places paid and at least the first
+    ``LADDER_PLACES``. No name, entry or seat (what the room's display may show)."""
+    if board.status != "finished":
+        return []
+    rows = {finish.places: finish.prize for finish in board.finishes.values()}
+    return [{"first": places[0], "last": places[-1], "prize": prize}
+            for places, prize in sorted(rows.items()) if prize or places[0] <= LADDER_PLACES]
+
+
 NOW_MARK = "data-server-now=\"0\""
 
 
@@ -111,6 +122,7 @@ def clock_context(board: Board, view: ClockView) -> dict:
         "more_places": max(0, len(board.prizes) - LADDER_PLACES),
         "announcements": board.announcements[-ANNOUNCEMENTS:][::-1],
         "ante_label": _ante_label(board.ante_mode),
+        "standings": final_standings(board),
     }
 
 

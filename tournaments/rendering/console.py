@@ -28,7 +28,6 @@ from tournaments.access import may_direct, may_work_floor
 from tournaments.models import Entry, Tournament
 from tournaments.projections import entry_number
 from tournaments.reads import event as event_reads
-from tournaments.reads import hands as hand_reads
 from tournaments.rendering import clock as clock_screen
 from tournaments.rendering.clock import epoch_ms
 
@@ -116,7 +115,7 @@ def read_field(tournament: Tournament) -> Field:
     """The field at the tournament's current version: the room's board plus what only staff see."""
     board = event_reads.board_at(tournament)
     names = entry_names(tournament)
-    state = event_reads.tournament_state(tournament)
+    state = event_reads.tournamentevent_reads.tournament_state(tournament)
     pending = getattr(state, "pending_plan", None)
     plan = _plan_view(pending[1] if pending else None, names)
     tables = _tables(board, state, names, plan)
@@ -222,16 +221,47 @@ def field_history(events: list[dict]) -> list[plot.FieldPoint]:
 def dealt_tables(tournament: Tournament, hand_for_hand: bool) -> list[dict]:
     """Each dealt table's hand as it stands (issue #15): its number, stage, pot, who is all-in, the stacks,
     and what it waits for in hand-for-hand (the next deal, CC-11; the board, RP-08-F)."""
+    from tournaments.reads import hands as hand_reads
+
     rows = []
+    # issue #36: hand-for-hand synchronises several tables: alone, a table waits for no deal and no board
+    state = event_reads.tournament_state(tournament) if hand_for_hand else None
+    several = state is not None and len(hand_reads.tables_playing(state)) > 1
     for table in tournament.dealt_tables.order_by("number"):
         summary = hand_reads.table_summary(table)
         if summary is None:
             continue
         # The summary is shared by every render of this table version (hand_reads.table_summary): what
         # depends on the event (hand-for-hand on or off) goes on a copy, never into the shared one.
-        waits = {"waits_for_deal": summary["phase"] == "complete", "waits_for_board": summary["board_held"]}
+        waits = {"waits_for_deal": several and summary["phase"] == "complete",
+                 "waits_for_board": several and summary["board_held"]
+                 and hand_reads.another_hand_still_running(state, table)}
         rows.append({**summary, **(waits if hand_for_hand else {})})
     return rows
+
+
+def colour_ups_due(tournament: Tournament, names: dict[int, str]) -> list[dict]:
+    """Issue #36: the tables still to race their odd chips after a break removed a denomination (TDA-24-A,
+    CC-68/69), each with who races how many, computed from the stacks: the floor confirms each in one tap."""
+    from casino.rules.tournament.chip_race import races_due
+
+    state = event_reads.tournament_state(tournament)
+    if state is None:
+        return []
+    return [{"table": due.table, "removed": due.removed, "into": due.into, "cards": due.cards,
+             "seats": [{"seat": seat, "entry": entry, "name": names.get(entry, ""), "chips": count}
+                       for seat, entry, count in due.odd_chips]}
+            for due in races_due(state, timezone.now())]
+
+
+def final_standings(board, names: dict[int, str]) -> list[dict]:
+    """Issue #36: once the event is over, every entry's place, name and prize, place 1 first (a shared place
+    lists its entries together), as the results recorded them: the console's final standings."""
+    if board.status != "finished":
+        return []
+    rows = [{"places": finish.places, "entry": entry, "name": names.get(entry, ""), "prize": finish.prize}
+            for entry, finish in board.finishes.items()]
+    return sorted(rows, key=lambda row: (row["places"], row["entry"]))
 
 
 def dealers_on_staff():
@@ -259,7 +289,7 @@ def dealers_on_duty(tournament: Tournament) -> dict[int, dict]:
 def plan_waits_for(tournament: Tournament, dealt: list[dict]) -> list[int]:
     """The tables whose hand in play the plan proposed waits for (TDA-11: confirmed when it ends), from the dealt
     tables' hands as the console shows them; the console is pushed each table's taps, the award's included."""
-    state = event_reads.tournament_state(tournament)
+    state = event_reads.tournamentevent_reads.tournament_state(tournament)
     pending = getattr(state, "pending_plan", None)
     if pending is None:
         return []
@@ -279,6 +309,8 @@ def console_context(tournament: Tournament, user, notice: dict | None = None) ->
         else [],
         "dealt": dealt,
         "plan_waits_for": plan_waits_for(tournament, dealt),
+        "colour_ups": colour_ups_due(tournament, the_field.names) if the_field.tables else [],
+        "standings": final_standings(board, the_field.names),
         "tournament": tournament,
         "screen_id": SCREEN_ID,
         "field": the_field,

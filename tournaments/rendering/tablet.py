@@ -32,7 +32,7 @@ from casino import reads
 from casino.memo import BoundedCache
 from casino.rules.holdem import Phase
 from casino.rules.holdem.hand import ENDED
-from casino.rules.tournament import clock
+from casino.rules.tournament import chip_race, clock
 from casino.rules.tournament.structure import Structure
 from tournaments.models import DealtTable, TableHand, TableHandAction, TableRequest, Tournament
 from tournaments.reads import event as event_reads
@@ -132,6 +132,9 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
             may_undo_award=engine.phase is Phase.COMPLETE and hand.reported_seq is not None
             and all(engine.stacks.values()),
         )
+    if not in_play:
+        view["race"] = race_due_view(state, table.number, names)
+        view["raced"] = last_race_view(tournament, table.number, hand, names)
     if state.pending_plan is not None:
         plan = state.pending_plan[1]
         view["moves"] = [{"entry": m.entry, "name": names.get(m.entry, ""), "from_table": m.from_table,
@@ -141,6 +144,36 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
         view["breaks"] = table.number in plan.broken
         view["redraw"] = plan.redraw  # "redraw" (the last two tables, CC-48) or "final_table" (C-01)
     return view
+
+
+def race_due_view(state, number: int, names: dict[int, str]) -> dict[str, Any] | None:
+    """Issue #36: the chip race table ``number`` owes (TDA-24-A, CC-68/69), computed from its stacks: who
+    races how many odd chips, for the dealer to run in one tap ("colour-up"); None when it owes none."""
+    due = next((d for d in chip_race.races_due(state, timezone.now()) if d.table == number), None)
+    if due is None:
+        return None
+    return {"removed": due.removed, "into": due.into, "cards": due.cards,
+            "seats": [{"seat": seat, "entry": entry, "name": names.get(entry, ""), "chips": count}
+                      for seat, entry, count in due.odd_chips]}
+
+
+def last_race_view(tournament: Tournament, number: int, hand, names: dict[int, str]) -> dict[str, Any] | None:
+    """Issue #36: the race just run at table ``number`` (TDA-24-A), until its next hand starts: each seat's
+    cards, who wins a chip of ``into`` and who is given the smallest chip, for the dealer to change the
+    chips as the record says."""
+    from casino.rules.tournament.record import effective_events, parse_at
+
+    race = next((e for e in reversed(effective_events(event_reads.record_of(tournament)))
+                 if e["type"] == "colour_up" and int(e["table"]) == number), None)
+    if race is None or (hand is not None and hand.started_at >= parse_at(race["at"])):
+        return None
+    seats = {int(entry): int(seat) for seat, entry, _count in race.get("odd_chips") or ()}
+    odd = {int(entry): int(count) for _seat, entry, count in race.get("odd_chips") or ()}
+    won, rescued = {int(n) for n in race.get("won") or ()}, {int(n) for n in race.get("rescued") or ()}
+    return {"removed": race["removed"], "into": race["into"],
+            "seats": [{"seat": seats.get(int(entry)), "name": names.get(int(entry), ""), "cards": list(cards),
+                       "odd": odd.get(int(entry), 0), "won": int(entry) in won, "rescued": int(entry) in rescued}
+                      for entry, cards in race.get("cards") or ()]}
 
 
 def event_facts(state, number: int) -> tuple:

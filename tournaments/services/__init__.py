@@ -38,6 +38,7 @@ from tournaments.services.play import (
     give_penalty,
     hold_stack,
     pay_prize,
+    race_odd_chips,
     record_bust,
     record_results,
     remove_absent_stacks,
@@ -74,7 +75,7 @@ __all__ = [
     "change_setup", "clock_command", "close_registration", "colour_up", "confirm_plan", "copy_structure_template",
     "correct", "correct_seat", "create_tournament", "disqualify", "end_penalty", "enter_chip_count", "give_penalty",
     "hold_stack", "import_exclusion_csv", "issue_entry_link", "open_registration", "override_seat", "pay_prize",
-    "propose_plan", "record_bust", "record_results", "register", "remove_absent_stacks", "report_hand",
-    "revoke_entry_links", "revoke_player_links", "save_structure_template", "set_button", "start_tournament",
-    "withdraw", "withdraw_hand",
+    "propose_plan", "race_odd_chips", "record_bust", "record_results", "register", "remove_absent_stacks",
+    "report_hand", "revoke_entry_links", "revoke_player_links", "save_structure_template", "set_button",
+    "start_tournament",    "withdraw", "withdraw_hand",
 ]

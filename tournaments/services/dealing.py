@@ -43,7 +43,7 @@ from casino.rules.holdem import HoldemHand, Phase, action_from_dict
 from casino.rules.holdem.actions import BETTING_KINDS
 from casino.rules.holdem.hand import ENDED
 from casino.rules.shuffle import SYSTEM_RANDOM
-from casino.rules.tournament import clock
+from casino.rules.tournament import chip_race, clock
 from casino.rules.tournament.structure import Structure
 from casino.rules.tournament.table_hand import clock_expiry_record, next_hand_setup
 from casino.writes import NotAllowed, asked_for
@@ -60,11 +60,14 @@ from tournaments.reads.hands import (
     BOARD_KINDS,
     DEALER_KINDS,
     START_KINDS,
+    another_hand_still_running,
     effective_rows,
+    hand_for_hand_release,
     hand_state,
     latest_hand,
     part_of_the_deal,
     replayed,
+    tables_playing,
 )
 from tournaments.services import corrections, play
 from tournaments.writing import TableResult, TableWrite, append_records, audit_hand, hand_in_play, write_at_table
@@ -100,7 +103,7 @@ def start_hand(*, table: DealtTable, by, key: str, expected_version: int) -> Tab
             raise RuleViolation(N_("Players are to move at table %(table)s: the floor confirms the moves first."),
                                 "TDA-11", table=w.table.number)
         release = None
-        if state.hand_for_hand:
+        if state.hand_for_hand and len(tables_playing(state)) > 1:
             # CC-11, RP-08: each hand-for-hand deal starts at every table together, when the director
             # releases it (the clock's "hand_for_hand_hand", which also takes the hand's time off the level).
             # A table that has played its hand of this deal waits; a misdeal is dealt again.
@@ -117,6 +120,10 @@ def start_hand(*, table: DealtTable, by, key: str, expected_version: int) -> Tab
             raise RuleViolation(N_("The clock is not running: no hand is dealt."), "TDA-23")
         if reading.on_break:
             raise RuleViolation(N_("The tournament is on a break: the next hand is dealt when it ends."), "TDA-23")
+        if any(due.table == w.table.number for due in chip_race.races_due(state, w.now)):
+            # issue #36: the stacks left off the smallest chip in play are raced first, in one tap
+            raise RuleViolation(N_("Table %(table)s races its odd chips first: the colour-up (TDA-24-A)."),
+                                "TDA-24-A", table=w.table.number)
         level = clock.level_for_hand(structure, events, w.now,
                                      hand_for_hand_seconds=setup.options.hand_for_hand_seconds)
         chips = {e.entry: e.stack for e in state.in_play}
@@ -164,21 +171,15 @@ def start_hand(*, table: DealtTable, by, key: str, expected_version: int) -> Tab
     return write_at_table(table, by=by, key=key, expected_version=expected_version, action="start_hand", work=work)
 
 
-def hand_for_hand_release(state) -> int | None:
-    """The deal the hand-for-hand hands now wait for: the place in the clock's events of the director's
-    last release ("hand_for_hand_hand") since hand-for-hand was turned on; None before the first."""
-    events = state.clock_events
-    on = max((i for i, e in enumerate(events) if e.kind == "hand_for_hand_on"), default=-1)
-    return max((i for i, e in enumerate(events) if e.kind == "hand_for_hand_hand" and i > on), default=None)
-
-
 def _board_held(w: TableWrite, hand: TableHand, before: HoldemHand, action) -> bool:
     """RP-08-F: during hand-for-hand, after an all-in and a call (every hand tabled, no more betting) no
     card is dealt until the director says so (``release_board``)."""
     if action.kind not in BOARD_KINDS or not before.cards_up or hand.level.get("board_released"):
         return False
     tournament = Tournament.objects.get(pk=w.table.tournament_id)
-    return event_reads.tournament_state(tournament).hand_for_hand
+    state = event_reads.tournament_state(tournament)
+    # issue #36: the board waits only for another table's hand of this deal (CC-11); alone, nothing to wait for
+    return state.hand_for_hand and another_hand_still_running(state, w.table)
 
 
 def _plan_touches(plan, number: int) -> bool:
@@ -263,7 +264,8 @@ def _report(w: TableWrite, hand: TableHand, state: HoldemHand, rng, *, award: in
         table=w.table.number, hand=hand.number, button=where["button"],
         small_blind_seat=where["small_blind_position"], big_blind_seat=where["big_blind"],
         stacks_at_start=starts, stacks_at_end=ends, busts=[s for s, c in sorted(ends.items()) if c == 0],
-        penalised=hand.level.get("penalised", ()), who="table", rng=rng)
+        penalised=hand.level.get("penalised", ()), who="table", rng=rng,
+        started_at=hand.started_at, level=hand.level.get("level_number"))
     return result.seqs[0] if result.seqs else None
 
 

@@ -4,6 +4,8 @@ prizes paid (CC-89..93). Each a command through ``writing.write_event``."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.shuffle import SYSTEM_RANDOM
 from casino.rules.tournament import chip_race, clock, penalties, record
@@ -12,15 +14,18 @@ from tournaments.models import (
     Tournament,
     normalise_id_number,
 )
+from tournaments.reads.hands import tables_playing
 from tournaments.services.registration import check_document
 from tournaments.services.seating import record_plan
 from tournaments.writing import (
     EventWrite,
     TournamentResult,
+    _iso,
     between_hands,
     dealt_from_a_tablet,
     entry_at,
     entry_row,
+    hand_for_hand_ends_at_one_table,
     setup_of,
     structure_of,
     write_event,
@@ -35,6 +40,11 @@ def clock_command(*, tournament, by, key: str, expected_version: int, kind: str,
 
     def work(w: EventWrite) -> None:
         setup = setup_of(w)
+        if kind == "hand_for_hand_on" and tables_playing(w.state) <= 1:
+            # issue #36: one table has no other to wait for (CC-11); on, its level's clock would only move with
+            # releases nobody needs (RP-08-B)
+            raise RuleViolation(N_("Hand-for-hand synchronises several tables: only one table is playing."),
+                                "CC-11")
         new = clock.ClockEvent(kind=kind, at=w.now, seconds=int(seconds), step=int(step))
         check = getattr(clock, "check_clock_event", None)
         if check is not None:
@@ -86,12 +96,15 @@ def record_bust(*, tournament, by, key: str, expected_version: int, table: int, 
 def report_hand(*, tournament, by, key: str, expected_version: int | None, table: int, hand: int, button: int,
                 small_blind_seat: int | None, big_blind_seat: int | None, stacks_at_start: dict[int, int],
                 stacks_at_end: dict[int, int], busts: list[int] = (), penalised: list[int] = (),
-                rng=SYSTEM_RANDOM, who: str = "floor") -> TournamentResult:
+                rng=SYSTEM_RANDOM, who: str = "floor", started_at: datetime | None = None,
+                level: int | None = None) -> TournamentResult:
     """The end of one hand at one table, as the simulator and the dealers' tablets report it
-    (``tournaments.services.dealing``, ``who="table"``: the table's dealer may): its button and blinds, each seat's
+    (``tournaments.dealing``, ``who="table"``: the table's dealer may): its button and blinds, each seat's
     stack at its start and end where known, and the seats that busted (CC-19: ranked by their stacks at
     the start). Chips are conserved over the seats reported at both ends. ``penalised``: the seats whose
-    hands were dead for their player's penalty (TDA-71-D): each serves one hand of it."""
+    hands were dead for their player's penalty (TDA-71-D): each serves one hand of it. ``started_at`` and
+    ``level`` (the level number the hand was dealt at, TDA-23): when the hand started and at which level,
+    recorded where known (issue #36), so an inspector checks the blinds posted against the level's."""
 
     def work(w: EventWrite) -> None:
         state = w.state
@@ -113,7 +126,9 @@ def report_hand(*, tournament, by, key: str, expected_version: int | None, table
                    for s, n in sorted(seated.items()) if s in starts or s in ends]
         w.record("hand", table=table, hand=hand, button=button, small_blind=small_blind_seat,
                  big_blind=big_blind_seat, players=players,
-                 hand_for_hand_hand=state.hand_for_hand_hands if state.hand_for_hand else None)
+                 hand_for_hand_hand=state.hand_for_hand_hands if state.hand_for_hand else None,
+                 **({"started_at": _iso(started_at)} if started_at is not None else {}),
+                 **({"level": int(level)} if level is not None else {}))
         # the smaller stack at the start of the hand busted first (CC-19): it ranks lower
         for seat in sorted(busts, key=lambda s: (starts.get(s, 0), s)):
             _bust(w, table=table, seat=seat, hand=hand, stack_at_start=starts.get(seat))
@@ -173,6 +188,7 @@ def end_penalty(*, tournament, by, key: str, expected_version: int, entry: int, 
 
 
 def finish_or_plan(w: EventWrite) -> None:
+    hand_for_hand_ends_at_one_table(w)
     if w.state.players_left <= 1:
         return  # the director records the results
     record_plan(w)
@@ -262,6 +278,19 @@ def remove_absent_stacks(*, tournament, by, key: str, expected_version: int, abs
                   action="absent_removed", work=work, rng=rng)
 
 
+def _record_race(w: EventWrite, table: int, odd: tuple, *, removed: int, into: int, smallest_left: int, rng,
+                 computed: bool = False) -> None:
+    """The race run and recorded at ``table`` (TDA-24-A): ``odd`` is (seat, entry, chips of ``removed``);
+    its cards are drawn from ``rng`` (the command's, for a reproducible race)."""
+    stacks = {n: w.state.entry(n).stack for _, n in w.state.table(table).players}
+    result = chip_race.race(odd, stacks, removed=removed, into=into, smallest_left=smallest_left, rng=rng)
+    w.record("colour_up", table=table, removed=removed, into=into, odd_chips=[list(o) for o in odd],
+             cards=[[n, list(c)] for n, c in result.cards], won=list(result.won), rescued=list(result.rescued),
+             stacks=[list(s) for s in result.stacks])
+    w.audit("tournament.colour_up", table=table, removed=removed, into=into, won=list(result.won),
+            **({"from_stacks": True} if computed else {}))
+
+
 def colour_up(*, tournament, by, key: str, expected_version: int, table: int, removed: int, into: int,
               smallest_left: int, odd_chips: dict[int, int], rng=SYSTEM_RANDOM) -> TournamentResult:
     """Colour-up and the chip race at one table (TDA-24, CC-68/69): ``odd_chips`` seat -> chips of
@@ -274,15 +303,30 @@ def colour_up(*, tournament, by, key: str, expected_version: int, table: int, re
         odd = tuple((int(s), seated[int(s)], int(c)) for s, c in sorted(odd_chips.items()) if int(s) in seated)
         if len(odd) != len(odd_chips):
             raise RuleViolation(N_("Odd chips entered for an empty seat at table %(table)s"), "TDA-24", table=table)
-        stacks = {n: w.state.entry(n).stack for _, n in t.players}
-        result = chip_race.race(odd, stacks, removed=removed, into=into, smallest_left=smallest_left, rng=rng)
-        w.record("colour_up", table=table, removed=removed, into=into, odd_chips=[list(o) for o in odd],
-                 cards=[[n, list(c)] for n, c in result.cards], won=list(result.won), rescued=list(result.rescued),
-                 stacks=[list(s) for s in result.stacks])
-        w.audit("tournament.colour_up", table=table, removed=removed, into=into, won=list(result.won))
+        _record_race(w, table, odd, removed=removed, into=into, smallest_left=smallest_left, rng=rng)
 
     return write_event(tournament=tournament, by=by, key=key, expected_version=expected_version, action="colour_up",
                   work=work, who="floor")
+
+
+def race_odd_chips(*, tournament, by, key: str, expected_version: int | None, table: int, rng=SYSTEM_RANDOM,
+                   who: str = "floor") -> TournamentResult:
+    """Issue #36: the colour-up at one table in one tap (TDA-24-A, CC-68/69), the odd chips computed from the
+    stacks the record holds (``chip_race.races_due``) instead of typed: the same ``colour_up`` event.
+    ``who="table"``: the table's dealer runs it from the tablet (``expected_version`` None: the race is
+    computed from the stacks under the event's lock, whatever version the tablet showed)."""
+
+    def work(w: EventWrite) -> None:
+        w.state.table(table)
+        between_hands(w, table)
+        due = next((d for d in chip_race.races_due(w.state, w.now) if d.table == table), None)
+        if due is None:
+            raise RuleViolation(N_("Table %(table)s has no odd chips to race."), "TDA-24-A", table=table)
+        _record_race(w, table, due.odd_chips, removed=due.removed, into=due.into, smallest_left=due.smallest_left,
+                     rng=w.rng, computed=True)
+
+    return write_event(tournament=tournament, by=by, key=key, expected_version=expected_version, action="colour_up",
+                  work=work, who=who, rng=rng)
 
 
 def record_results(*, tournament, by, key: str, expected_version: int) -> TournamentResult:
@@ -295,12 +339,27 @@ def record_results(*, tournament, by, key: str, expected_version: int) -> Tourna
         results = record.compute_results(state)
         w.record("results", places=record.results_to_dicts(results))
         if state.players_left <= 1:
+            _the_clock_stops(w)
             w.record("finished")
             w.row.status = Tournament.Status.FINISHED
         w.audit("tournament.results", places=len(results))
 
     return write_event(tournament=tournament, by=by, key=key, expected_version=expected_version, action="results",
                   work=work)
+
+
+def _the_clock_stops(w: EventWrite) -> None:
+    """Issue #36: the event's end stops its clock for good (the clock's ``finish``, TDA-23): the console, the
+    room's display and the phones stop counting down a level nobody plays. Recorded and audited; nothing when
+    the clock never started or has finished already."""
+    setup, events = w.state.setup, list(w.state.clock_events)
+    if setup is None or not any(e.kind == "start" for e in events) or any(e.kind == "finish" for e in events):
+        return
+    finish = clock.ClockEvent(kind="finish", at=w.now, seconds=0, step=0)
+    clock.check_clock_event(structure_of(setup), events, finish,
+                            hand_for_hand_seconds=setup.options.hand_for_hand_seconds)
+    w.record("clock", kind="finish", seconds=0, step=0)
+    w.audit("tournament.clock", kind="finish", seconds=0, step=0, why="results")
 
 
 def pay_prize(*, tournament, by, key: str, expected_version: int, entry: int, id_type: str,

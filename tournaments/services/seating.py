@@ -15,6 +15,7 @@ from tournaments.writing import (
     EventWrite,
     TournamentResult,
     between_hands,
+    hand_for_hand_ends_at_one_table,
     hands_in_play,
     seated_fields,
     setup_of,
@@ -141,10 +142,10 @@ def confirm_plan(*, tournament, by, key: str, expected_version: int, proposed: i
         for table, seat in plan.buttons:
             w.record("button", table=table, seat=seat, plan=proposed)
         w.audit("tournament.plan_confirmed", proposed=proposed, moves=len(plan.moves), broken=list(plan.broken))
+        hand_for_hand_ends_at_one_table(w)
 
     return write_event(tournament=tournament, by=by, key=key, expected_version=expected_version,
-                       action="plan_confirmed",
-                  work=work, who="floor")
+                       action="plan_confirmed", work=work, who="floor")
 
 
 def set_button(*, tournament, by, key: str, expected_version: int, table: int, seat: int,

@@ -273,6 +273,8 @@ ACTIONS: dict[str, Action] = {
     "chip-counts": Action(services.enter_chip_count, _chip_counts, "floor", "table"),
     "button": Action(services.set_button, _button, "floor", "table"),
     "colour-up": Action(services.colour_up, _colour_up, "floor", "table"),
+    # issue #36: the race computed from the stacks, confirmed per table in one tap (TDA-24-A)
+    "race-odd-chips": Action(services.race_odd_chips, lambda post, tournament: {"table": _table_number(post)}, "floor"),
     "seat": Action(services.correct_seat, _reseat, "floor", "table"),  # the director's is override_seat (see act)
     "accredit": Action(services.accredit, _accredit, "floor", "entry"),
     "hold-stack": Action(services.hold_stack, _hold, "director", "entry"),

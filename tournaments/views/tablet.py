@@ -19,7 +19,7 @@ from casino.access import role_required
 from casino.form_input import BadInput, version_and_key
 from casino.refusals import mark_refusal
 from casino.rules.errors import RuleViolation
-from tournaments import forms
+from tournaments import forms, services
 from tournaments.access import TABLET_ROLES, may_open
 from tournaments.models import DealtTable, Tournament
 from tournaments.reads import event as event_reads
@@ -87,7 +87,7 @@ def _record(action: str, post) -> dict[str, Any]:
 @role_required(*TABLET_ROLES)
 @require_POST
 def tablet_act(request, tournament_id: int, table: int, action: str):
-    """One tap on the tablet: one call to ``tournaments.services.dealing``."""
+    """One tap on the tablet: one call to ``tournaments.dealing``."""
     dealt = _table(request, tournament_id, table)
     post = request.POST
 
@@ -102,6 +102,10 @@ def tablet_act(request, tournament_id: int, table: int, action: str):
             return dealing.call_clock(**common)
         if action == "clock-ran-out":
             return dealing.clock_ran_out(**common)
+        if action == "colour-up":
+            # TDA-24-A: the race computed from the stacks, a write on the event (not on this table's hand)
+            return services.race_odd_chips(tournament=dealt.tournament_id, by=request.user, key=key,
+                                           expected_version=None, table=dealt.number, who="table")
         return dealing.act(**common, record=_record(action, post))
 
     status, notice, result = outcome(run)
@@ -111,7 +115,7 @@ def tablet_act(request, tournament_id: int, table: int, action: str):
         if changes:
             notice = {**notice, "text": " ".join([_("Since your screen:"), *changes, _("Check and try again.")])}
     if request.htmx:
-        if status == 200 and result is not None:
+        if status == 200 and result is not None and action != "colour-up":
             # the version this tap made, rendered on the first ask: its push asks the same (a retry's answer
             # shows the table as it stands)
             version = result.version if not result.duplicate else DealtTable.objects.values_list(

@@ -35,6 +35,8 @@ KNOWN_KEYS = frozenset({
     "small_blind_seat", "big_blind_seat",
     # Extensions: the house options and the tournament's heads-up flag (docs/holdem-engine.md).
     "mode", "rules", "heads_up_in_tournament",
+    # A tournament hand's start and level (issue #36): what the inspector reads, not what the replay settles.
+    "started_at", "level",
 })
 SEAT_ACTS = ("fold", "check", "call", "bet", "raise", "all-in", "chips", "kill-hand")
 TABLE_ACTS = ("misdeal", "defective-deck")

@@ -125,3 +125,81 @@ def exchange_leftover(value: int, smallest_left: int) -> tuple[int, int]:
                             value=value, smallest=smallest_left)
     kept = value // smallest_left * smallest_left
     return kept, value - kept
+
+
+# --- The race each table owes, from the stacks the record holds (issue #36) -------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RaceDue:
+    """The chip race one table still owes after a break removed a denomination (TDA-24-A, CC-68/69): the
+    arguments of ``race``, computed from the stacks instead of typed by the floor."""
+
+    table: int
+    removed: int  # the smallest denomination gone: the odd chips are counted in it
+    into: int  # the smallest chip in play: the one the race is won in
+    smallest_left: int  # what a player raced out of everything gets (TDA-24-A)
+    odd_chips: tuple[tuple[int, int, int], ...]  # (seat, entry, chips of ``removed``), seat 1 first
+
+    @property
+    def cards(self) -> int:
+        """The cards the race deals: one per odd chip (CC-70: from one 52-card deck)."""
+        return sum(count for _, _, count in self.odd_chips)
+
+
+def odd_chips_of(stack: int, *, removed: int, into: int) -> int:
+    """How many chips of ``removed`` a stack holds beyond whole chips of ``into``: the stack is assumed
+    changed up as far as it goes (step 1 of the race), so its odd chips are what ``into`` cannot pay."""
+    return stack % into // removed
+
+
+def race_due(table: int, players: tuple[tuple[int, int], ...] | list[tuple[int, int]], stacks: dict[int, int],
+             *, denominations: tuple[int, ...], in_play: tuple[int, ...]) -> RaceDue | None:
+    """The race table ``table`` owes (``players``: (seat, entry); ``stacks``: entry -> chips), or None.
+
+    A table owes one while a stack is not a whole number of the smallest chip in play and a smaller
+    denomination has left play (CC-68): every player's chips beyond whole ``into`` chips are counted in
+    a removed chip and raced (TDA-24-A). The system knows stacks, not the chips in them, so it counts the
+    fewest odd chips it can: in the largest removed chip that makes every table's odd value whole (after
+    the 25s' race, the 100s' odd chips are 100s, not four 25s each). Several denominations removed at one
+    break race as one into the smallest chip left: the value raced is the same. A stack that no removed
+    chip makes whole has chips the structure never had: the floor counts it (``chip_count``) instead."""
+    if not in_play:
+        return None
+    into = in_play[0]
+    rests = [stacks[entry] % into for _, entry in players if entry in stacks]
+    gone = sorted((d for d in denominations if d not in in_play and d < into and into % d == 0
+                   and all(rest % d == 0 for rest in rests)), reverse=True)
+    if not gone:
+        return None
+    removed = gone[0]
+    odd = tuple((seat, entry, odd_chips_of(stacks[entry], removed=removed, into=into))
+                for seat, entry in sorted(players) if entry in stacks)
+    odd = tuple(o for o in odd if o[2])
+    if not odd:
+        return None
+    return RaceDue(table=table, removed=removed, into=into, smallest_left=into, odd_chips=odd)
+
+
+def races_due(state, now) -> tuple[RaceDue, ...]:
+    """Every table's race still owed at ``now`` (a ``record.TournamentState``), table by table: from the break
+    that removes a denomination on (the race is run during the break, TDA-24-A), until it is run. Nothing
+    before the clock starts, nor once the event is over."""
+    from casino.rules.tournament.clock import clock_at
+    from casino.rules.tournament.structure import Structure
+
+    setup = state.setup
+    if setup is None or state.finished or not setup.structure:
+        return ()
+    structure = Structure.from_dict(setup.structure)
+    reading = clock_at(structure, list(state.clock_events), now,
+                       hand_for_hand_seconds=setup.options.hand_for_hand_seconds)
+    if not reading.started or reading.finished:
+        return ()
+    in_play = structure.denominations_at(reading.step)
+    if len(in_play) == len(structure.denominations):
+        return ()
+    stacks = {e.entry: e.stack for e in state.in_play}
+    due = (race_due(t.table, t.players, stacks, denominations=tuple(structure.denominations), in_play=in_play)
+           for t in state.tables)
+    return tuple(d for d in due if d is not None)
