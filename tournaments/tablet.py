@@ -46,7 +46,7 @@ from casino.rules.holdem import Phase
 from casino.rules.holdem.hand import ENDED
 from casino.rules.tournament import clock
 from casino.rules.tournament.structure import Structure
-from tournaments import dealing, forms, screens, services
+from tournaments import dealing, forms, screens, services, tablet_cards
 from tournaments.models import DealtTable, TableHand, TableHandAction, TableRequest, Tournament
 from tournaments.views import outcome
 
@@ -143,6 +143,10 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
             else [],
             # what the engine awards (TDA-15..21: side pots, odd chips), for the dealer to push and confirm
             awards=engine.award_pots().payouts if engine.phase is Phase.AWARD and engine.can_award_pots() else None,
+            # the award as the table hears it: who collects what with which hand, and the busts (issue #36)
+            results=tablet_cards.hand_results(engine, {r["seat"]: r["name"] for r in rows}),
+            # the card picker's grid, the cards already face up greyed out
+            cards=tablet_cards.card_grid(tablet_cards.cards_face_up(engine)) if in_play else None,
             clock=_clock_view(hand) if in_play else None,
             may_undo=in_play and any(not dealing.part_of_the_deal(r, hand) for r in records[-1:]),
             # the last hand's award, until the next deal (C-15), where nobody busted in it (the director's)

@@ -1,0 +1,111 @@
+// The tournament dealer's tablet (docs/tournament-tablets.md, "The tablet at the table"): the card picker
+// and the second tap of a destructive action. The server decides everything; this only helps the dealer tap.
+(function () {
+  "use strict";
+
+  // ------------------------------------------------------------------ card picker
+
+  // The cards being picked, in the order tapped, for one step of one hand ({key, cards}): a push morphs
+  // the form and keeps the ticked boxes (casino.js), not the order they were ticked in.
+  var picked = null;
+
+  function pickerOf(el) { return el && el.closest ? el.closest("[data-card-picker]") : null; }
+
+  function keyOf(form) {
+    var tablet = form.closest("[data-hand]");
+    return (tablet ? tablet.dataset.hand : "") + "|" + form.id + "|" + form.dataset.pickerKey;
+  }
+
+  function ticked(form) {
+    var codes = [];
+    form.querySelectorAll("input[data-card]:checked").forEach(function (b) { codes.push(b.value); });
+    var ordered = picked && picked.key === keyOf(form) ? picked.cards.filter(function (c) {
+      return codes.indexOf(c) >= 0;
+    }) : [];
+    codes.forEach(function (c) { if (ordered.indexOf(c) < 0) { ordered.push(c); } });
+    return ordered;
+  }
+
+  // The one field the server reads ("Ts 8s 4d"), the cards shown as tapped, the rest closed once enough.
+  function update(form) {
+    var need = parseInt(form.dataset.cardPicker, 10);
+    var codes = ticked(form);
+    form.querySelector("[data-order]").value = codes.join(" ");
+    form.querySelectorAll("input[data-card]").forEach(function (b) {
+      var used = b.closest("label").classList.contains("is-used");
+      b.disabled = used || (!b.checked && codes.length >= need);
+    });
+    var shown = form.querySelector("[data-chosen]");
+    shown.textContent = codes.length ? codes.map(function (c) {
+      var box = form.querySelector("input[data-card][value='" + c + "']");
+      return box ? box.closest("label").title : c;
+    }).join("  ") : shown.dataset.msgPick;
+    var submit = form.querySelector("[data-picker-submit]");
+    if (submit) { submit.disabled = codes.length !== need; }
+    return codes.length === need;
+  }
+
+  document.addEventListener("change", function (evt) {
+    var form = pickerOf(evt.target);
+    if (!form || !evt.target.hasAttribute("data-card")) { return; }
+    var key = keyOf(form);
+    if (!picked || picked.key !== key) { picked = { key: key, cards: [] }; }
+    picked.cards = picked.cards.filter(function (c) { return c !== evt.target.value; });
+    if (evt.target.checked) { picked.cards.push(evt.target.value); }
+    // The last card the step needs sends it, as on the pit's tablet: no confirming tap.
+    if (update(form) && evt.target.checked && window.htmx) {
+      if (form.requestSubmit) { form.requestSubmit(); } else { htmx.trigger(form, "submit"); }
+    }
+  });
+
+  // The field is filled again just before the form is read (a morph puts the server's empty value back).
+  document.addEventListener("submit", function (evt) {
+    var form = pickerOf(evt.target);
+    if (form && ticked(form).length) { update(form); }
+  }, true);
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    if (pickerOf(evt.detail.elt)) { picked = null; }  // sent: their order is done with
+  });
+
+  // ------------------------------------------------------------------ the second tap
+
+  // A destructive tap (a dead hand, a misdeal, an undo, time up) is sent on the second tap of the same
+  // button, within a few seconds; the first one only says what the second will do. A push that redraws
+  // the button takes the first tap back (the safe way).
+  var ARMED_MS = 5000;
+
+  document.addEventListener("click", function (evt) {
+    var button = evt.target.closest ? evt.target.closest("button[data-confirm]") : null;
+    if (!button) { return; }
+    var armedAt = parseInt(button.dataset.armedAt || "0", 10);
+    if (armedAt && Date.now() - armedAt < ARMED_MS) { return; }  // the second tap: sent
+    evt.preventDefault();
+    evt.stopPropagation();
+    if (!button.dataset.label) { button.dataset.label = button.textContent; }
+    button.dataset.armedAt = String(Date.now());
+    button.classList.add("is-armed");
+    button.textContent = button.dataset.confirm;
+    setTimeout(function () {
+      if (button.dataset.armedAt && Date.now() - parseInt(button.dataset.armedAt, 10) >= ARMED_MS) { disarm(button); }
+    }, ARMED_MS + 50);
+  }, true);
+
+  function disarm(button) {
+    if (button.dataset.label) { button.textContent = button.dataset.label; }
+    delete button.dataset.armedAt;
+    delete button.dataset.label;
+    button.classList.remove("is-armed");
+  }
+
+  // ------------------------------------------------------------------ each new screen
+
+  function setUp(root) {
+    if (!root || !root.querySelectorAll) { return; }
+    if (root.matches && root.matches("[data-card-picker]")) { update(root); }
+    root.querySelectorAll("[data-card-picker]").forEach(update);
+  }
+  document.addEventListener("htmx:load", function (evt) { setUp(evt.detail.elt); });
+  document.addEventListener("htmx:afterSettle", function (evt) { setUp(evt.detail.elt); });
+  document.addEventListener("htmx:oobAfterSwap", function (evt) { setUp(evt.detail.target || evt.detail.elt); });
+  document.addEventListener("DOMContentLoaded", function () { setUp(document); });
+})();
