@@ -46,7 +46,7 @@ from casino.rules.holdem import Phase
 from casino.rules.holdem.hand import ENDED
 from casino.rules.tournament import clock
 from casino.rules.tournament.structure import Structure
-from tournaments import dealing, forms, screens, services, tablet_cards
+from tournaments import dealing, forms, screens, services, tablet_cards, tablet_shortcuts
 from tournaments.models import DealtTable, TableHand, TableHandAction, TableRequest, Tournament
 from tournaments.views import outcome
 
@@ -145,6 +145,9 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
             awards=engine.award_pots().payouts if engine.phase is Phase.AWARD and engine.can_award_pots() else None,
             # the award as the table hears it: who collects what with which hand, and the busts (issue #36)
             results=tablet_cards.hand_results(engine, {r["seat"]: r["name"] for r in rows}),
+            # one tap for the folds around to a seat, or a street checked around (each act still its own post)
+            fold_to=tablet_shortcuts.fold_to(engine) if legal else [],
+            check_around=tablet_shortcuts.may_check_around(engine) if legal else False,
             # the card picker's grid, the cards already face up greyed out
             cards=tablet_cards.card_grid(tablet_cards.cards_face_up(engine)) if in_play else None,
             clock=_clock_view(hand) if in_play else None,

@@ -1,5 +1,5 @@
-// The tournament dealer's tablet (docs/tournament-tablets.md, "The tablet at the table"): the card picker
-// and the second tap of a destructive action. The server decides everything; this only helps the dealer tap.
+// The tournament dealer's tablet (docs/tournament-tablets.md, "The tablet at the table"): the card picker,
+// the second tap of a destructive action, and the shortcuts that send the folds or checks of a street. The server decides everything; this only helps the dealer tap.
 (function () {
   "use strict";
 
@@ -96,6 +96,59 @@
     delete button.dataset.label;
     button.classList.remove("is-armed");
   }
+
+  // ------------------------------------------------------------------ shortcuts
+
+  // "Folds to seat 9" and "Everyone checks": the folds (or checks) are sent one after the other, each its
+  // own tap's post with the version its screen showed, each sent once the answer to the one before is on
+  // screen. It stops at the target seat, at the end of the street or hand, and at any refusal.
+  var shortcut = null;
+  var SHORTCUT_STEPS = 10;
+
+  function tablet() { return document.getElementById("deal-table"); }
+
+  function stopShortcut() {
+    shortcut = null;
+    var t = tablet();
+    if (t) { t.classList.remove("is-running-shortcut"); }
+  }
+
+  function stepShortcut() {
+    var t = tablet();
+    if (!shortcut || !t) { stopShortcut(); return; }
+    if (t.dataset.version === shortcut.sentAt) { return; }  // the answer to the last one is not in yet
+    var panel = t.querySelector("[data-step='betting']");
+    if (!panel || t.dataset.hand !== shortcut.hand || shortcut.steps >= SHORTCUT_STEPS) { stopShortcut(); return; }
+    var seat = panel.dataset.toAct;
+    var form = null;
+    if (shortcut.kind === "fold" && seat !== shortcut.target) { form = document.getElementById("tap-fold-" + seat); }
+    if (shortcut.kind === "check" && panel.dataset.street === shortcut.street) {
+      form = document.getElementById("tap-check-" + seat);
+    }
+    if (!form) { stopShortcut(); return; }
+    shortcut.sentAt = t.dataset.version;
+    shortcut.steps += 1;
+    t.classList.add("is-running-shortcut");
+    if (form.requestSubmit) { form.requestSubmit(); } else { htmx.trigger(form, "submit"); }
+  }
+
+  document.addEventListener("click", function (evt) {
+    var button = evt.target.closest ? evt.target.closest("[data-fold-to], [data-check-around]") : null;
+    var t = tablet();
+    if (!button || !t || shortcut) { return; }
+    var panel = t.querySelector("[data-step='betting']");
+    if (!panel) { return; }
+    shortcut = { kind: button.hasAttribute("data-fold-to") ? "fold" : "check", target: button.dataset.foldTo,
+                 hand: t.dataset.hand, street: panel.dataset.street, sentAt: null, steps: 0 };
+    stepShortcut();
+  });
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    var xhr = evt.detail.xhr;
+    if (shortcut && xhr && xhr.status !== 200) { stopShortcut(); }  // a refusal: the dealer reads why
+  });
+  function afterSwap() { if (shortcut) { setTimeout(stepShortcut, 0); } }
+  document.addEventListener("htmx:afterSettle", afterSwap);
+  document.addEventListener("htmx:oobAfterSwap", afterSwap);
 
   // ------------------------------------------------------------------ each new screen
 
