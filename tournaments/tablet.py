@@ -144,7 +144,7 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
             # what the engine awards (TDA-15..21: side pots, odd chips), for the dealer to push and confirm
             awards=engine.award_pots().payouts if engine.phase is Phase.AWARD and engine.can_award_pots() else None,
             # the award as the table hears it: who collects what with which hand, and the busts (issue #36)
-            results=tablet_cards.hand_results(engine, {r["seat"]: r["name"] for r in rows}),
+            results=tablet_cards.hand_results(engine, lambda: tablet_cards.names_by_seat(tournament.pk, hand)),
             # one tap for the folds around to a seat, or a street checked around (each act still its own post)
             fold_to=tablet_shortcuts.fold_to(engine) if legal else [],
             check_around=tablet_shortcuts.may_check_around(engine) if legal else False,

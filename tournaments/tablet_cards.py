@@ -7,6 +7,7 @@ nothing here decides anything (the award is the engine's, TDA-12 and TDA-15..21)
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.utils.translation import gettext
@@ -14,6 +15,7 @@ from django.utils.translation import gettext
 from casino.rules.cards import RANKS
 from casino.rules.evaluator import HAND_NAMES, evaluate
 from casino.rules.holdem import Phase
+from tournaments import screens
 
 # Suits in the picker's rows, spades first as on the pit's picker; ranks from the ace down.
 _SUITS = (("s", "♠", False), ("h", "♥", True), ("d", "♦", True), ("c", "♣", False))
@@ -36,17 +38,26 @@ def cards_face_up(engine) -> set[str]:
     return up
 
 
-def hand_results(engine, names: dict[int, str]) -> dict[str, Any] | None:
+def names_by_seat(tournament_id: int, hand) -> dict[int, str]:
+    """The names of the players dealt into ``hand``, by seat: a player the hand busted has left the seats."""
+    entries = {int(seat): entry for seat, entry in hand.entries.items()}
+    names = screens.entries_by_number(tournament_id, entries.values())
+    return {seat: names[entry][1] for seat, entry in entries.items() if entry in names}
+
+
+def hand_results(engine, names: Mapping[int, str] | Callable[[], Mapping[int, str]]) -> dict[str, Any] | None:
     """The award as the table hears it, once the engine can make it (its award step) or has (the hand over):
     ``winners`` (seat, name, chips collected and, where hands were shown, the hand's name in the viewer's
     language and its five cards) and ``busts`` (the seats the award leaves without chips; the event ranks
-    them, CC-19). A seat that collects nothing is not listed. None before the award and after a misdeal."""
+    them, CC-19). A seat that collects nothing is not listed. None before the award and after a misdeal.
+    ``names``: the players' names by seat, or what reads them (only once there is an award to name)."""
     if engine.phase is Phase.AWARD and engine.can_award_pots():
         after = engine.award_pots()
     elif engine.phase is Phase.COMPLETE and engine.payouts is not None:
         after = engine
     else:
         return None
+    names = names() if callable(names) else names
     contested = sum(1 for p in range(len(engine.seats)) if engine.shown[p] and not engine.folded[p]) > 1
     winners = []
     for seat, chips in (after.payouts or {}).items():

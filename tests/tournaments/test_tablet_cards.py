@@ -61,3 +61,40 @@ def test_the_picker_greys_out_the_board_and_the_hands_shown_TDA_35():
     assert [len(row) for row in grid] == [13, 13, 13, 13]
     assert grid[0][0] == {"code": "As", "rank": "A", "symbol": "♠", "red": False, "used": True}
     assert sum(c["used"] for row in grid for c in row) == 9
+
+
+def test_a_busted_player_is_named_though_he_has_left_the_seats(client, first_table, dealer_dana_here):
+    """The award's names come from the hand's entries: the table's seats no longer list the busted player."""
+    from tournaments import dealing
+    from tournaments.tablet import tablet_context
+
+    table, engine = first_table, None
+    dealing.start_hand(table=table, by=dealer_dana_here, key="start", expected_version=table.version)
+    while True:
+        table.refresh_from_db()
+        engine = dealing.hand_state(dealing.latest_hand(table))
+        if engine.phase is not Phase.BETTING:
+            break
+        seat = engine.legal().seat
+        record = {"action": "all-in" if engine.can_all_in(seat) else "call", "seat": seat}
+        dealing.act(table=table, by=dealer_dana_here, key=f"{seat}-{engine.pot_total}", expected_version=table.version,
+                    record=record)
+    board = iter(["2c", "7d", "9h", "Js", "Kc"])
+    holes = iter(["As Ad", "3h 4s", "5c 6c", "8d 8c"])
+    while engine.phase is not Phase.AWARD:
+        if engine.phase is Phase.BOARD:
+            record = {"action": "deal-flop", "cards": [next(board) for _ in range(3)]} if not engine.board else \
+                {"action": "deal-turn" if len(engine.board) == 3 else "deal-river", "card": next(board)}
+        else:
+            seat = engine.showdown_order()[sum(engine.shown)]
+            record = {"action": "show", "seat": seat, "cards": next(holes).split()}
+        dealing.act(table=table, by=dealer_dana_here, key=f"{record}", expected_version=table.version, record=record)
+        table.refresh_from_db()
+        engine = dealing.hand_state(dealing.latest_hand(table))
+    dealing.act(table=table, by=dealer_dana_here, key="award", expected_version=table.version,
+                record={"action": "award-pots"})
+    table.refresh_from_db()
+    with translation.override("en"):
+        results = tablet_context(table)["results"]
+    assert results["busts"] and all(b["name"] for b in results["busts"])
+    assert results["winners"][0]["name"] and results["winners"][0]["hand"] == "Pair"
