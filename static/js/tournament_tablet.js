@@ -1,5 +1,6 @@
-// The tournament dealer's tablet (docs/tournament-tablets.md, "The tablet at the table"): the card picker,
-// the second tap of a destructive action, and the shortcuts that send the folds or checks of a street. The server decides everything; this only helps the dealer tap.
+// The tournament dealer's tablet (docs/tournament-tablets.md, "The tablet at the table"): the card picker
+// and the shortcuts that send the folds or checks of a street (the second tap of a destructive action is
+// casino.js's). The server decides everything; this only helps the dealer tap.
 (function () {
   "use strict";
 
@@ -66,36 +67,6 @@
   document.addEventListener("htmx:beforeRequest", function (evt) {
     if (pickerOf(evt.detail.elt)) { picked = null; }  // sent: their order is done with
   });
-
-  // ------------------------------------------------------------------ the second tap
-
-  // A destructive tap (a dead hand, a misdeal, an undo, time up) is sent on the second tap of the same
-  // button, within a few seconds; the first one only says what the second will do. A push that redraws
-  // the button takes the first tap back (the safe way).
-  var ARMED_MS = 5000;
-
-  document.addEventListener("click", function (evt) {
-    var button = evt.target.closest ? evt.target.closest("button[data-confirm]") : null;
-    if (!button) { return; }
-    var armedAt = parseInt(button.dataset.armedAt || "0", 10);
-    if (armedAt && Date.now() - armedAt < ARMED_MS) { return; }  // the second tap: sent
-    evt.preventDefault();
-    evt.stopPropagation();
-    if (!button.dataset.label) { button.dataset.label = button.textContent; }
-    button.dataset.armedAt = String(Date.now());
-    button.classList.add("is-armed");
-    button.textContent = button.dataset.confirm;
-    setTimeout(function () {
-      if (button.dataset.armedAt && Date.now() - parseInt(button.dataset.armedAt, 10) >= ARMED_MS) { disarm(button); }
-    }, ARMED_MS + 50);
-  }, true);
-
-  function disarm(button) {
-    if (button.dataset.label) { button.textContent = button.dataset.label; }
-    delete button.dataset.armedAt;
-    delete button.dataset.label;
-    button.classList.remove("is-armed");
-  }
 
   // ------------------------------------------------------------------ shortcuts
 
