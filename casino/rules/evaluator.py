@@ -21,6 +21,7 @@ from itertools import combinations
 from phevaluator import _pheval
 
 from casino.rules.cards import Card, check_no_duplicates, parse_card
+from casino.rules.errors import N_
 
 _EVALUATE = {5: _pheval.evaluate_5cards, 6: _pheval.evaluate_6cards, 7: _pheval.evaluate_7cards}
 WORST_RANK = 7462
@@ -58,6 +59,21 @@ class Category(Enum):
 
 
 _CATEGORY_ORDER = {c: i for i, c in enumerate(Category)}
+
+#: Each category's name as a screen says it, marked for translation (the same words as the pit's screens,
+#: so one catalogue entry serves both); the screen translates it in the viewer's language.
+HAND_NAMES = {
+    Category.HIGH_CARD: N_("High card"),
+    Category.ONE_PAIR: N_("Pair"),
+    Category.TWO_PAIR: N_("Two pair"),
+    Category.THREE_OF_A_KIND: N_("Three of a kind"),
+    Category.STRAIGHT: N_("Straight"),
+    Category.FLUSH: N_("Flush"),
+    Category.FULL_HOUSE: N_("Full house"),
+    Category.FOUR_OF_A_KIND: N_("Four of a kind"),
+    Category.STRAIGHT_FLUSH: N_("Straight flush"),
+    Category.ROYAL_FLUSH: N_("Royal flush"),
+}
 
 # phevaluator's rank boundaries: the last (weakest) rank of each category.
 _CATEGORY_BOUNDS = (

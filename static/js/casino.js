@@ -57,6 +57,37 @@
     field.value = keyFor(form, asked("post", form.action, new FormData(form)));
   });
 
+  // ------------------------------------------------------------------ the second tap
+
+  // A destructive tap (a button with data-confirm: a dead hand, a misdeal, an undo, a hand backed up) is
+  // sent on the second tap of the same button, within a few seconds; the first one only says what the
+  // second will do. A push that redraws the button takes the first tap back (the safe way). No confirm()
+  // popup: it blocks the page's pushes and a test's browser cannot see it.
+  var ARMED_MS = 5000;
+
+  document.addEventListener("click", function (evt) {
+    var button = evt.target.closest ? evt.target.closest("button[data-confirm]") : null;
+    if (!button) { return; }
+    var armedAt = parseInt(button.dataset.armedAt || "0", 10);
+    if (armedAt && Date.now() - armedAt < ARMED_MS) { return; }  // the second tap: sent
+    evt.preventDefault();
+    evt.stopPropagation();
+    if (!button.dataset.label) { button.dataset.label = button.textContent; }
+    button.dataset.armedAt = String(Date.now());
+    button.classList.add("is-armed");
+    button.textContent = button.dataset.confirm;
+    setTimeout(function () {
+      if (button.dataset.armedAt && Date.now() - parseInt(button.dataset.armedAt, 10) >= ARMED_MS) { disarm(button); }
+    }, ARMED_MS + 50);
+  }, true);
+
+  function disarm(button) {
+    if (button.dataset.label) { button.textContent = button.dataset.label; }
+    delete button.dataset.armedAt;
+    delete button.dataset.label;
+    button.classList.remove("is-armed");
+  }
+
   // ------------------------------------------------------------------ refusals
 
   // A refused tap (400 bad input, 409 a stale screen, 422 a rule's refusal) is answered with the fresh

@@ -65,6 +65,10 @@ def test_a_penalty_given_at_the_tables_page_is_served_at_the_tablet_and_a_ruling
     assert _fits(floor, "#hand-in-play")
     floor.fill("#hand-in-play input[name=reason]", "the player had only said 'call?'")
     before = dealer.get_attribute("#deal-table", "data-version")
+    floor.click("#hand-in-play [data-action='back-up-hand']")  # issue #36: the first tap only asks
+    floor.wait_for_timeout(500)
+    assert dealer.get_attribute("#deal-table", "data-version") == before
+    assert "Tap again" in floor.inner_text("#hand-in-play [data-action='back-up-hand']")
     floor.click("#hand-in-play [data-action='back-up-hand']")
     floor.wait_for_selector("text=No action yet since the deal.")
     wait_until(dealer, f"document.getElementById('deal-table').dataset.version !== '{before}'", 10000)

@@ -10,7 +10,7 @@ import pytest
 
 from casino.player_links import token_for
 from tests.browser.conftest import TABLET, off_the_browser_thread, wait_until
-from tests.browser.test_tournament_tablet import tap
+from tests.browser.test_tournament_tablet import tap, tap_cards
 from tests.conftest import _staff
 from tournaments import services
 from tournaments.models import Entry
@@ -107,12 +107,8 @@ def test_a_bust_at_one_tablet_breaks_the_other_table_and_the_moved_players_phone
     tap(second, "[data-action='all-in']")
     tap(second, "[data-action='call']")
     tap(second, "[data-action='fold']")
-    for cards in ("2c 7d 9h", "Js", "Kc"):
-        second.fill("[data-step='board'] input[name=cards]", cards)
-        tap(second, "[data-action='deal']")
-    for cards in ("As Ad", "3h 4s"):
-        second.fill("[data-step='showdown'] input[name=cards]", cards)
-        tap(second, "[data-action='show']")
+    for cards in ("2c 7d 9h", "Js", "Kc", "As Ad", "3h 4s"):  # the board, then the hands shown
+        tap_cards(second, *cards.split())
     tap(second, "[data-action='award-pots']")
     # Six left: the final table is drawn (C-01, CC-61); both tablets list the moves before the next hand.
     moving, from_table, token = off_the_browser_thread(lambda: _a_moved_player(event, director))

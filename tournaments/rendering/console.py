@@ -115,7 +115,7 @@ def read_field(tournament: Tournament) -> Field:
     """The field at the tournament's current version: the room's board plus what only staff see."""
     board = event_reads.board_at(tournament)
     names = entry_names(tournament)
-    state = event_reads.tournamentevent_reads.tournament_state(tournament)
+    state = event_reads.tournament_state(tournament)
     pending = getattr(state, "pending_plan", None)
     plan = _plan_view(pending[1] if pending else None, names)
     tables = _tables(board, state, names, plan)
@@ -289,7 +289,7 @@ def dealers_on_duty(tournament: Tournament) -> dict[int, dict]:
 def plan_waits_for(tournament: Tournament, dealt: list[dict]) -> list[int]:
     """The tables whose hand in play the plan proposed waits for (TDA-11: confirmed when it ends), from the dealt
     tables' hands as the console shows them; the console is pushed each table's taps, the award's included."""
-    state = event_reads.tournamentevent_reads.tournament_state(tournament)
+    state = event_reads.tournament_state(tournament)
     pending = getattr(state, "pending_plan", None)
     if pending is None:
         return []

@@ -37,6 +37,7 @@ from casino.rules.tournament.structure import Structure
 from tournaments.models import DealtTable, TableHand, TableHandAction, TableRequest, Tournament
 from tournaments.reads import event as event_reads
 from tournaments.reads import hands as hand_reads
+from tournaments.rendering import tablet_cards, tablet_shortcuts
 from tournaments.templatetags.tournament_display import chips
 
 SCREEN_ID = "deal-table"
@@ -126,6 +127,13 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
             else [],
             # what the engine awards (TDA-15..21: side pots, odd chips), for the dealer to push and confirm
             awards=engine.award_pots().payouts if engine.phase is Phase.AWARD and engine.can_award_pots() else None,
+            # the award as the table hears it: who collects what with which hand, and the busts (issue #36)
+            results=tablet_cards.hand_results(engine, lambda: tablet_cards.names_by_seat(tournament.pk, hand)),
+            # one tap for the folds around to a seat, or a street checked around (each act still its own post)
+            fold_to=tablet_shortcuts.fold_to(engine) if legal else [],
+            check_around=tablet_shortcuts.may_check_around(engine) if legal else False,
+            # the card picker's grid, the cards already face up greyed out
+            cards=tablet_cards.card_grid(tablet_cards.cards_face_up(engine)) if in_play else None,
             clock=_clock_view(hand) if in_play else None,
             may_undo=in_play and any(not hand_reads.part_of_the_deal(r, hand) for r in records[-1:]),
             # the last hand's award, until the next deal (C-15), where nobody busted in it (the director's)
