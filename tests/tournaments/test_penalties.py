@@ -87,7 +87,7 @@ def test_the_dealer_cannot_undo_a_penalty_kill_TDA_71_D(event_in_play, first_tab
         at(first_table, dealing.undo_last, dealer_dana_here, reason="he is back")
     assert refused.value.clause == "TDA-71-D"
     first_table.refresh_from_db()
-    assert 'data-action="undo"' not in tablet.tablet_fragment(first_table)  # nor offered on the tablet
+    assert '<div class="undo-last" hidden>' in tablet.tablet_fragment(first_table)  # nor offered on the tablet
     assert hand_reads.hand_state(hand_in_play(first_table)).folded[
         hand_reads.hand_state(hand_in_play(first_table)).seats.index(seat_of(event_in_play, offender))]
 
