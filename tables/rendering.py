@@ -30,7 +30,7 @@ from casino.rules.holdem_bonus import Phase, paytable_odds
 from casino.rules.holdem_bonus.paytable import Paytable
 from tables import reads, services
 from tables.labels import AWARD_LABELS
-from tables.models import BOX_NUMBERS, Hand, HandAction, Pit, Seating, Table, TableRequest, TableSession
+from tables.models import BOX_NUMBERS, Alert, Hand, HandAction, Pit, Seating, Table, TableRequest, TableSession
 from tables.projections import (
     OUTCOME_LABELS,
     approval_view,
@@ -213,9 +213,16 @@ def what_changed(table: Table, since: int, *, by_the_pit: bool = False) -> list[
                                           .values_list("hand_id", "key", "kind", "record", "role")):
         rows.setdefault((hand, key), []).append((kind, record, role))
     numbers = dict(Hand.objects.filter(pk__in=hands).values_list("pk", "number"))
+    acknowledged = [at for action, _hand, _key, at in shown if action == "acknowledge_alert"]
+    # the pit boss's word on a discreet alert is as discreet as the alert
+    discreet = set() if by_the_pit or not acknowledged else set(
+        Alert.objects.filter(table=table, kind=Alert.Kind.SUSPECT_CARDS, acknowledged_at__in=acknowledged)
+        .values_list("acknowledged_at", flat=True))
     said: list[str] = []
     for action, hand, key, at in shown:
         command = action.split(":", 1)[0]  # a hand's tap is kept with a digest of its record (``asked_for``)
+        if command == "acknowledge_alert" and at in discreet:
+            continue
         if command == "start_hand":
             said.append(gettext("Hand %(number)s was started.") % {"number": numbers.get(hand, "")})
         elif command in REQUEST_SAID:

@@ -15,7 +15,7 @@ from django.utils import translation
 from casino.refusals import CHANGES_SAID
 from casino.rules.holdem_bonus import HandState
 from tables import reads, services
-from tables.models import Hand
+from tables.models import Alert, Hand
 
 from .helpers import (
     CLOSE_BETS,
@@ -177,3 +177,10 @@ def test_suspect_cards_are_said_to_the_pit_and_never_on_the_tablet_THB_17(open_t
 
     assert said_on(pad) == "The table changed: refreshing."  # nothing the players around the tablet may read
     assert said_on(boss) == "Since your screen: The dealer reported suspect cards (THB-17). Check and try again."
+
+    # nor that the pit boss has seen it
+    shown = pad.version
+    alert = Alert.objects.get(table=open_table, kind=Alert.Kind.SUSPECT_CARDS)
+    act(services.acknowledge_alert, open_table, pit_boss_pat, alert_id=alert.pk)
+    pad.tap("start-hand", mode="recorded", version=shown, expect=409)
+    assert said_on(pad) == "The table changed: refreshing."
