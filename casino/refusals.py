@@ -1,6 +1,8 @@
 """A command's refusal as the screen answers it: one mapping for both games' taps and forms.
 
-* the object moved on (``StaleVersion``): 409 and the caller's "… changed: refreshing";
+* the object moved on (``StaleVersion``): 409 and what was recorded since the version the screen showed, as the
+  game's ``changed`` says it ("Since your screen: Box 3 bet the flop. … Check and try again."), else the
+  caller's "… changed: refreshing";
 * the key was used already for another action (``KeyUsedElsewhere``): 409; nothing was applied;
 * bad input (``BadInput``): 400 and what was wrong;
 * the rules refuse (``RuleViolation``): 422 and the clause's sentence in the viewer's language;
@@ -29,12 +31,33 @@ class Outcome(NamedTuple):
     result: object = None
 
 
-def outcome(call: Callable, *, stale: str) -> Outcome:
-    """Run ``call`` (one command) and say how it went; ``stale`` is what a 409 for a stale screen says."""
+#: The most changes a stale screen's notice lists, the last ones: a glance at what happened, not the record.
+CHANGES_SAID = 6
+
+#: The first line of a list whose earlier changes were left out (no words to translate).
+EARLIER_LEFT_OUT = "…"
+
+
+def last_changes(said: list[str], more_before: bool = False) -> list[str]:
+    """The last ``CHANGES_SAID`` lines of ``said`` (oldest first), "…" first when earlier ones are left out."""
+    if len(said) <= CHANGES_SAID and not more_before:
+        return said
+    return [EARLIER_LEFT_OUT, *said[-(CHANGES_SAID - 1):]]
+
+
+def since_your_screen(changes: list[str]) -> str:
+    """A stale tap's answer naming what was recorded since the screen's version (issue #35)."""
+    return " ".join([_("Since your screen:"), *changes, _("Check and try again.")])
+
+
+def outcome(call: Callable, *, stale: str, changed: Callable[[], list[str]] | None = None) -> Outcome:
+    """Run ``call`` (one command) and say how it went; ``stale`` is what a 409 for a stale screen says when
+    ``changed`` (what was recorded since the version the screen showed, in the viewer's language) says nothing."""
     try:
         result = call()
     except StaleVersion:
-        return Outcome(409, {"level": "stale", "text": str(stale)})
+        changes = changed() if changed is not None else []
+        return Outcome(409, {"level": "stale", "text": since_your_screen(changes) if changes else str(stale)})
     except KeyUsedElsewhere:
         # nothing applied: the stored answer was another action's, never shown as this one's success
         return Outcome(409, {"level": "error", "text": _("This request was already used for something else.")})

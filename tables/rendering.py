@@ -15,19 +15,22 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.formats import localize
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from casino.i18n import explain
 from casino.memo import BoundedCache
+from casino.refusals import CHANGES_SAID, last_changes
 from casino.rules.cards import RANKS, SUITS
 from casino.rules.errors import RuleViolation
 from casino.rules.holdem_bonus import Phase, paytable_odds
 from casino.rules.holdem_bonus.paytable import Paytable
 from tables import reads, services
 from tables.labels import AWARD_LABELS
-from tables.models import BOX_NUMBERS, Hand, Pit, Table, TableSession
+from tables.models import BOX_NUMBERS, Alert, Hand, HandAction, Pit, Seating, Table, TableRequest, TableSession
 from tables.projections import (
     OUTCOME_LABELS,
     approval_view,
@@ -113,6 +116,126 @@ def dealer_context(table: Table, user, notice: dict | None = None, version: int 
 
 def dealer_fragment(table: Table, user, notice: dict | None = None, version: int | None = None) -> str:
     return render_to_string("tables/_dealer_fragment.html", dealer_context(table, user, notice, version))
+
+
+# --------------------------------------------------------------------------- what changed since a screen
+
+#: A hand's record as a sentence for a screen whose tap came too late: its box and amount put in, never a card
+#: (a fold, a deal or a reveal may carry cards: the tablet is seen from the boxes, THB-73).
+RECORD_SAID = {
+    "place-ante": _("Box %(box)s placed an ante of %(amount)s."),
+    "place-bonus": _("Box %(box)s placed a Bonus bet of %(amount)s."),
+    "withdraw-bets": _("Box %(box)s withdrew its bets."),
+    "close-bets": _("Bets were closed (no va más)."),
+    "deal-initial": _("The cards were dealt."),
+    "bet-flop": _("Box %(box)s bet the flop."),
+    "fold": _("Box %(box)s folded."),
+    "bet-turn": _("Box %(box)s bet the turn."),
+    "pass-turn": _("Box %(box)s checked the turn."),
+    "bet-river": _("Box %(box)s bet the river."),
+    "pass-river": _("Box %(box)s checked the river."),
+    # the same words as a tournament table's tablet (one translation)
+    "deal-flop": _("The flop was dealt."),
+    "deal-turn": _("The turn was dealt."),
+    "deal-river": _("The river was dealt."),
+    "reveal-dealer": _("The dealer's cards were turned."),
+    "reveal-box": _("Box %(box)s's cards were turned."),
+    "concede-box": _("Box %(box)s conceded without turning its cards."),
+    "report-dealer-card-exposed": _("A dealer's card exposed was reported (THB-73)."),
+    "report-face-up-card": _("Face-up cards in the deck were reported (THB-74)."),
+    "report-box-wrong-card-count": _("A box dealt the wrong number of cards was reported (THB-76)."),
+    "report-dealer-wrong-card-count": _("The dealer's wrong number of cards was reported (THB-76)."),
+    "void-hand": _("The hand was declared void."),
+    "undo": _("The last action was undone."),
+}
+
+#: An award's decision, by who decided: the pit boss, or another approver of the house option (C-30).
+AWARD_SAID = {
+    ("approve-bonus", True): _("The pit boss approved box %(box)s's award."),
+    ("deny-bonus", True): _("The pit boss denied box %(box)s's award."),
+    ("approve-bonus", False): _("Box %(box)s's award was approved."),
+    ("deny-bonus", False): _("Box %(box)s's award was denied."),
+}
+
+#: A write at the table that records nothing of a hand, by the command its request is kept under.
+REQUEST_SAID = {
+    "repeat_last_bets": _("The last hand's bets were placed again."),
+    "request_opening": _("The dealer asked to open the table."),
+    "request_closing": _("The dealer asked to close the table."),
+    "record_deck_count": _("The dealer counted the deck."),
+    "report_suspect_cards": _("The dealer reported suspect cards (THB-17)."),
+    "acknowledge_alert": _("The pit boss acknowledged an alert."),
+}
+
+#: Writes only the pit hears of (``TableWrite.tell_only_the_pit``): never said on the tablet (THB-17).
+ONLY_THE_PIT_HEARS = ("report_suspect_cards",)
+
+
+def _hand_said(row: tuple) -> str | None:
+    kind, record, role = row
+    said = (AWARD_SAID.get((kind, role == "pit_boss")) if kind in ("approve-bonus", "deny-bonus")
+            else RECORD_SAID.get(kind))
+    if said is None:
+        return None  # the shoe's loading (a dealt hand's start says it) or a record unknown here
+    amount = record.get("amount")
+    return str(said) % {"box": record.get("box", ""), "amount": localize(amount) if amount is not None else ""}
+
+
+def _session_said(table: Table, command: str, at) -> str:
+    """What the pit boss decided at the opening's deck check or at the closing (their sessions say)."""
+    if command == "confirm_deck_check":
+        opened = TableSession.objects.filter(table=table, deck_checked_at=at, opened_at=at).exists()
+        return (gettext("The pit boss checked the deck: the table is open.") if opened
+                else gettext("The pit boss refused the deck (THB-22)."))
+    closed = TableSession.objects.filter(table=table, closed_at=at).exists()
+    return gettext("The pit boss closed the table.") if closed else gettext("The pit boss sent the table back to play.")
+
+
+def what_changed(table: Table, since: int, *, by_the_pit: bool = False) -> list[str]:
+    """What was recorded at ``table`` after its version ``since``, in the active language, oldest first (the
+    last few, ``casino.refusals.last_changes``): "Box 3 bet the flop.", "The flop was dealt.", "The pit boss
+    approved box 2's award.", a new hand, the opening and the closing. For the 409 of a tap made on a screen that
+    showed ``since``: the dealer's tablet and the pit's console say what happened instead of a bare refusal.
+
+    Never a card (the tablet shows none face down, THB-73, and a tap's answer is no place for any), and what
+    only the pit hears of only to the pit (``by_the_pit``): a dealer's discreet report stays off the tablet."""
+    requests = TableRequest.objects.filter(table=table, table_version__gt=since)
+    if not by_the_pit:
+        requests = requests.exclude(action__in=ONLY_THE_PIT_HEARS)
+    shown = list(requests.order_by("-table_version").values_list("action", "hand_id", "key", "at")
+                 [:CHANGES_SAID + 1])[::-1]
+    more_before = len(shown) > CHANGES_SAID
+    shown = shown[-CHANGES_SAID:]
+    hands = {hand for _action, hand, _key, _at in shown if hand is not None}
+    rows: dict[tuple, list] = {}
+    for hand, key, kind, record, role in (HandAction.objects.filter(hand_id__in=hands, key__in=[r[2] for r in shown])
+                                          .order_by("hand_id", "seq")
+                                          .values_list("hand_id", "key", "kind", "record", "role")):
+        rows.setdefault((hand, key), []).append((kind, record, role))
+    numbers = dict(Hand.objects.filter(pk__in=hands).values_list("pk", "number"))
+    acknowledged = [at for action, _hand, _key, at in shown if action == "acknowledge_alert"]
+    # the pit boss's word on a discreet alert is as discreet as the alert
+    discreet = set() if by_the_pit or not acknowledged else set(
+        Alert.objects.filter(table=table, kind=Alert.Kind.SUSPECT_CARDS, acknowledged_at__in=acknowledged)
+        .values_list("acknowledged_at", flat=True))
+    said: list[str] = []
+    for action, hand, key, at in shown:
+        command = action.split(":", 1)[0]  # a hand's tap is kept with a digest of its record (``asked_for``)
+        if command == "acknowledge_alert" and at in discreet:
+            continue
+        if command == "start_hand":
+            said.append(gettext("Hand %(number)s was started.") % {"number": numbers.get(hand, "")})
+        elif command in REQUEST_SAID:
+            said.append(str(REQUEST_SAID[command]))
+        elif command in ("confirm_deck_check", "confirm_closing"):
+            said.append(_session_said(table, command, at))
+        elif command == "seat_new_player":
+            box = Seating.objects.filter(box__table=table, started_at=at).values_list("box__number", flat=True).first()
+            said.append(gettext("A new player sat at box %(box)s.") % {"box": box or ""})
+        else:  # the hand's own records: a tap, an irregularity, an undo, an award's decision
+            recorded = [s for s in map(_hand_said, rows.get((hand, key), ())) if s]
+            said.append(" ".join(recorded) if recorded else gettext("The table changed."))
+    return last_changes(said, more_before)
 
 
 # --------------------------------------------------------------------------- pit console

@@ -5,7 +5,8 @@ and makes exactly one service call (tables.services). The answer is always the
 viewer's fresh fragment: with htmx it replaces the screen in place, without it
 the browser is sent back to the page. What can go wrong is said plainly:
 
-* the table moved on (``StaleVersion``): 409 and "The table changed: refreshing";
+* the table moved on (``StaleVersion``): 409 and what was recorded since the screen's version
+  (``rendering.what_changed``: "Since your screen: Box 3 bet the flop. …"), else "The table changed: refreshing";
 * the key was used already for another action (``KeyUsedElsewhere``): 409 and "This request was already
   used for something else"; nothing was applied;
 * the rules refuse (``RuleViolation``): 422, ``X-Rule-Refusal: 1`` and the
@@ -280,15 +281,21 @@ def _dealer_call(action: str, post, table: Table):
     return services.record_action, {"record": parser(post, state)}
 
 
-def _submit(request, call, kwargs, *, table: Table, render_fragment: Callable, page: str):
-    """Make the one service call and answer the fresh fragment, with what happened if it was refused."""
+def _submit(request, call, kwargs, *, table: Table, render_fragment: Callable, page: str, by_the_pit: bool = False):
+    """Make the one service call and answer the fresh fragment, with what happened if it was refused (a stale
+    screen is told what was recorded since the version it showed, as the console or the tablet may hear it)."""
     post = request.POST
 
     def run():
         version, key = version_and_key(post)
         return call(table=table, by=request.user, key=key, expected_version=version, **kwargs)
 
-    status, notice, result = outcome(run, stale=TABLE_CHANGED)
+    def changed() -> list[str]:
+        # only asked after the command refused the version as stale: it was read already
+        since, _key = version_and_key(post)
+        return rendering.what_changed(table, since, by_the_pit=by_the_pit)
+
+    status, notice, result = outcome(run, stale=TABLE_CHANGED, changed=changed)
     if status != 200:
         return _answer(request, render_fragment, page, status, notice)
     # The fragment of the version this write made: its snapshot was cached at commit, nothing to read back.
@@ -376,7 +383,7 @@ def pit_act(request, table_id: int, action: str):
         call, kwargs = _pit_call(action, request.POST)
     except BadInput as bad:
         return _answer(request, fragment, page, 400, {"level": "error", "text": str(bad)})
-    return _submit(request, call, kwargs, table=table, page=page, render_fragment=fragment)
+    return _submit(request, call, kwargs, table=table, page=page, render_fragment=fragment, by_the_pit=True)
 
 
 # --------------------------------------------------------------------------- game recall

@@ -86,7 +86,8 @@ def test_a_stale_version_answers_the_fresh_tablet_and_says_the_table_changed(pad
     shown = pad.version
     pad.tap("bet", box="1", spot="ante", amount="10")
     pad.tap("bet", box="2", spot="ante", amount="10", version=shown, expect=409)
-    assert "La mesa cambió: actualizando" in pad.notice
+    # what changed since (tests/tables/test_stale_taps_say_what_changed.py has its words)
+    assert pad.notice.startswith("Desde lo que muestra su pantalla:")
     table_one.refresh_from_db()
     assert pad.version == table_one.version  # the answer is the table as it is now
     _hand, state = reads.current_hand(table_one)

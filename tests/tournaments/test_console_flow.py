@@ -108,7 +108,7 @@ def test_a_stale_screen_is_told_the_event_changed(five_seated, director_dora):
     response = client.post(reverse("tournaments:act", args=[five_seated.pk, "clock-pause"]), old,
                            HTTP_HX_REQUEST="true")
     assert response.status_code == 409
-    assert "The event changed" in response.content.decode()
+    assert "Since your screen: The clock started. Check and try again." in response.content.decode()
 
 
 def test_a_rule_refusal_is_shown_with_its_clause_and_nothing_is_recorded(five_seated, director_dora):

@@ -102,6 +102,9 @@ def test_the_tables_page_lists_the_hand_and_the_director_backs_it_up_from_there(
     at(first_table, dealing.call_clock, dealer_dana_here)
     stale = client.post(f"/tournaments/{event_in_play.pk}/act/back-up-hand/", fields, HTTP_ACCEPT_LANGUAGE="en")
     assert stale["X-Refused"] == "409" and rows(first_table)[-1].pk == call.pk
+    # and is told what was recorded at the table since the version it ruled on (issue #35)
+    told = client.get(stale["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Since your screen: The clock was called. Check and try again." in told
     first_table.refresh_from_db()
     done = client.post(f"/tournaments/{event_in_play.pk}/act/back-up-hand/",
                        {**fields, "key": uuid.uuid4().hex, "table_version": first_table.version},

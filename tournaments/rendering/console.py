@@ -20,12 +20,14 @@ from datetime import datetime
 
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
+from casino.refusals import CHANGES_SAID, last_changes
 from casino.roles import Role
 from casino.rules.tournament.seating import plan_tables
-from tournaments import plot
+from tournaments import plot, record_text
 from tournaments.access import may_direct, may_work_floor
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Tournament, TournamentEvent, TournamentRequest
 from tournaments.projections import entry_number
 from tournaments.reads import event as event_reads
 from tournaments.rendering import clock as clock_screen
@@ -328,3 +330,43 @@ def console_context(tournament: Tournament, user, notice: dict | None = None) ->
 def console_fragment(tournament: Tournament, user, notice: dict | None = None) -> str:
     """The console's live part for ``user`` (its root carries ``id=SCREEN_ID`` and ``data-version``)."""
     return render_to_string("tournaments/console_fragment.html", console_context(tournament, user, notice))
+
+
+# --- What the event's record got since a screen's version ---------------------------------------------------
+
+#: A write on the event that appends nothing to its record, by the command its request is kept under.
+_REQUEST_SAID = {
+    "director_assigned": gettext_lazy("Another director was put in charge of the event."),
+    "player_links_revoked": gettext_lazy("An entry's player links were ended."),
+}
+
+
+def _as_sentence(text: str) -> str:
+    # the record's sentences are lines of a list; a notice reads them one after another
+    return text if not text or text[-1] in ".!?…" else f"{text}."
+
+
+def what_changed(tournament: Tournament, since: int) -> list[str]:
+    """What the event's record got after its version ``since``, in the active language, oldest first (the last
+    few, ``casino.refusals.last_changes``): each record event as its sentence (``record_text.record_sentence``:
+    "Entry 7 busted at table 2."), a write that records nothing by what it did. For the 409 of a post made on a
+    page that showed ``since`` (the console, the desk, the setup, a table's or an entry's page): the floor reads
+    what happened instead of a bare "the event changed". The record holds no name and no document: the same
+    sentences the record's page shows every floor screen."""
+    # one request a version, and each says at least one line: the last few requests say the last few lines
+    requests = list(TournamentRequest.objects.filter(tournament=tournament, tournament_version__gt=since)
+                    .order_by("-tournament_version").values_list("action", "key")[:CHANGES_SAID + 1])[::-1]
+    more_before = len(requests) > CHANGES_SAID
+    requests = requests[-CHANGES_SAID:]
+    events: dict[str, list[dict]] = {}
+    for key, type_, data in (TournamentEvent.objects.filter(tournament=tournament, key__in=[k for _a, k in requests])
+                             .order_by("seq").values_list("key", "type", "data")):
+        events.setdefault(key, []).append({**data, "type": type_})
+    said: list[str] = []
+    for action, key in requests:
+        recorded = events.get(key)
+        if recorded:
+            said.extend(_as_sentence(record_text.record_sentence(event)) for event in recorded)
+        else:
+            said.append(str(_REQUEST_SAID.get(action.split(":", 1)[0], gettext_lazy("The event changed."))))
+    return last_changes(said, more_before)

@@ -19,6 +19,7 @@ from casino.rules.tournament.penalties import INFRACTIONS
 from casino.writes import asking
 from tournaments import access
 from tournaments.models import Entry, Tournament
+from tournaments.rendering import console
 
 log = logging.getLogger(__name__)
 
@@ -60,9 +61,19 @@ def require_directs(request, tournament: Tournament) -> None:
         raise PermissionDenied
 
 
-def outcome(call: Callable) -> Outcome:
-    """Run ``call`` and say how it went: (status, notice, result), as ``casino.refusals`` maps it."""
-    return refusals.outcome(call, stale=EVENT_CHANGED)
+def outcome(call: Callable, changed: Callable[[], list[str]] | None = None) -> Outcome:
+    """Run ``call`` and say how it went: (status, notice, result), as ``casino.refusals`` maps it; a stale page is
+    told what ``changed`` says was recorded since the version it showed."""
+    return refusals.outcome(call, stale=EVENT_CHANGED, changed=changed)
+
+
+def changed_since_the_page(tournament: Tournament, post) -> Callable[[], list[str]]:
+    """What the event's record got since the version the page posted (``rendering.console.what_changed``): for
+    ``outcome``, which asks it only once the command refused that version as stale (it was read already)."""
+    def changed() -> list[str]:
+        since, _key = version_and_key(post)
+        return console.what_changed(tournament, since)
+    return changed
 
 
 def call_service(command: Callable, tournament: Tournament, user, post, kwargs: dict):

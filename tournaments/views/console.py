@@ -4,7 +4,9 @@ As the pit's tablet (tables.views): every POST carries the ``version`` the scree
 idempotency ``key`` and makes exactly one service call (``tournaments.services``, through
 ``casino.writes.write``). What can go wrong is said plainly, never as a 500:
 
-* the event moved on (``StaleVersion``): 409 and "The event changed: refreshing";
+* the event moved on (``StaleVersion``): 409 and what its record got since the page's version
+  (``rendering.console.what_changed``: "Since your screen: Entry 7 busted at table 2. …"), else "The event
+  changed: refreshing";
 * the key was used already for another action (``KeyUsedElsewhere``): 409 and "This request was already
   used for something else"; nothing was applied;
 * the rules refuse (``RuleViolation``): 422 and the clause's sentence in the viewer's language;
@@ -50,11 +52,13 @@ from tournaments.models import Tournament
 from tournaments.reads import event as event_reads
 from tournaments.reads import hands as hand_reads
 from tournaments.rendering import console
+from tournaments.rendering import tablet as tablet_screen
 from tournaments.services import dealing
 from tournaments.views import desk
 from tournaments.views.common import (
     FLOOR,
     call_service,
+    changed_since_the_page,
     entry_or_404,
     may_act,
     outcome,
@@ -383,6 +387,19 @@ def _at_dealt_table(command: Callable, tournament: Tournament, user, post, numbe
     return command(**common)
 
 
+def _table_changed(tournament: Tournament, post) -> Callable[[], list[str]]:
+    """What was recorded at the dealt table since the version the page showed of it, for a word at that table
+    refused as stale (a ruling on its hand names that version; the other words take the table as it stands)."""
+    def changed() -> list[str]:
+        try:
+            since = forms.whole(post.get("table_version"), _("The table's version"), low=0, high=2**62)
+            table = hand_reads.dealt_table(tournament, _table_number(post))
+        except (BadInput, RuleViolation):
+            return []
+        return tablet_screen.what_changed(table, since)
+    return changed
+
+
 def _dealer(post):
     """The person the floor chose (None: nobody on duty); ``services.dealing.assign_dealer`` refuses anyone who is
     not one of the casino's active dealers."""
@@ -419,7 +436,9 @@ def act(request, tournament_id: int, action: str):
             command = services.override_seat  # TDA-09, CC-49: the director's override (the floor corrects, TDA-07)
         return call_service(command, tournament, request.user, post, kwargs)
 
-    status, notice, result = outcome(run)
+    changed = (_table_changed(tournament, post) if spec.command.__module__ == dealing.__name__
+               else changed_since_the_page(tournament, post))
+    status, notice, result = outcome(run, changed)
     tournament.refresh_from_db()
     if action == "reissue-link" and status == 200 and getattr(result, "link", None) is not None:
         entry = entry_or_404(tournament, _entry_number(post))

@@ -43,6 +43,7 @@ from tournaments.services import links
 from tournaments.views.common import (
     DIRECTORS,
     FLOOR,
+    changed_since_the_page,
     entry_or_404,
     outcome,
     page_context,
@@ -93,7 +94,7 @@ def registration(request, tournament_id: int):
         # "accredit now" (ticked by default): the document just typed is the accreditation's too (CC-24, CC-28)
         return register(tournament, request.user, post, fields, accredit=accredit_now(post))
 
-    status, notice, result = outcome(run)
+    status, notice, result = outcome(run, changed_since_the_page(tournament, post))
     tournament.refresh_from_db()
     if status == 200 and result.refusal is not None:
         # Refused (under age, excluded, a second entry...): recorded with its reason, shown, the form kept.

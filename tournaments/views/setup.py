@@ -17,7 +17,14 @@ from tournaments import access, forms, services
 from tournaments.models import StructureTemplate, Tournament
 from tournaments.reads import event as event_reads
 from tournaments.rendering import console
-from tournaments.views.common import DIRECTORS, call_service, outcome, page_context, require_directs
+from tournaments.views.common import (
+    DIRECTORS,
+    call_service,
+    changed_since_the_page,
+    outcome,
+    page_context,
+    require_directs,
+)
 
 
 def _setup_initial(tournament: Tournament | None) -> dict:
@@ -110,7 +117,7 @@ def setup(request, tournament_id: int):
         return call_service(services.change_setup, tournament, request.user, post,
                             {**fields, "reason": forms.text(post, "reason", _("The reason"))})
 
-    status, notice, _result = outcome(run)
+    status, notice, _result = outcome(run, changed_since_the_page(tournament, post))
     if status != 200:
         tournament.refresh_from_db()
         return _setup_page(request, tournament, dict(post.items()), status, notice)
@@ -140,7 +147,7 @@ def structure_template(request, tournament_id: int):
             raise BadInput(_("There is no such template."))
         return call_service(services.copy_structure_template, tournament, request.user, post, {"template": template})
 
-    status, notice, _r = outcome(save if post.get("do") == "save" else copy)
+    status, notice, _r = outcome(save if post.get("do") == "save" else copy, changed_since_the_page(tournament, post))
     messages.add_message(request, messages.SUCCESS if status == 200 else messages.ERROR,
                          notice["text"] if notice else _("Done."))
     return redirect("tournaments:setup", tournament_id=tournament.pk)

@@ -108,12 +108,12 @@ def tablet_act(request, tournament_id: int, table: int, action: str):
                                            expected_version=None, table=dealt.number, who="table")
         return dealing.act(**common, record=_record(action, post))
 
-    status, notice, result = outcome(run)
-    if status == 409 and notice is not None and notice.get("level") == "stale":
-        # a stale tap: say what was recorded since the version its screen showed (issue #35)
-        changes = what_changed(dealt, forms.whole(post.get("version"), _("The screen's version"), low=0, high=2**62))
-        if changes:
-            notice = {**notice, "text": " ".join([_("Since your screen:"), *changes, _("Check and try again.")])}
+    def changed() -> list[str]:
+        # a stale tap: what was recorded since the version its screen showed (issue #35); read already
+        since, _key = version_and_key(post)
+        return what_changed(dealt, since)
+
+    status, notice, result = outcome(run, changed)
     if request.htmx:
         if status == 200 and result is not None and action != "colour-up":
             # the version this tap made, rendered on the first ask: its push asks the same (a retry's answer
