@@ -40,7 +40,7 @@ def clock_command(*, tournament, by, key: str, expected_version: int, kind: str,
 
     def work(w: EventWrite) -> None:
         setup = setup_of(w)
-        if kind == "hand_for_hand_on" and tables_playing(w.state) <= 1:
+        if kind == "hand_for_hand_on" and len(tables_playing(w.state)) <= 1:
             # issue #36: one table has no other to wait for (CC-11); on, its level's clock would only move with
             # releases nobody needs (RP-08-B)
             raise RuleViolation(N_("Hand-for-hand synchronises several tables: only one table is playing."),
