@@ -203,8 +203,9 @@ def act(*, table: DealtTable, by, key: str, expected_version: int, record: dict,
         if hand is None or Phase(hand.phase) in ENDED:
             raise RuleViolation(N_("No hand is in play: start the next hand."), "TDA-23")
         if _board_held(w, hand, before, action):
-            raise RuleViolation(N_("Hand-for-hand: after an all-in and a call no card is dealt until the director "
-                                   "releases the board."), "RP-08-F")
+            raise RuleViolation(N_("Hand-for-hand: after an all-in and a call no card is dealt until the other "
+                                   "tables' hands of this deal are over or the director releases the board."),
+                                "RP-08-F")
         _apply(w, hand, before, action, rng, last=last, rows=rows)
         audit_hand(w, "tournament.table_action", hand, table=w.table.number, hand=hand.number,
                     record=action.to_dict())
