@@ -163,6 +163,7 @@ REFUSAL_TEMPLATES = (
     N_("Company staff and inspectors may not play"),
     N_("Already entered in this event: one entry per player"),
     N_("This player is still in the event with entry %(entry)s"),
+    N_("This player withdrew from the event and may not enter it again"),
 )
 _PLACEHOLDER = re.compile(r"%\((\w+)\)([sr])")
 

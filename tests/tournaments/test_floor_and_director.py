@@ -56,6 +56,16 @@ def test_cc26_a_busted_player_reenters_when_the_event_allows_it(running, directo
                for x in event_reads.tournament_record(running))
 
 
+def test_cc34_a_player_who_withdrew_is_refused_again_even_with_reentry_on(running, director_dora, floor_fede):
+    act(services.change_setup, running, director_dora, options={"reentry_allowed": True}, reason="re-entry on")
+    act(services.withdraw, running, director_dora, entry=1)
+    again = register(running, floor_fede, 0)
+    assert again.refusal is not None and again.refusal.clause == "CC-34" and again.entry is None
+    refused = last(running)
+    assert refused["type"] == "refused" and refused["clause"] == "CC-34"
+    assert len(state(running).entries) == 4
+
+
 def test_cc30_cc31_absent_stacks_are_removed_unless_held(running, director_dora):
     act(services.hold_stack, running, director_dora, entry=2)
     with pytest.raises(RuleViolation, match="CC-31"):

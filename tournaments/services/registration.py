@@ -65,6 +65,7 @@ def register(*, tournament, by, key: str, expected_version: int, name: str, id_t
             id_type=id_type, id_number=number_seen, birth_date=birth_date, staff=staff,
             excluded=ExclusionListEntry.objects.filter(id_type=id_type, id_number=number_seen).exists(),
             entries_in_event=len(earlier),
+            withdrew=any(w.state.entry(e.number).status == "withdrawn" for e in earlier),
         )
         today = timezone.localdate(w.now)
         refused = eligibility.refusal(applicant, on=today, options=setup.options)

@@ -87,6 +87,13 @@ def test_cc26_a_second_entry_is_refused_unless_the_event_allows_reentry():
     assert clause(person(entries_in_event=1), options=HouseOptions(reentry_allowed=True)) is None
 
 
+def test_cc34_a_player_who_withdrew_may_not_enter_again_even_with_reentry_on():
+    reentry_on = HouseOptions(reentry_allowed=True)
+    assert clause(person(entries_in_event=1, withdrew=True), options=reentry_on) == "CC-34"
+    assert clause(person(entries_in_event=1, withdrew=True)) == "CC-34"
+    assert clause(person(entries_in_event=1), options=reentry_on) is None
+
+
 def test_the_id_check_comes_first():
     refused = refusal(person(id_number="", excluded=True, birth_date=date(2015, 1, 1)), on=EVENT_DAY, options=HOUSE)
     assert refused.clause == "CC-24"
