@@ -111,7 +111,7 @@ def test_the_next_hand_starts_only_when_the_last_is_finished(hand_started, deale
 def test_hands_are_played_under_the_rules_of_their_start_even_if_the_table_changes_later(
     hand_started, dealer_dana
 ):
-    hand_started.max_ante = 50
+    hand_started.max_ante, hand_started.house_options = 50, {"max_ante_multiple": 10}  # THB-18's house option
     hand_started.save()
     play(hand_started, dealer_dana, ante(1, 100))  # the hand started with 5/100
     hand, state = reads.current_hand(hand_started)

@@ -300,7 +300,8 @@ def test_repeat_skips_bets_the_limits_no_longer_allow_and_boxes_already_bet_THB_
     act(services.start_hand, open_table, dealer_dana)
     play(open_table, dealer_dana, ante(1, 10), ante(2, 100), bonus(2, 10), ante(3, 5), CLOSE_BETS, DEAL,
          fold(1), fold(2, "4c 5c"), fold(3))
-    open_table.max_ante = 50  # the house lowered the limit between hands
+    # the house lowered the limit between hands (10 times the minimum: THB-18's house option)
+    open_table.max_ante, open_table.house_options = 50, {"max_ante_multiple": 10}
     open_table.save()
     act(services.start_hand, open_table, dealer_dana)
     play(open_table, dealer_dana, ante(3, 20))

@@ -141,6 +141,8 @@ def table_rules_from_record(record: Mapping[str, Any]) -> TableRules:
             raise RuleViolation(f"house.release_every_bonus is true or false, not {house['release_every_bonus']!r}",
                                 "THB-67")
         values["release_every_bonus"] = house["release_every_bonus"]
+    # A record states the limits its hand was played at; THB-18's multiple is checked where a table is set up.
+    values["max_ante_multiple"] = None
     return TableRules(**values)
 
 
