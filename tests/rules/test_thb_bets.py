@@ -138,7 +138,7 @@ def test_table_rules_survive_a_trip_through_json_C_28():
     assert data == {
         "min_ante": 10, "max_ante": 200, "min_bonus": 2, "max_bonus": 50, "paytable": "manual",
         "ante_pays_from": "flush", "approval_awards": ["aa-vs-dealer-aa"], "approval_above": 500, "boxes": 7,
-        "max_ante_multiple": 20,
+        "release_every_bonus": True, "max_ante_multiple": 20,
     }
     assert TableRules.from_dict(data) == rules
     with pytest.raises(RuleViolation, match="Unknown table setting seats"):

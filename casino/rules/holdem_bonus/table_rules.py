@@ -9,8 +9,9 @@ Defaults follow the manual and the checklist's house-option defaults:
   the manual states no Bonus maximum, so it defaults to the table maximum;
 * the ante pays 1 to 1 from a straight up (THB-50) or, as a house option,
   from a flush up; below that it pushes (C-29b);
-* the 1000 to 1 ``aa-vs-dealer-aa`` needs approval (THB-54, C-30), and a
-  house may also require approval for any Bonus payout above an amount;
+* the 1000 to 1 ``aa-vs-dealer-aa`` needs approval (THB-54, C-30), and every
+  winning Bonus waits for the pit boss's release (THB-67; ``release_every_bonus=False`` is the house
+  option that holds only THB-54's, and any Bonus payout above ``approval_above``);
 * boxes 1 to 7, one box per player (THB-12, C-28).
 """
 
@@ -79,9 +80,10 @@ class TableRules:
     ante_pays_from: Category = Category.STRAIGHT
     approval_awards: frozenset[str] = frozenset({AA_VS_DEALER_AA})
     approval_above: int | None = None
-    #: THB-67: Bonus-winning hands stay face up until the pit boss orders them removed. With this house
-    #: option every Bonus award waits for the pit boss's release (approval), not only THB-54's.
-    release_every_bonus: bool = False
+    #: THB-67: "Las jugadas ganadoras en las apuestas al Bonus permanecerán descubiertas sobre la mesa hasta que
+    #: el jefe de mesa determine que sean retiradas": every Bonus award waits for the pit boss's release, as
+    #: written. False is the house option that holds only THB-54's awards (and any above ``approval_above``).
+    release_every_bonus: bool = True
     boxes: int = MAX_BOXES
     #: THB-18: "El máximo de la mesa es 20 veces el mínimo". A house option may name another multiple, or
     #: None for any maximum from the minimum up (the hands' records and hands played before the rule).
@@ -152,7 +154,8 @@ class TableRules:
             "ante_pays_from": self.ante_pays_from.value,
             "approval_awards": sorted(self.approval_awards, key=AWARD_KEYS.index),
             "approval_above": self.approval_above,
-            # Written only when chosen: the rules of hands played before the option keep their JSON.
+            # Written only when true: a hand's JSON without it (every hand before THB-67 became the default)
+            # was played without it, and ``from_dict`` reads it so.
             **({"release_every_bonus": True} if self.release_every_bonus else {}),
             "boxes": self.boxes,
             # None is left out: a hand's JSON without it (every hand before THB-18 was checked) reads as None.
@@ -167,8 +170,10 @@ class TableRules:
             raise RuleViolation(N_("Unknown table setting %(unknown)s; settings are %(known)s"),
                                 unknown=", ".join(unknown), known=", ".join(sorted(known)))
         values = dict(data)
-        # A hand's rules as they were stored: the limits it was played at are not configured again (THB-18).
+        # A hand's rules as they were stored: the limits it was played at are not configured again (THB-18),
+        # and a hand stored without ``release_every_bonus`` was played without it (THB-67).
         values.setdefault("max_ante_multiple", None)
+        values.setdefault("release_every_bonus", False)
         if "approval_awards" in values:
             values["approval_awards"] = frozenset(values["approval_awards"])
         return cls(**values)
