@@ -109,6 +109,8 @@ SENTENCES: dict[str, str] = {
 #: Sentences that read better another way in some cases.
 SEATED_MOVED = N_("Entry %(entry)s moved from table %(from_table)s, seat %(from_seat)s to table %(table)s, "
                   "seat %(seat)s (%(why)s)")
+REGISTERED_LATE_OVERRIDE = N_("Entry %(entry)s registered after late registration ended, by the director's "
+                              "override (CC-32)")
 PENALTY_WARNING = N_("Entry %(entry)s was warned: %(reason)s")
 PENALTY_HANDS = N_("Entry %(entry)s sits out %(hands)s hands: %(reason)s")
 ABSENT = N_("absent at the end of the first level (CC-30)")
@@ -130,6 +132,8 @@ def record_sentence(event: dict) -> str:
         fields["why"] = label(WHY_LABELS, event.get("why"))
         if event.get("from_table") is not None:
             template = SEATED_MOVED
+    elif kind == "registered" and event.get("late_override"):
+        template = REGISTERED_LATE_OVERRIDE
     elif kind == "id_checked":
         fields["checkpoint"] = label(CHECKPOINT_LABELS, event.get("checkpoint"))
     elif kind == "clock":
@@ -164,6 +168,7 @@ REFUSAL_TEMPLATES = (
     N_("Already entered in this event: one entry per player"),
     N_("This player is still in the event with entry %(entry)s"),
     N_("This player withdrew from the event and may not enter it again"),
+    N_("Late registration ended with level %(level)s: level %(now)s is in play"),
 )
 _PLACEHOLDER = re.compile(r"%\((\w+)\)([sr])")
 

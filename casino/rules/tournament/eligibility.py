@@ -133,6 +133,16 @@ def refusal(applicant: Applicant, *, on: date, options: HouseOptions,
     return None
 
 
+def late_registration_refusal(*, levels_begun: int, until_level: int | None) -> RuleViolation | None:
+    """The end of late registration (CC-32 "Ingresos tardíos", TDA-08-A): an entry is taken until the end of
+    level ``until_level`` (its break after it included), then refused; None: still open, or the event has
+    no end set. ``levels_begun`` is how many levels the clock has begun (0 before the start)."""
+    if until_level is None or levels_begun <= until_level:
+        return None
+    return RuleViolation(N_("Late registration ended with level %(level)s: level %(now)s is in play"), "CC-32",
+                         level=until_level, now=levels_begun)
+
+
 #: the longest value a refusal quotes back (a 100 KiB "ID number" is not repeated to the user)
 _QUOTED = 40
 

@@ -38,7 +38,7 @@ EVENT_TYPES: dict[str, tuple[str, ...]] = {
     "setup_changed": ("changes", "reason"),
     "structure_changed": ("structure", "reason"),
     "registration_opened": (),
-    "registered": ("entry", "reentry_of"),
+    "registered": ("entry", "reentry_of", "late_override"),
     "refused": ("reason", "clause"),
     "id_checked": ("entry", "checkpoint"),
     "registration_closed": ("entries", "prize_pool"),
