@@ -105,6 +105,8 @@ SENTENCES: dict[str, str] = {
     "correction": N_("Line %(voids)s was corrected: %(reason)s"),
     "penalty": N_("Entry %(entry)s was given a penalty: %(reason)s"),
     "penalty_ended": N_("The penalty of entry %(entry)s was ended: %(reason)s"),
+    "random_draw": N_("The director drew at random (RP-14) among %(choices)s: %(drawn)s (seed %(seed)s). "
+                      "%(reason)s"),
 }
 #: Sentences that read better another way in some cases.
 SEATED_MOVED = N_("Entry %(entry)s moved from table %(from_table)s, seat %(from_seat)s to table %(table)s, "
@@ -134,6 +136,12 @@ def record_sentence(event: dict) -> str:
             template = SEATED_MOVED
     elif kind == "registered" and event.get("late_override"):
         template = REGISTERED_LATE_OVERRIDE
+    elif kind == "random_draw":
+        stored = event.get("choices")
+        choices = [str(c) for c in stored] if isinstance(stored, list) else []
+        index = event.get("drawn")
+        fields["drawn"] = choices[index] if isinstance(index, int) and 0 <= index < len(choices) else ""
+        fields["choices"] = ", ".join(choices)
     elif kind == "id_checked":
         fields["checkpoint"] = label(CHECKPOINT_LABELS, event.get("checkpoint"))
     elif kind == "clock":
