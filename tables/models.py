@@ -21,8 +21,10 @@ def pit_group(pit_id: int) -> str:
     return f"tables.pit.{pit_id}"
 
 
-#: A table's house options (checklist section 5): the engine's (THB-50, THB-54, THB-67) and who approves (C-30).
-HOUSE_OPTIONS = ("ante_pays_from", "approval_awards", "approval_above", "release_every_bonus", "award_approver_role")
+#: A table's house options (checklist section 5): the engine's (THB-18, THB-50, THB-54, THB-67) and who approves
+#: (C-30).
+HOUSE_OPTIONS = ("ante_pays_from", "approval_awards", "approval_above", "release_every_bonus", "award_approver_role",
+                 "max_ante_multiple")
 BOX_NUMBERS = tuple(range(1, 8))  # C-28: seven boxes (THB-12), numbered 1 to 7; the one definition
 
 
@@ -598,6 +600,13 @@ def resolve_paytable(name: str, version: int | None = None) -> RulesPaytable:
     return row.engine_paytable()
 
 
+def max_ante_multiple(table: Table) -> dict:
+    """THB-18's multiple as the table's house options set it (``{"max_ante_multiple": None}``: any maximum from
+    the minimum up), or nothing: the engine's default, 20."""
+    house = table.house_options if isinstance(table.house_options, dict) else {}
+    return {"max_ante_multiple": house["max_ante_multiple"]} if "max_ante_multiple" in house else {}
+
+
 def table_rules(table: Table) -> TableRules:
     """The engine's configuration from the table's limits, paytable and house options. A casino's own
     paytable is read at its latest version (``tables.paytables``): the version a new hand keeps."""
@@ -611,6 +620,7 @@ def table_rules(table: Table) -> TableRules:
         options["approval_above"] = house["approval_above"]
     if "release_every_bonus" in house:
         options["release_every_bonus"] = house["release_every_bonus"]
+    options.update(max_ante_multiple(table))
     return TableRules(
         min_ante=table.min_ante,
         max_ante=table.max_ante,

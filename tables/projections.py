@@ -250,7 +250,9 @@ def next_step(state: HandState | None) -> dict[str, Any]:
         return {"kind": "deal-initial", "can_deal": state.can_deal_initial()}
     if phase is Phase.SETTLED:
         pending = list(state.settlement.pending_approvals)
-        return {"kind": "approval" if pending else "settled", "pending": pending}
+        # THB-65: while an award is held, the cards of every box that won on the Bonus stay out of the discards.
+        kept = [b.box for b in state.settlement.boxes if b.bonus.award is not None] if pending else []
+        return {"kind": "approval" if pending else "settled", "pending": pending, "cards_kept": kept}
     if phase is Phase.VOID:
         return {"kind": "void", "reason": state.void_reason, "clause": state.void_clause}
     street = state.street

@@ -38,6 +38,7 @@ from tables.models import (
     Seating,
     Table,
     TableSession,
+    max_ante_multiple,
     resolve_paytable,
     table_rules,
 )
@@ -71,7 +72,7 @@ def table_limits(table: Table) -> TableRules:
     """The table's limits as the engine reads them (THB-18..20), reading nothing else: a phone's part
     renders from them on the event loop, where a casino's own paytable (a row) may not be read."""
     return TableRules(min_ante=table.min_ante, max_ante=table.max_ante, min_bonus=table.bonus_min,
-                      max_bonus=table.bonus_max)
+                      max_bonus=table.bonus_max, **max_ante_multiple(table))
 
 
 def rules_of(hand: Hand) -> TableRules:

@@ -188,6 +188,15 @@ def table_one(pit_a, dealer_dana):
 
 
 @pytest.fixture
+def bonus_paid_without_release(table_one):
+    """THB-1 under THB-67's house option: only THB-54's awards wait for the pit boss, any other winning Bonus
+    is paid at once (the engine's default before issue #38), for the tests about something else."""
+    table_one.house_options = {**table_one.house_options, "release_every_bonus": False}
+    table_one.save(update_fields=["house_options"])
+    return table_one
+
+
+@pytest.fixture
 def table_two(pit_a, dealer_diego):
     from tables.models import Table
 

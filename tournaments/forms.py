@@ -315,7 +315,9 @@ def registration(post) -> dict:
         raise BadInput(_("The date of birth must be between %(earliest)s and today: check it on the document.")
                        % {"earliest": EARLIEST_BIRTH_DATE.isoformat()})
     return {"player_name": name, "id_type": id_type, "id_number": id_number, "birth_date": birth_date,
-            "image_consent": post.get("image_consent") == "1"}
+            "image_consent": post.get("image_consent") == "1",
+            # the director registers after late registration has ended (CC-32): recorded with the entry
+            "late_override": post.get("late_override") == "1"}
 
 
 def stacks_at_start(post, entries: list[int]) -> dict[int, int] | None:

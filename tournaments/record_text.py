@@ -105,10 +105,14 @@ SENTENCES: dict[str, str] = {
     "correction": N_("Line %(voids)s was corrected: %(reason)s"),
     "penalty": N_("Entry %(entry)s was given a penalty: %(reason)s"),
     "penalty_ended": N_("The penalty of entry %(entry)s was ended: %(reason)s"),
+    "random_draw": N_("The director drew at random (RP-14) among %(choices)s: %(drawn)s (seed %(seed)s). "
+                      "%(reason)s"),
 }
 #: Sentences that read better another way in some cases.
 SEATED_MOVED = N_("Entry %(entry)s moved from table %(from_table)s, seat %(from_seat)s to table %(table)s, "
                   "seat %(seat)s (%(why)s)")
+REGISTERED_LATE_OVERRIDE = N_("Entry %(entry)s registered after late registration ended, by the director's "
+                              "override (CC-32)")
 PENALTY_WARNING = N_("Entry %(entry)s was warned: %(reason)s")
 PENALTY_HANDS = N_("Entry %(entry)s sits out %(hands)s hands: %(reason)s")
 ABSENT = N_("absent at the end of the first level (CC-30)")
@@ -130,6 +134,14 @@ def record_sentence(event: dict) -> str:
         fields["why"] = label(WHY_LABELS, event.get("why"))
         if event.get("from_table") is not None:
             template = SEATED_MOVED
+    elif kind == "registered" and event.get("late_override"):
+        template = REGISTERED_LATE_OVERRIDE
+    elif kind == "random_draw":
+        stored = event.get("choices")
+        choices = [str(c) for c in stored] if isinstance(stored, list) else []
+        index = event.get("drawn")
+        fields["drawn"] = choices[index] if isinstance(index, int) and 0 <= index < len(choices) else ""
+        fields["choices"] = ", ".join(choices)
     elif kind == "id_checked":
         fields["checkpoint"] = label(CHECKPOINT_LABELS, event.get("checkpoint"))
     elif kind == "clock":
@@ -163,6 +175,8 @@ REFUSAL_TEMPLATES = (
     N_("Company staff and inspectors may not play"),
     N_("Already entered in this event: one entry per player"),
     N_("This player is still in the event with entry %(entry)s"),
+    N_("This player withdrew from the event and may not enter it again"),
+    N_("Late registration ended with level %(level)s: level %(now)s is in play"),
 )
 _PLACEHOLDER = re.compile(r"%\((\w+)\)([sr])")
 

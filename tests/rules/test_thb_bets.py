@@ -25,6 +25,33 @@ def test_the_table_maximum_is_twenty_times_the_minimum_by_default_THB_18_THB_19(
     assert TableRules(min_ante=20).max_ante == 400
 
 
+def test_the_table_maximum_must_be_twenty_times_the_minimum_as_written_THB_18():
+    for maximum in (50, 101, 1000):
+        with pytest.raises(RuleViolation, match="20 times the minimum: 100, not") as refused:
+            TableRules(min_ante=5, max_ante=maximum)
+        assert refused.value.clause == "THB-18"
+    assert TableRules(min_ante=5, max_ante=100).max_ante == 100
+
+
+def test_a_house_option_may_set_another_multiple_or_any_maximum_THB_18():
+    assert TableRules(min_ante=5, max_ante=50, max_ante_multiple=10).max_ante == 50
+    assert TableRules(min_ante=5, max_ante_multiple=10).max_ante == 50
+    assert TableRules(min_ante=5, max_ante=37, max_ante_multiple=None).max_ante == 37
+    with pytest.raises(RuleViolation, match="10 times the minimum"):
+        TableRules(min_ante=5, max_ante=100, max_ante_multiple=10)
+    with pytest.raises(RuleViolation) as refused:
+        TableRules(min_ante=5, max_ante_multiple="twenty")
+    assert refused.value.clause == "THB-18"
+
+
+def test_a_hand_stored_before_the_rule_reads_at_the_limits_it_was_played_at_THB_18():
+    stored = {"min_ante": 5, "max_ante": 50, "min_bonus": 1, "max_bonus": 50, "paytable": "manual",
+              "ante_pays_from": "straight", "approval_awards": ["aa-vs-dealer-aa"], "approval_above": None,
+              "boxes": 7}
+    assert TableRules.from_dict(stored).max_ante == 50
+    assert TableRules.from_dict(TableRules(min_ante=5).to_dict()).max_ante_multiple == 20
+
+
 def test_it_takes_an_ante_within_the_tables_limits_THB_26(open_hand):
     assert open_hand.can_place_ante(1, 5)
     assert open_hand.can_place_ante(7, 100)
@@ -111,6 +138,7 @@ def test_table_rules_survive_a_trip_through_json_C_28():
     assert data == {
         "min_ante": 10, "max_ante": 200, "min_bonus": 2, "max_bonus": 50, "paytable": "manual",
         "ante_pays_from": "flush", "approval_awards": ["aa-vs-dealer-aa"], "approval_above": 500, "boxes": 7,
+        "release_every_bonus": True, "max_ante_multiple": 20,
     }
     assert TableRules.from_dict(data) == rules
     with pytest.raises(RuleViolation, match="Unknown table setting seats"):

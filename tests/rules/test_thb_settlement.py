@@ -11,6 +11,9 @@ from .thb_helpers import box, played_hand
 
 BOARD = ["2c", "7d", "9h", "Js", "Kc"]
 
+#: THB-67's house option: only THB-54's awards wait for the pit boss (the engine's default before issue #38).
+ONLY_THB54_HELD = TableRules(min_ante=5, release_every_bonus=False)
+
 
 def settled_box(hand, number):
     assert hand.phase is Phase.SETTLED
@@ -98,7 +101,8 @@ def test_the_bonus_is_settled_on_the_two_cards_alone_whatever_the_main_bets_do_T
     ("Th Td", "pair-2-10", 3), ("2h 2s", "pair-2-10", 3),
 ])
 def test_the_bonus_pays_the_manuals_table_THB_53(cards, award, pays):
-    hand = played_hand(dealer=["3h", "4s"], board=["5c", "6d", "8s", "9c", "Ts"], boxes=[box(1, 10, cards, bonus=4)])
+    hand = played_hand(ONLY_THB54_HELD, dealer=["3h", "4s"], board=["5c", "6d", "8s", "9c", "Ts"],
+                       boxes=[box(1, 10, cards, bonus=4)])
     result = settled_box(hand, 1)
     assert (result.bonus.award, result.bonus.wager.net) == (award, 4 * pays)
     assert result.bonus.needs_approval is False
@@ -141,7 +145,7 @@ def test_a_denied_award_is_not_paid_and_its_stake_is_returned_THB_54():
 
 
 def test_a_house_may_require_approval_of_any_payout_above_an_amount_THB_54():
-    rules = TableRules(min_ante=5, approval_above=100)
+    rules = TableRules(min_ante=5, approval_above=100, release_every_bonus=False)
     small = played_hand(rules, dealer=["3h", "4s"], board=BOARD, boxes=[box(1, 10, "Qd Qh", bonus=10)])
     large = played_hand(rules, dealer=["3h", "4s"], board=BOARD, boxes=[box(1, 10, "Qd Qh", bonus=11)])
     assert settled_box(small, 1).bonus.needs_approval is False  # 100 is not above 100
@@ -149,14 +153,15 @@ def test_a_house_may_require_approval_of_any_payout_above_an_amount_THB_54():
     assert large.settlement.pending_approvals == (1,)
 
 
-def test_by_default_only_the_awards_that_need_approval_are_held_THB_54():
-    hand = played_hand(dealer=["3h", "4s"], board=BOARD, boxes=[box(1, 10, "Qd Qh", bonus=10)])
+def test_under_the_house_option_only_the_awards_that_need_approval_are_held_THB_54():
+    hand = played_hand(ONLY_THB54_HELD, dealer=["3h", "4s"], board=BOARD, boxes=[box(1, 10, "Qd Qh", bonus=10)])
     assert settled_box(hand, 1).bonus.needs_approval is False and hand.is_finished
 
 
-def test_a_house_may_have_the_pit_boss_release_every_bonus_award_THB_67():
-    """THB-67: Bonus-winning hands stay face up until the pit boss orders them removed."""
-    rules = TableRules(min_ante=5, release_every_bonus=True)
+def test_by_default_the_pit_boss_releases_every_winning_bonus_THB_67():
+    """THB-67, as written: Bonus-winning hands stay face up until the pit boss orders them removed."""
+    rules = TableRules(min_ante=5)
+    assert rules.release_every_bonus is True
     hand = played_hand(rules, dealer=["3h", "4s"], board=BOARD, boxes=[box(1, 10, "Qd Qh", bonus=10),
                                                                          box(2, 10, "7c 2d", bonus=5)])
     assert settled_box(hand, 1).bonus.needs_approval is True and hand.settlement.pending_approvals == (1,)
@@ -169,17 +174,22 @@ def test_a_house_may_have_the_pit_boss_release_every_bonus_award_THB_67():
 def test_the_release_option_keeps_to_the_record_and_replays_THB_67():
     from casino.rules.holdem_bonus.record import replay_thb_record
 
-    rules = TableRules(min_ante=5, release_every_bonus=True)
+    rules = TableRules(min_ante=5)
     assert TableRules.from_dict(rules.to_dict()) == rules
-    assert "release_every_bonus" not in TableRules(min_ante=5).to_dict()  # older hands' JSON unchanged
+    house_option = TableRules(min_ante=5, release_every_bonus=False)
+    assert "release_every_bonus" not in house_option.to_dict()  # as every hand's JSON before the default
+    assert TableRules.from_dict(house_option.to_dict()) == house_option
     with pytest.raises(RuleViolation) as refused:
         TableRules(min_ante=5, release_every_bonus="yes")
     assert refused.value.clause == "THB-67"
-    answer = replay_thb_record({"game": "texas-holdem-bonus", "limits": {"min_ante": 5},
-                                "house": {"release_every_bonus": True}, "dealer": ["3h", "4s"],
-                                "board": BOARD, "boxes": [{"box": 1, "ante": 10, "bonus": 10, "cards": ["Qd", "Qh"],
-                                                           "flop": "bet", "turn": "check", "river": "check"}]})
-    assert answer["boxes"][0]["needs_approval"] is True
+    record = {"game": "texas-holdem-bonus", "limits": {"min_ante": 5}, "house": {"release_every_bonus": True},
+              "dealer": ["3h", "4s"], "board": BOARD,
+              "boxes": [{"box": 1, "ante": 10, "bonus": 10, "cards": ["Qd", "Qh"], "flop": "bet", "turn": "check",
+                         "river": "check"}]}
+    assert replay_thb_record(record)["boxes"][0]["needs_approval"] is True
+    # A record kept before the default changed says nothing: it replays as it was played.
+    del record["house"]
+    assert replay_thb_record(record)["boxes"][0]["needs_approval"] is False
 
 
 def test_a_folded_boxs_bonus_is_still_settled_on_its_cards_C_31():

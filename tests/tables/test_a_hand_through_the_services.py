@@ -27,6 +27,7 @@ from .helpers import (
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_passwords")]
 
 
+@pytest.mark.usefixtures("bonus_paid_without_release")
 def test_a_whole_recorded_hand_settles_and_the_house_net_is_minus_the_players_nets_THB_47_to_50(
     hand_started, dealer_dana
 ):
@@ -91,6 +92,7 @@ def test_when_everybody_folds_the_hand_settles_at_once_and_only_the_antes_are_lo
     assert state.phase is Phase.SETTLED and hand.house_net == 15
 
 
+@pytest.mark.usefixtures("bonus_paid_without_release")
 def test_a_folded_bonus_is_still_settled_on_the_players_cards_C_31(hand_started, dealer_dana):
     play(hand_started, dealer_dana, ante(1, 10), bonus(1, 5), CLOSE_BETS, DEAL, fold(1, "Kh Kd"))
     hand, state = reads.current_hand(hand_started)
@@ -111,7 +113,7 @@ def test_the_next_hand_starts_only_when_the_last_is_finished(hand_started, deale
 def test_hands_are_played_under_the_rules_of_their_start_even_if_the_table_changes_later(
     hand_started, dealer_dana
 ):
-    hand_started.max_ante = 50
+    hand_started.max_ante, hand_started.house_options = 50, {"max_ante_multiple": 10}  # THB-18's house option
     hand_started.save()
     play(hand_started, dealer_dana, ante(1, 100))  # the hand started with 5/100
     hand, state = reads.current_hand(hand_started)

@@ -41,7 +41,7 @@ def test_dealers_and_pit_bosses_do_not_enter_the_admin(client, request, table_on
 
 def test_a_change_is_audited_with_who_and_what_changed(client, table_one, games_director_gloria):
     client.force_login(games_director_gloria)
-    response = client.post(f"/admin/tables/table/{table_one.pk}/change/", _form(table_one, max_ante=200))
+    response = client.post(f"/admin/tables/table/{table_one.pk}/change/", _form(table_one, min_ante=10, max_ante=200))
     assert response.status_code == 302, response.content.decode()[:2000]
     assert Table.objects.get(pk=table_one.pk).max_ante == 200
     event = AuditEvent.objects.get(action="admin.table_changed")
@@ -55,6 +55,9 @@ def test_a_change_is_audited_with_who_and_what_changed(client, table_one, games_
     ({"house_options": '{"approval_awards": ["jackpot"]}'}, "THB-54"),
     ({"house_options": '{"release_every_bonus": "yes"}'}, "THB-67"),
     ({"max_ante": 4}, "THB-1"),
+    ({"max_ante": 200}, "THB-18"),  # 40 times the minimum
+    ({"max_ante": 99}, "THB-18"),
+    ({"house_options": '{"max_ante_multiple": 0}'}, "THB-18"),
     ({"house_options": '{"colour": 1}'}, "colour"),
     ({"house_options": '{"award_approver_role": "dealer"}'}, "C-30"),
     ({"house_options": '[1, 2]'}, "ante_pays_from"),
@@ -67,6 +70,16 @@ def test_a_configuration_the_engine_refuses_is_not_saved_and_says_why(client, ta
     table = Table.objects.get(pk=table_one.pk)
     assert (table.paytable, table.max_ante, table.house_options) == ("manual", 100, {})
     assert not AuditEvent.objects.filter(action="admin.table_changed").exists()
+
+
+def test_thb18_a_maximum_other_than_twenty_times_is_saved_only_under_the_house_option(client, table_one,
+                                                                                      games_director_gloria):
+    client.force_login(games_director_gloria)
+    response = client.post(f"/admin/tables/table/{table_one.pk}/change/",
+                           _form(table_one, max_ante=250, house_options='{"max_ante_multiple": null}'))
+    assert response.status_code == 302, response.content.decode()[:2000]
+    table = Table.objects.get(pk=table_one.pk)
+    assert (table.max_ante, table.house_options) == (250, {"max_ante_multiple": None})
 
 
 def test_the_admin_refuses_a_fifth_table_for_a_pit_boss_THB_72(client, pit_a, games_director_gloria):

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def two_hands_played(open_table, dealer_dana, quick_passwords):
+def two_hands_played(bonus_paid_without_release, open_table, dealer_dana, quick_passwords):
     """THB-1 with two hands settled (Box 1's Bonus is 5 in each), its stream anchored as the periodic
     `anchor_audit` would."""
     for _ in range(2):

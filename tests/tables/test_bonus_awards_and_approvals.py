@@ -143,7 +143,8 @@ def test_a_hand_of_another_table_cannot_be_decided_here(award_held, table_two, p
 def test_a_house_threshold_holds_any_award_above_it_THB_54(table_one, dealer_dana, pit_boss_pat):
     from .helpers import open_for_play
 
-    table_one.house_options = {"approval_above": 100}
+    # THB-67's house option off, so that only the threshold holds the award
+    table_one.house_options = {"approval_above": 100, "release_every_bonus": False}
     table_one.save()
     open_for_play(table_one, dealer_dana, pit_boss_pat)
     act(services.start_hand, table_one, dealer_dana)
@@ -270,3 +271,32 @@ def test_a_table_whose_house_has_the_pit_boss_release_every_bonus_holds_a_30_to_
     hand = Hand.objects.get(pk=result.hand_id)
     assert hand.pending_approvals == 1 and not hand.is_finished
     assert reads.hand_state(hand).settlement.pending_approvals == (1,)
+
+
+def test_thb67_by_default_every_winning_bonus_waits_for_the_pit_boss_and_thb65_its_cards_stay_out_of_the_discards(
+    hand_started, dealer_dana, pit_boss_pat, client
+):
+    from .screens import tablet
+
+    assert hand_started.house_options == {}  # the table says nothing: the rules as written
+    result = play(hand_started, dealer_dana, ante(1, 10), bonus(1, 5), ante(2, 10), bonus(2, 5), CLOSE_BETS, DEAL,
+                  {"action": "fold", "box": 1, "cards": ["Qh", "Qd"]},
+                  {"action": "fold", "box": 2, "cards": ["7c", "2d"]})
+    hand = Hand.objects.get(pk=result.hand_id)
+    # Q-Q pays 10 to 1, no 1000 to 1 and no threshold: held all the same, for the pit boss's release (THB-67).
+    assert hand.phase == "settled" and hand.pending_approvals == 1 and not hand.is_finished
+    pad = tablet(client, dealer_dana, hand_started)
+    assert 'data-step="approval"' in pad.html
+    assert 'data-cards-kept="1"' in pad.html and "THB-65" in pad.html  # box 2 lost its Bonus: its cards go
+    decide(hand_started, pit_boss_pat, hand)
+    hand.refresh_from_db()
+    assert hand.is_finished and hand.house_net == -(5 * 10 - 10) + (10 + 5)
+    pad.refresh()
+    assert 'data-step="settled"' in pad.html and "data-cards-kept" not in pad.html
+
+
+def test_thb67_the_house_option_pays_an_ordinary_bonus_at_once(bonus_paid_without_release, hand_started, dealer_dana):
+    result = play(hand_started, dealer_dana, ante(1, 10), bonus(1, 5), CLOSE_BETS, DEAL,
+                  {"action": "fold", "box": 1, "cards": ["Qh", "Qd"]})
+    hand = Hand.objects.get(pk=result.hand_id)
+    assert hand.phase == "settled" and hand.pending_approvals == 0 and hand.is_finished

@@ -55,6 +55,7 @@ def test_the_deck_is_counted_between_hands_only(hand_started, dealer_dana):
     assert not AuditEvent.objects.filter(action="table.deck_counted").exists()
 
 
+@pytest.mark.usefixtures("bonus_paid_without_release")
 def test_after_a_settled_hand_the_deck_may_be_counted(hand_started, dealer_dana):
     play_to_settlement(hand_started, dealer_dana)
     count_deck(hand_started, dealer_dana, 52)

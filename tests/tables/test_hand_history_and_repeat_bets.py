@@ -127,6 +127,7 @@ def test_a_hand_everybody_folded_replays_too_THB_69(hand_started, dealer_dana):
     assert record["board"] == [] and "dealer" not in record
 
 
+@pytest.mark.usefixtures("bonus_paid_without_release")
 def test_manage_py_replay_hand_reproduces_the_recalled_hands(open_table, dealer_dana, tmp_path, capsys):
     for _ in range(3):
         act(services.start_hand, open_table, dealer_dana)
@@ -200,6 +201,7 @@ def test_a_hand_voided_with_bets_open_and_no_box_replays_too_THB_24(hand_started
     assert record["boxes"] == [] and replay_record(record)["boxes"] == []
 
 
+@pytest.mark.usefixtures("bonus_paid_without_release")
 def test_a_box_dealt_three_cards_replays_void_and_the_others_as_they_played_THB_76(hand_started, dealer_dana):
     play(hand_started, dealer_dana, ante(1, 10), bonus(1, 5), ante(3, 20), bonus(3, 5), ante(5, 5), CLOSE_BETS,
          DEAL, bet_flop(1, 20), bet_flop(3, 40), fold(5, "3d 4d"), flop("2c 7d 9h"))
@@ -300,7 +302,8 @@ def test_repeat_skips_bets_the_limits_no_longer_allow_and_boxes_already_bet_THB_
     act(services.start_hand, open_table, dealer_dana)
     play(open_table, dealer_dana, ante(1, 10), ante(2, 100), bonus(2, 10), ante(3, 5), CLOSE_BETS, DEAL,
          fold(1), fold(2, "4c 5c"), fold(3))
-    open_table.max_ante = 50  # the house lowered the limit between hands
+    # the house lowered the limit between hands (10 times the minimum: THB-18's house option)
+    open_table.max_ante, open_table.house_options = 50, {"max_ante_multiple": 10}
     open_table.save()
     act(services.start_hand, open_table, dealer_dana)
     play(open_table, dealer_dana, ante(3, 20))

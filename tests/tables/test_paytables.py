@@ -43,6 +43,7 @@ def _bonus_of_box_one(hand: Hand) -> int:
     return reads.hand_state(hand).settlement.box(1).bonus.wager.net
 
 
+@pytest.mark.usefixtures("bonus_paid_without_release")
 def test_a_table_plays_the_latest_version_and_each_hand_keeps_and_replays_the_one_it_was_played_under(
     open_table, dealer_dana, house_special, games_director_gloria, client, pit_boss_pat
 ):

@@ -127,6 +127,7 @@ def test_a_new_link_for_a_box_ends_the_boxs_earlier_link_at_once_and_audits_it(o
     assert other.revoked_at is None
 
 
+@pytest.mark.usefixtures("bonus_paid_without_release")
 def test_a_fresh_link_never_shows_the_hands_played_at_the_box_before_it(open_table, dealer_dana):
     """Issue #16: the box's first link this session showed the session's earlier hands and total."""
     act(services.start_hand, open_table, dealer_dana)
@@ -191,6 +192,7 @@ def test_a_new_player_at_a_box_ends_the_link_of_the_player_before(open_table, de
     assert Seating.objects.get(pk=ana.seat_id).end_reason == Seating.EndReason.NEW_PLAYER
 
 
+@pytest.mark.usefixtures("bonus_paid_without_release")
 def test_the_new_player_sees_none_of_the_hands_of_the_player_before(open_table, dealer_dana):
     ana = issue_box_link(open_table, 1, dealer_dana)
     act(services.start_hand, open_table, dealer_dana)

@@ -32,6 +32,7 @@ def _open(pad, boss):
     pad.refresh()
 
 
+@pytest.mark.usefixtures("bonus_paid_without_release")
 def test_a_whole_recorded_hand_in_the_manuals_order_to_the_settlement_screen(pad, boss, table_one):
     _open(pad, boss)
     pad.tap("start-hand", mode="recorded")

@@ -188,6 +188,7 @@ def test_bad_console_input_is_a_clear_400(client, started, dealer_dana, pit_boss
 # --------------------------------------------------------------------------- game recall
 
 
+@pytest.mark.usefixtures("bonus_paid_without_release")
 def test_the_last_hands_are_recalled_as_played_and_each_downloads_as_a_replay_hand_line(
     client, started, dealer_dana, pit_boss_pat, tmp_path
 ):
@@ -253,6 +254,7 @@ def test_another_pits_boss_cannot_download_a_hand(client, started, dealer_dana, 
 # --------------------------------------------------------------------------- the player's phone
 
 
+@pytest.mark.usefixtures("bonus_paid_without_release")
 def test_the_phone_shows_its_bets_result_history_and_the_paytable_with_its_house_edge(client, started, dealer_dana):
     link = issue_box_link(started, 1, dealer_dana)
     play_to_settlement(started, dealer_dana)
@@ -292,6 +294,7 @@ def _eleven_hands(table, dealer):
         play(table, dealer, ante(4, 10), CLOSE_BETS, DEAL, {"action": "fold", "box": 4})
 
 
+@pytest.mark.usefixtures("bonus_paid_without_release")
 def test_the_recall_filters_by_hand_number_session_and_dates(client, started, dealer_dana, pit_boss_pat):
     """Issue #16: the recall was one long page; now it filters and pages (THB-71)."""
     _eleven_hands(started, dealer_dana)
@@ -323,6 +326,7 @@ def test_the_table_chooser_goes_to_another_tables_recall_with_the_same_filters(c
     assert response.status_code == 302 and response.url == f"/tables/{table_two.pk}/hands/?hand=2"
 
 
+@pytest.mark.usefixtures("bonus_paid_without_release")
 def test_a_whole_table_session_downloads_in_one_replay_hand_file_that_replays_each_hand(
     client, started, dealer_dana, pit_boss_pat, tmp_path
 ):

@@ -41,8 +41,9 @@ def _codes(projection) -> set[str]:
 
 
 def _recorded_hand_steps():
-    """A whole recorded hand, step by step: box 1 A-A with a Bonus, box 3 plays, box 5 folds with a Bonus."""
-    rules = TableRules(min_ante=5)
+    """A whole recorded hand, step by step: box 1 A-A with a Bonus, box 3 plays, box 5 folds with a Bonus. Under
+    THB-67's house option: only box 1's 1000 to 1 waits for the pit boss, box 5's Q-Q is paid at once."""
+    rules = TableRules(min_ante=5, release_every_bonus=False)
     steps = [new_hand(rules)]
 
     def then(fn):
@@ -221,4 +222,5 @@ def test_the_tablet_asks_for_the_showdown_cards_in_the_engines_order():
         assert state.showdown_order[0] == ("dealer" if step["kind"] == "dealer-cards" else "box", step.get("box"))
         state = state.reveal_dealer(cards) if step["kind"] == "dealer-cards" else state.reveal_box(step["box"], cards)
     assert asked == [("dealer-cards", None), ("box-cards", 5), ("box-cards", 3)]
-    assert next_step(state)["kind"] == "settled"
+    assert next_step(state)["kind"] == "approval"  # box 3's folded 5-5 won its Bonus: the pit boss releases it
+    assert next_step(state.approve_bonus(3, approver="pat"))["kind"] == "settled"

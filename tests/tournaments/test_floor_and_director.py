@@ -56,6 +56,64 @@ def test_cc26_a_busted_player_reenters_when_the_event_allows_it(running, directo
                for x in event_reads.tournament_record(running))
 
 
+def test_cc34_a_player_who_withdrew_is_refused_again_even_with_reentry_on(running, director_dora, floor_fede):
+    act(services.change_setup, running, director_dora, options={"reentry_allowed": True}, reason="re-entry on")
+    act(services.withdraw, running, director_dora, entry=1)
+    again = register(running, floor_fede, 0)
+    assert again.refusal is not None and again.refusal.clause == "CC-34" and again.entry is None
+    refused = last(running)
+    assert refused["type"] == "refused" and refused["clause"] == "CC-34"
+    assert len(state(running).entries) == 4
+
+
+def late_player(t, by, number, **kwargs):
+    return act(services.register, t, by, name=f"Late Player {'ABCDEF'[number]}", id_type="dni",
+               id_number=f"41.000.00{number}", birth_date=date(1990, 1, 1), **kwargs)
+
+
+def test_cc32_late_registration_ends_after_its_level_and_its_break(running, director_dora, floor_fede):
+    """The house default structure: levels 1 to 4, a break (step 4), level 5 (step 5)."""
+    act(services.change_setup, running, director_dora, late_registration_level=4, reason="late entries to level 4")
+    act(services.clock_command, running, director_dora, kind="start")
+    assert late_player(running, floor_fede, 0).refusal is None  # level 1
+    act(services.clock_command, running, director_dora, kind="skip", step=4)
+    assert late_player(running, floor_fede, 1).refusal is None  # the break after level 4
+    act(services.clock_command, running, director_dora, kind="skip", step=5)
+    refused = late_player(running, floor_fede, 2)
+    assert refused.refusal is not None and refused.refusal.clause == "CC-32" and refused.entry is None
+    assert last(running)["type"] == "refused" and last(running)["clause"] == "CC-32"
+    assert len(state(running).entries) == 6
+
+
+def test_cc32_without_an_end_set_late_entries_are_taken_at_any_level(running, director_dora, floor_fede):
+    act(services.clock_command, running, director_dora, kind="start")
+    act(services.clock_command, running, director_dora, kind="skip", step=5)
+    assert late_player(running, floor_fede, 0).refusal is None
+
+
+def test_cc32_the_directors_override_registers_after_the_end_recorded_and_audited(running, director_dora,
+                                                                                    floor_fede):
+    from casino.models import AuditEvent
+    from tournaments import record_text
+
+    act(services.change_setup, running, director_dora, late_registration_level=1, reason="late entries to level 1")
+    act(services.clock_command, running, director_dora, kind="start")
+    act(services.clock_command, running, director_dora, kind="skip", step=1)
+    with pytest.raises(NotAllowed):
+        late_player(running, floor_fede, 0, late_override=True)  # the floor may not override
+    result = late_player(running, director_dora, 0, late_override=True)
+    assert result.refusal is None and result.entry == 5 and state(running).entry(5).status == "seated"
+    registered = next(e for e in event_reads.tournament_record(running)
+                      if e["type"] == "registered" and e["entry"] == 5)
+    assert registered["late_override"] is True
+    assert "override" in record_text.record_sentence(registered)
+    audited = AuditEvent.objects.get(action="tournament.registered", details__entry=5)
+    assert audited.details["late_override"] is True and audited.actor_id == director_dora.pk
+    # an entry in time carries no override, even when the director ticks it
+    early = next(e for e in event_reads.tournament_record(running) if e["type"] == "registered" and e["entry"] == 1)
+    assert "late_override" not in early
+
+
 def test_cc30_cc31_absent_stacks_are_removed_unless_held(running, director_dora):
     act(services.hold_stack, running, director_dora, entry=2)
     with pytest.raises(RuleViolation, match="CC-31"):

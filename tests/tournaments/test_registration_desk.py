@@ -92,6 +92,24 @@ def test_a_late_entry_is_confirmed_with_its_table_and_seat(event_in_play, floor_
     assert "Ulises Uría" in card
 
 
+def test_cc32_after_late_registration_the_desk_refuses_and_only_the_director_overrides(event_in_play, floor_fede,
+                                                                                       director_dora):
+    act(services.change_setup, event_in_play, director_dora, late_registration_level=1, reason="to level 1")
+    act(services.clock_command, event_in_play, director_dora, kind="skip", step=1)
+    floor = _client(floor_fede)
+    assert 'name="late_override"' not in _desk(floor, event_in_play)  # the floor is not offered it
+    refused = _at_the_desk(floor, event_in_play, name="Ulises Uría", id_number="41.000.111")
+    assert refused.status_code == 422 and "CC-32" in refused.content.decode()
+    assert _at_the_desk(floor, event_in_play, name="Ulises Uría", id_number="41.000.111",
+                        late_override="1").status_code == 403
+    director = _client(director_dora)
+    assert 'name="late_override"' in _desk(director, event_in_play)
+    assert _at_the_desk(director, event_in_play, name="Ulises Uría", id_number="41.000.111",
+                        late_override="1").status_code == 302
+    event_in_play.refresh_from_db()
+    assert event_reads.tournament_state(event_in_play).entry(5).status == "seated"
+
+
 def test_the_qr_asked_from_the_desk_is_shown_on_the_desk_for_the_player_to_scan(registering, floor_fede):
     client = _client(floor_fede)
     _at_the_desk(client, registering)

@@ -324,7 +324,16 @@ def console_context(tournament: Tournament, user, notice: dict | None = None) ->
         "may_direct": may_direct(user, tournament),
         "may_work_floor": floor,
         "notice": notice,
+        "draws": director_draws(tournament) if may_direct(user, tournament) else [],
     }
+
+
+def director_draws(tournament: Tournament, last: int = 3) -> list[dict]:
+    """The director's last random draws (RP-14), newest first, as the record keeps them: the reason, the
+    choices, the one drawn and the seed that draws it."""
+    draws = [e for e in event_reads.record_of(tournament) if e["type"] == "random_draw"][-last:]
+    return [{"seq": e["seq"], "reason": e["reason"], "choices": e["choices"], "seed": e["seed"],
+             "drawn": e["choices"][e["drawn"]]} for e in reversed(draws)]
 
 
 def console_fragment(tournament: Tournament, user, notice: dict | None = None) -> str:

@@ -27,7 +27,7 @@ table an aggregate of its own). A module here imports its siblings, never this p
 """
 
 from casino.writes import NotAllowed, StaleVersion
-from tournaments.services.corrections import correct, withdraw_hand
+from tournaments.services.corrections import correct, random_draw, withdraw_hand
 from tournaments.services.links import LINK_GRACE, issue_entry_link, revoke_entry_links, revoke_player_links
 from tournaments.services.play import (
     clock_command,
@@ -75,7 +75,7 @@ __all__ = [
     "change_setup", "clock_command", "close_registration", "colour_up", "confirm_plan", "copy_structure_template",
     "correct", "correct_seat", "create_tournament", "disqualify", "end_penalty", "enter_chip_count", "give_penalty",
     "hold_stack", "import_exclusion_csv", "issue_entry_link", "open_registration", "override_seat", "pay_prize",
-    "propose_plan", "race_odd_chips", "record_bust", "record_results", "register", "remove_absent_stacks",
-    "report_hand", "revoke_entry_links", "revoke_player_links", "save_structure_template", "set_button",
-    "start_tournament",    "withdraw", "withdraw_hand",
+    "propose_plan", "race_odd_chips", "random_draw", "record_bust", "record_results", "register",
+    "remove_absent_stacks", "report_hand", "revoke_entry_links", "revoke_player_links", "save_structure_template",
+    "set_button", "start_tournament", "withdraw", "withdraw_hand",
 ]

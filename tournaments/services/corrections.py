@@ -8,6 +8,7 @@ from typing import Any
 
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.shuffle import SYSTEM_RANDOM
+from casino.rules.tournament import random_draw as draw
 from casino.rules.tournament import record
 from casino.rules.tournament.record import TournamentState
 from casino.writes import NotAllowed
@@ -153,3 +154,23 @@ def correct(*, tournament, by, key: str, expected_version: int, seq: int, reason
 
     return write_event(tournament=tournament, by=by, key=key, expected_version=expected_version, action="correction",
                   work=work, who="floor", rng=rng)
+
+
+def random_draw(*, tournament, by, key: str, expected_version: int, reason: str, choices: list[str],
+                rng=SYSTEM_RANDOM) -> TournamentResult:
+    """The director's random draw (RP-14) for an error the rules do not cover: his reason, the choices as he
+    typed them, a fresh 64-bit seed and the choice it draws, all in the record (``random_draw``) and the
+    audit log, so anyone re-draws it from the seed. The console shows the choice drawn from the record."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise RuleViolation(N_("Say which error the draw settles: the record keeps it."), "RP-14")
+    kept = list(draw.check_choices(choices))
+
+    def work(w: EventWrite) -> None:
+        seed = draw.new_seed(w.rng)
+        index = draw.drawn(kept, seed)
+        w.record("random_draw", reason=reason, choices=kept, seed=str(seed), drawn=index)
+        w.audit("tournament.random_draw", reason=reason, choices=kept, seed=str(seed), drawn=index)
+
+    return write_event(tournament=tournament, by=by, key=key, expected_version=expected_version,
+                       action="random_draw", work=work, rng=rng)

@@ -15,7 +15,7 @@ from django.utils import timezone
 from casino.audit import record_event
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.shuffle import SYSTEM_RANDOM
-from casino.rules.tournament import eligibility, record, seating
+from casino.rules.tournament import clock, eligibility, record, seating
 from casino.writes import NotAllowed
 from tournaments.digests import exclusion_list_digest, player_digest
 from tournaments.models import (
@@ -28,7 +28,16 @@ from tournaments.models import (
 )
 from tournaments.services.seating import record_plan
 from tournaments.services.setup import is_director
-from tournaments.writing import EventWrite, TournamentResult, entry_row, seated_fields, setup_of, write_event
+from tournaments.writing import (
+    EventWrite,
+    TournamentResult,
+    entry_row,
+    require,
+    seated_fields,
+    setup_of,
+    structure_of,
+    write_event,
+)
 
 
 def open_registration(*, tournament, by, key: str, expected_version: int) -> TournamentResult:
@@ -46,15 +55,19 @@ def open_registration(*, tournament, by, key: str, expected_version: int) -> Tou
 
 def register(*, tournament, by, key: str, expected_version: int, name: str, id_type: str, id_number: str,
              birth_date: date | None, image_consent: bool = False, staff: bool = False,
-             rng=SYSTEM_RANDOM) -> TournamentResult:
+             late_override: bool = False, rng=SYSTEM_RANDOM) -> TournamentResult:
     """Register a player (CC-23..27): the ID seen at the desk is checked (the entry checkpoint), and a
     refusal is RECORDED with its reason and returned (``result.refusal``) for the desk to show. After the
-    start (late registration, re-entry), the new entry is seated at once (TDA-08, CC-57)."""
+    start (late registration, re-entry), the new entry is seated at once (TDA-08, CC-57), until the end of
+    the setup's ``late_registration_level`` (CC-32); after it, only the director's ``late_override``
+    registers, recorded and audited with the entry."""
 
     def work(w: EventWrite) -> None:
         setup = setup_of(w)
         if w.state.registration != "open":
             raise RuleViolation(N_("Registration is not open"), "CC-14")
+        if late_override:
+            require(w, "director")  # the floor registers; only the director registers past the end
         typed_wrong = eligibility.desk_refusal(name=name, id_number=id_number, birth_date=birth_date)
         if typed_wrong is not None:
             raise typed_wrong  # issue #34: never stored as what normalising leaves of it
@@ -65,6 +78,7 @@ def register(*, tournament, by, key: str, expected_version: int, name: str, id_t
             id_type=id_type, id_number=number_seen, birth_date=birth_date, staff=staff,
             excluded=ExclusionListEntry.objects.filter(id_type=id_type, id_number=number_seen).exists(),
             entries_in_event=len(earlier),
+            withdrew=any(w.state.entry(e.number).status == "withdrawn" for e in earlier),
         )
         today = timezone.localdate(w.now)
         refused = eligibility.refusal(applicant, on=today, options=setup.options)
@@ -73,6 +87,9 @@ def register(*, tournament, by, key: str, expected_version: int, name: str, id_t
             if still_in:
                 refused = RuleViolation(N_("This player is still in the event with entry %(entry)s"), "CC-26",
                                         entry=still_in[0].number)
+        late = refused is None and late_registration_ended(w, setup)
+        if late and not late_override:
+            refused = late
         if refused is not None:
             w.record("refused", reason=refused.message, clause=refused.clause)
             w.audit("tournament.registration_refused", clause=refused.clause, reason=refused.message)
@@ -89,14 +106,15 @@ def register(*, tournament, by, key: str, expected_version: int, name: str, id_t
         number = (Entry.objects.filter(tournament=w.row).aggregate(last=Max("number"))["last"] or 0) + 1
         reentry_of = earlier[-1].number if earlier else None
         entry = Entry.objects.create(tournament=w.row, number=number, player=player, player_name=player.name)
-        w.record("registered", entry=number, reentry_of=reentry_of)
+        overridden = {"late_override": True} if late else {}  # the director's, past the end (CC-32)
+        w.record("registered", entry=number, reentry_of=reentry_of, **overridden)
         IdCheck.objects.create(entry=entry, checkpoint=IdCheck.Checkpoint.ENTRY, id_type=id_type,
                                id_number=number_seen, by=w.by, at=w.now)
         w.record("id_checked", entry=number, checkpoint="entry")
         w.entry = number
         # The entry's player and his identity as registered: verify_audit finds either rewritten (issue #34).
         w.audit("tournament.registered", obj=entry, entry=number, reentry_of=reentry_of, player=player.pk,
-                player_sha256=player_digest(player))
+                player_sha256=player_digest(player), **overridden)
         if w.row.status == Tournament.Status.RUNNING:
             why = "reentry" if reentry_of else "late"
             move = seating.seat_late_entry(number, w.state.tables, w.rng, why=why)
@@ -106,6 +124,18 @@ def register(*, tournament, by, key: str, expected_version: int, name: str, id_t
 
     return write_event(tournament=tournament, by=by, key=key, expected_version=expected_version, action="register",
                   work=work, who="floor", rng=rng)
+
+
+def late_registration_ended(w: EventWrite, setup) -> RuleViolation | None:
+    """The refusal once late registration has ended (CC-32: the levels the clock has begun past the setup's
+    ``late_registration_level``), or None."""
+    if setup.late_registration_level is None:
+        return None
+    structure = structure_of(setup)
+    reading = clock.clock_at(structure, list(w.state.clock_events), w.now,
+                             hand_for_hand_seconds=setup.options.hand_for_hand_seconds)
+    return eligibility.late_registration_refusal(levels_begun=clock.levels_begun(structure, reading),
+                                                 until_level=setup.late_registration_level)
 
 
 def _new_player(*, name: str, id_type: str, id_number: str, birth_date: date | None) -> Player:

@@ -242,6 +242,14 @@ def _absent(post, tournament) -> dict:
     return {"absent": absent}
 
 
+def _draw(post, tournament) -> dict:
+    """RP-14: the error the draw settles and its choices, one a line (or separated by commas on one line)."""
+    typed = forms.text(post, "choices", _("The choices"), required=True, limit=2000)
+    lines = [line for line in typed.splitlines() if line.strip()]
+    choices = lines if len(lines) > 1 else typed.split(",")
+    return {"reason": forms.reason(post), "choices": [c.strip() for c in choices]}
+
+
 ACTIONS: dict[str, Action] = {
     "open-registration": Action(services.open_registration, _no_fields),
     "close-registration": Action(services.close_registration, _no_fields),
@@ -291,6 +299,8 @@ ACTIONS: dict[str, Action] = {
     "reissue-link": Action(services.revoke_player_links,
                            lambda post, tournament: {"entry": _entry_number(post), "reissue": True}, "director",
                            "entry"),
+    # RP-14: the director draws at random for an error the rules do not cover; the seed goes in the record
+    "random-draw": Action(services.random_draw, _draw),
     # the games director (or an administrator) assigns the event to a tournament director
     "assign-director": Action(services.assign_director, lambda post, tournament: {"director": _director(post)},
                               "overseer",

@@ -141,6 +141,12 @@ def table_rules_from_record(record: Mapping[str, Any]) -> TableRules:
             raise RuleViolation(f"house.release_every_bonus is true or false, not {house['release_every_bonus']!r}",
                                 "THB-67")
         values["release_every_bonus"] = house["release_every_bonus"]
+    else:
+        # A record says it only when true (``record_from_state``): records kept before THB-67 became the
+        # engine's default read as they were played.
+        values["release_every_bonus"] = False
+    # A record states the limits its hand was played at; THB-18's multiple is checked where a table is set up.
+    values["max_ante_multiple"] = None
     return TableRules(**values)
 
 

@@ -2,14 +2,16 @@
 
 Defaults follow the manual and the checklist's house-option defaults:
 
-* ante limits: ``max_ante`` defaults to 20 x ``min_ante`` (THB-18, THB-19);
+* ante limits: ``max_ante`` is 20 x ``min_ante`` (THB-18, THB-19), its default; a house that says otherwise
+  sets ``max_ante_multiple`` (another multiple, or None: any maximum from the minimum up);
   the flop bet (2 x ante) and turn/river bets (1 x ante) follow from them;
 * the Bonus has its own limits and may be below the table minimum (THB-20);
   the manual states no Bonus maximum, so it defaults to the table maximum;
 * the ante pays 1 to 1 from a straight up (THB-50) or, as a house option,
   from a flush up; below that it pushes (C-29b);
-* the 1000 to 1 ``aa-vs-dealer-aa`` needs approval (THB-54, C-30), and a
-  house may also require approval for any Bonus payout above an amount;
+* the 1000 to 1 ``aa-vs-dealer-aa`` needs approval (THB-54, C-30), and every
+  winning Bonus waits for the pit boss's release (THB-67; ``release_every_bonus=False`` is the house
+  option that holds only THB-54's, and any Bonus payout above ``approval_above``);
 * boxes 1 to 7, one box per player (THB-12, C-28).
 """
 
@@ -30,6 +32,8 @@ from casino.rules.holdem_bonus.paytable import (
 )
 
 MAX_BOXES = 7
+#: THB-18: the table maximum is 20 times the minimum (5/100, 10/200, 20/400 in the manual's limits).
+TABLE_MAX_MULTIPLE = 20
 #: THB-72: one pit boss (jefe de mesa) covers at most four contiguous tables of one game, or two
 #: tables when the games are mixed.
 MAX_TABLES_ONE_GAME = 4
@@ -76,19 +80,30 @@ class TableRules:
     ante_pays_from: Category = Category.STRAIGHT
     approval_awards: frozenset[str] = frozenset({AA_VS_DEALER_AA})
     approval_above: int | None = None
-    #: THB-67: Bonus-winning hands stay face up until the pit boss orders them removed. With this house
-    #: option every Bonus award waits for the pit boss's release (approval), not only THB-54's.
-    release_every_bonus: bool = False
+    #: THB-67: "Las jugadas ganadoras en las apuestas al Bonus permanecerán descubiertas sobre la mesa hasta que
+    #: el jefe de mesa determine que sean retiradas": every Bonus award waits for the pit boss's release, as
+    #: written. False is the house option that holds only THB-54's awards (and any above ``approval_above``).
+    release_every_bonus: bool = True
     boxes: int = MAX_BOXES
+    #: THB-18: "El máximo de la mesa es 20 veces el mínimo". A house option may name another multiple, or
+    #: None for any maximum from the minimum up (the hands' records and hands played before the rule).
+    max_ante_multiple: int | None = TABLE_MAX_MULTIPLE
 
     def __post_init__(self) -> None:
         _whole(Phrase(N_("The table minimum")), self.min_ante, "THB-19")
+        multiple = self.max_ante_multiple
+        if multiple is not None:
+            _whole(Phrase(N_("The table maximum's multiple of the minimum")), multiple, "THB-18")
         if self.max_ante is None:
-            object.__setattr__(self, "max_ante", 20 * self.min_ante)  # THB-18
+            object.__setattr__(self, "max_ante", (multiple or TABLE_MAX_MULTIPLE) * self.min_ante)  # THB-18
         _whole(Phrase(N_("The table maximum")), self.max_ante, "THB-19")
         if self.max_ante < self.min_ante:
             raise RuleViolation(N_("The table maximum %(maximum)s is below the minimum %(minimum)s"), "THB-18",
                                 maximum=self.max_ante, minimum=self.min_ante)
+        if multiple is not None and self.max_ante != multiple * self.min_ante:
+            raise RuleViolation(N_("The table maximum is %(multiple)s times the minimum: %(expected)s, not "
+                                   "%(maximum)s"), "THB-18", multiple=multiple,
+                                expected=multiple * self.min_ante, maximum=self.max_ante)
         _whole(Phrase(N_("The Bonus minimum")), self.min_bonus, "THB-20")
         if self.max_bonus is None:
             object.__setattr__(self, "max_bonus", self.max_ante)
@@ -139,9 +154,12 @@ class TableRules:
             "ante_pays_from": self.ante_pays_from.value,
             "approval_awards": sorted(self.approval_awards, key=AWARD_KEYS.index),
             "approval_above": self.approval_above,
-            # Written only when chosen: the rules of hands played before the option keep their JSON.
+            # Written only when true: a hand's JSON without it (every hand before THB-67 became the default)
+            # was played without it, and ``from_dict`` reads it so.
             **({"release_every_bonus": True} if self.release_every_bonus else {}),
             "boxes": self.boxes,
+            # None is left out: a hand's JSON without it (every hand before THB-18 was checked) reads as None.
+            **({"max_ante_multiple": self.max_ante_multiple} if self.max_ante_multiple is not None else {}),
         }
 
     @classmethod
@@ -152,6 +170,10 @@ class TableRules:
             raise RuleViolation(N_("Unknown table setting %(unknown)s; settings are %(known)s"),
                                 unknown=", ".join(unknown), known=", ".join(sorted(known)))
         values = dict(data)
+        # A hand's rules as they were stored: the limits it was played at are not configured again (THB-18),
+        # and a hand stored without ``release_every_bonus`` was played without it (THB-67).
+        values.setdefault("max_ante_multiple", None)
+        values.setdefault("release_every_bonus", False)
         if "approval_awards" in values:
             values["approval_awards"] = frozenset(values["approval_awards"])
         return cls(**values)

@@ -298,6 +298,14 @@ def _next_level_number(structure: Structure, step: int) -> int | None:
     return None
 
 
+def levels_begun(structure: Structure, reading: ClockReading) -> int:
+    """How many levels the clock has begun: 0 before the start; on a break, the levels before it (the end of
+    late registration is counted so, CC-32)."""
+    if not reading.started:
+        return 0
+    return sum(1 for step in structure.steps[: reading.step + 1] if isinstance(step, Level))
+
+
 def level_for_hand(structure: Structure, events: list[ClockEvent], hand_started_at: datetime, *,
                    hand_for_hand_seconds: int = 120) -> Level:
     """The level a hand started at ``hand_started_at`` is played at: a level applies from the next hand

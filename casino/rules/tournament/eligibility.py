@@ -3,7 +3,8 @@
 ``refusal`` gives the first reason a person may not enter, each with its clause, in the order a
 registration desk checks them: a valid ID (CC-24, CC-23 "cannot prove identity"), the minimum age on the
 day of the event (CC-23), the exclusion and self-exclusion register (CC-23), company staff and inspectors
-(CC-23), and one entry per event unless the event allows re-entry (CC-26, C-32).
+(CC-23), no entry again after a voluntary withdrawal (CC-34), and one entry per event unless the event allows
+re-entry (CC-26, C-32).
 
 ID numbers are compared after ``normalise_id_number`` ("12.345.678" and "12345678" are one DNI).
 ``parse_exclusion_csv`` reads the exclusion register's CSV export (the format is in
@@ -43,6 +44,7 @@ class Applicant:
     excluded: bool = False  # on the exclusion or self-exclusion list (CC-23)
     staff: bool = False  # company staff or inspector (CC-23)
     entries_in_event: int = 0  # entries this person already has in the event (CC-26)
+    withdrew: bool = False  # one of those entries withdrew voluntarily (CC-34)
 
 
 def normalise_id_number(text: str) -> str:
@@ -123,9 +125,22 @@ def refusal(applicant: Applicant, *, on: date, options: HouseOptions,
         return RuleViolation(N_("On the exclusion or self-exclusion register: may not play"), "CC-23")
     if applicant.staff:
         return RuleViolation(N_("Company staff and inspectors may not play"), "CC-23")
+    if applicant.withdrew:
+        # CC-34: "no podrá volver a ingresar": a withdrawal ends his event, re-entry or not.
+        return RuleViolation(N_("This player withdrew from the event and may not enter it again"), "CC-34")
     if applicant.entries_in_event > 0 and not options.reentry_allowed:
         return RuleViolation(N_("Already entered in this event: one entry per player"), "CC-26")
     return None
+
+
+def late_registration_refusal(*, levels_begun: int, until_level: int | None) -> RuleViolation | None:
+    """The end of late registration (CC-32 "Ingresos tardíos", TDA-08-A): an entry is taken until the end of
+    level ``until_level`` (its break after it included), then refused; None: still open, or the event has
+    no end set. ``levels_begun`` is how many levels the clock has begun (0 before the start)."""
+    if until_level is None or levels_begun <= until_level:
+        return None
+    return RuleViolation(N_("Late registration ended with level %(level)s: level %(now)s is in play"), "CC-32",
+                         level=until_level, now=levels_begun)
 
 
 #: the longest value a refusal quotes back (a 100 KiB "ID number" is not repeated to the user)

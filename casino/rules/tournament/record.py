@@ -24,6 +24,7 @@ from datetime import datetime
 from typing import Any
 
 from casino.rules.errors import N_, RuleViolation
+from casino.rules.tournament import random_draw
 from casino.rules.tournament.clock import CLOCK_KINDS, ClockEvent
 from casino.rules.tournament.options import HouseOptions
 from casino.rules.tournament.penalties import PENALTY_KINDS, Penalty, hands_left
@@ -38,7 +39,7 @@ EVENT_TYPES: dict[str, tuple[str, ...]] = {
     "setup_changed": ("changes", "reason"),
     "structure_changed": ("structure", "reason"),
     "registration_opened": (),
-    "registered": ("entry", "reentry_of"),
+    "registered": ("entry", "reentry_of", "late_override"),
     "refused": ("reason", "clause"),
     "id_checked": ("entry", "checkpoint"),
     "registration_closed": ("entries", "prize_pool"),
@@ -66,6 +67,7 @@ EVENT_TYPES: dict[str, tuple[str, ...]] = {
     "correction": ("voids", "reason", "replaces"),
     "penalty": ("entry", "kind", "hands", "rounds", "infraction", "reason"),
     "penalty_ended": ("entry", "penalty", "reason"),
+    "random_draw": ("reason", "choices", "seed", "drawn"),
 }
 
 #: Events that change who sits where: a plan proposed before one of them no longer applies.
@@ -527,6 +529,11 @@ class _Replay:
         if ev.get("reason") == "absent" and self.entries[e.entry].stack == 0 and e.status in IN_PLAY:
             # CC-30: a player whose whole stack was removed is out, ranked in the order of the removal
             self.leave(e.entry, "bust", int(ev["seq"]), "busted", table=e.table)
+
+    def on_random_draw(self, ev):
+        """RP-14: the director's draw changes nothing in play; its choice must be the one its seed draws."""
+        if random_draw.drawn(ev["choices"], int(ev["seed"])) != int(ev["drawn"]):
+            raise RuleViolation(N_("The draw at line %(seq)s is not the one its seed draws"), "RP-14", seq=ev["seq"])
 
     def on_stack_held(self, ev):
         self.update(int(ev["entry"]), held=bool(ev.get("held", True)))

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from casino.rules.errors import RuleViolation
-from casino.rules.tournament.clock import ClockEvent, check_clock_event, clock_at, level_for_hand
+from casino.rules.tournament.clock import ClockEvent, check_clock_event, clock_at, level_for_hand, levels_begun
 from casino.rules.tournament.structure import Break, Level, Structure
 
 T0 = datetime(2026, 11, 23, 20, 0, tzinfo=UTC)
@@ -193,6 +193,14 @@ def test_skip_moves_to_a_step_with_its_full_time():
 def test_a_skip_before_the_start_starts_the_event_at_that_step():
     events = [ev("skip", at(-5), step=1), ev("start", T0)]
     assert clock_at(STRUCTURE, events, at(1)).level == L2
+
+
+def test_cc32_the_levels_begun_count_a_break_as_the_level_before_it():
+    def begun(minutes):
+        return levels_begun(STRUCTURE, clock_at(STRUCTURE, START, at(minutes)))
+
+    assert levels_begun(STRUCTURE, clock_at(STRUCTURE, START, at(seconds=-1))) == 0  # not started
+    assert (begun(1), begun(21), begun(41), begun(51), begun(71)) == (1, 2, 2, 3, 4)  # 41: the break
 
 
 def test_finish_stops_the_clock():

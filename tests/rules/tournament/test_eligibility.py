@@ -87,6 +87,23 @@ def test_cc26_a_second_entry_is_refused_unless_the_event_allows_reentry():
     assert clause(person(entries_in_event=1), options=HouseOptions(reentry_allowed=True)) is None
 
 
+def test_cc34_a_player_who_withdrew_may_not_enter_again_even_with_reentry_on():
+    reentry_on = HouseOptions(reentry_allowed=True)
+    assert clause(person(entries_in_event=1, withdrew=True), options=reentry_on) == "CC-34"
+    assert clause(person(entries_in_event=1, withdrew=True)) == "CC-34"
+    assert clause(person(entries_in_event=1), options=reentry_on) is None
+
+
+def test_cc32_late_registration_is_open_through_its_level_and_refused_after_it():
+    from casino.rules.tournament.eligibility import late_registration_refusal
+
+    assert late_registration_refusal(levels_begun=0, until_level=4) is None  # before the start
+    assert late_registration_refusal(levels_begun=4, until_level=4) is None
+    refused = late_registration_refusal(levels_begun=5, until_level=4)
+    assert refused is not None and refused.clause == "CC-32"
+    assert late_registration_refusal(levels_begun=30, until_level=None) is None  # no end set
+
+
 def test_the_id_check_comes_first():
     refused = refusal(person(id_number="", excluded=True, birth_date=date(2015, 1, 1)), on=EVENT_DAY, options=HOUSE)
     assert refused.clause == "CC-24"
