@@ -96,15 +96,16 @@ call_command("verify_audit")
 """
 
 
-def test_the_app_role_plays_a_hand_and_verifies_the_log(app_role, table_one, pit_boss_pat, tmp_path):
-    """Every table a hand writes is covered by the grants: the whole write path runs as the application."""
+def test_the_app_role_plays_a_hand_and_verifies_the_log(app_role, bonus_paid_without_release, pit_boss_pat, tmp_path):
+    """Every table a hand writes is covered by the grants: the whole write path runs as the application (a winning
+    Bonus paid at once: THB-67's house option, so that the hand settles without the pit boss's release)."""
     from tables.models import Hand, HandAction
 
     result = _manage("shell", "-c", PLAY_A_HAND, DATABASE_URL=app_role.url(),
                      AUDIT_ANCHOR_PATH=str(tmp_path / "anchors.jsonl"))
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Audit log intact" in result.stdout
-    hand = Hand.objects.get(table=table_one)
+    hand = Hand.objects.get(table=bonus_paid_without_release)
     assert hand.house_net is not None and HandAction.objects.filter(hand=hand).count() == 20
 
 
