@@ -99,10 +99,16 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     def news_from_memory(self, event: dict) -> tuple[Hashable, Callable[[], object], Callable[[], str | None]] | None:
         """For an announcement on a group that is not coalesced and carries another aggregate's version
-        (a tap at the table a tournament entry plays at): ``(key, read, render)``. ``render()`` gives the
-        fragment from what this process holds once ``read`` ran for ``key`` (None until then, or when it
-        cannot: the viewer's right included), on the event loop; ``read`` runs once per key and process,
-        as ``shared_read``. None: render in a worker thread, as for any other announcement."""
+        (a tap at the table a tournament entry plays at): ``(key, read, render)``. ``render()`` gives a
+        message the screen's script draws on top of the fragment it shows (it changes neither the fragment
+        nor the version it shows), from what this process holds once ``read`` ran for ``key`` (None until
+        then, or when it cannot: the viewer's right included), on the event loop; ``read`` runs once per key
+        and process, as ``shared_read``. None: render the fragment in a worker thread instead."""
+        return None
+
+    def news_now(self) -> str | None:
+        """In the worker thread, after the viewer's fragment was rendered there with their right checked: the
+        message the latest such announcement would have brought (sent after the fragment), or None."""
         return None
 
     def groups_now(self) -> list[str] | None:
@@ -166,11 +172,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def state_changed(self, event) -> None:
         if event.get("group") not in self.coalesce_groups:
             news = self.news_from_memory(event) if event.get("version") is not None else None
-            html = await self._after_shared_read(*news) if news is not None else None
-            if html is None:
+            message = await self._after_shared_read(*news) if news is not None else None
+            if message is None:
                 await self.push_fragment()
             else:
-                await self._show(html)
+                await self.send(text_data=message)
             return
         announced = event.get("version")
         if announced is not None and announced <= self.shown_version:
@@ -183,17 +189,19 @@ class LiveConsumer(AsyncWebsocketConsumer):
             if html is not None:
                 await self._show(html)
                 return
-        html, allowed = await database_sync_to_async(self._checked_fragment, thread_sensitive=False)(version)
+        html, allowed, news = await database_sync_to_async(self._checked_fragment, thread_sensitive=False)(version)
         if not allowed:
             await self.send(text_data=html)
             await self.close(code=CLOSE_REVOKED)
             return
-        await self._show(html)
+        await self._show(html, news)
 
-    async def _show(self, html: str) -> None:
+    async def _show(self, html: str, news: str | None = None) -> None:
         shown = SHOWN_VERSION.search(html, 0, 600)
         self.shown_version = max(self.shown_version, int(shown.group(1))) if shown else -1
         await self.send(text_data=html)
+        if news is not None:
+            await self.send(text_data=news)
         await self._follow_groups()
 
     async def _follow_groups(self) -> None:
@@ -241,12 +249,13 @@ class LiveConsumer(AsyncWebsocketConsumer):
             log.exception("%s rendered from memory read the database", type(self).__name__)
             return None
 
-    def _checked_fragment(self, version: int | None) -> tuple[str, bool]:
-        """In a worker thread: the viewer's right checked again, then their fragment (or a goodbye)."""
+    def _checked_fragment(self, version: int | None) -> tuple[str, bool, str | None]:
+        """In a worker thread: the viewer's right checked again, then their fragment and the news drawn on it
+        (``news_now``), or a goodbye."""
         with translation.override(self.language):
             if not self.still_allowed(version):
-                return render_to_string(self.goodbye_template, {"screen_id": self.screen_id()}), False
-            return self.render_fragment(version), True
+                return render_to_string(self.goodbye_template, {"screen_id": self.screen_id()}), False, None
+            return self.render_fragment(version), True, self.news_now()
 
 
 # --- A Redis that lost its data ------------------------------------------------------------------------
@@ -370,6 +379,9 @@ class PlayerConsumer(LiveConsumer):
 
     def shared_read(self, version: int):
         return player_views.shared_read(self.seat, version)
+
+    def news_now(self) -> str | None:
+        return player_views.news_now(self.link, self.seat)
 
     def news_from_memory(self, event: dict):
         # Only once the phone shows a version of its own: the news is rendered on top of it.

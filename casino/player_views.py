@@ -27,9 +27,12 @@ class SeatScreen:
     ``from_memory(seat, link, version)``: the fragment from what this process holds, link checked, or
     None. ``shared_read(seat, version)``: ``(key, read)`` that fills what ``from_memory`` uses.
     ``news(seat, link, event, shown)``: for an announcement on one of its groups that are not versioned
-    (another aggregate's: a tap at a tournament entry's table), ``(key, read, render)`` that renders it
-    on top of the version ``shown`` from memory after one shared read (``LiveConsumer.news_from_memory``),
-    or None to render it in a worker thread. ``groups_now(seat, shown)``: from memory, the seat's groups
+    (another aggregate's: a tap at a tournament entry's table), ``(key, read, render)``: ``render()`` gives a
+    message the phone draws on top of the fragment it shows (the table's public summary, the same for every
+    phone there, no card), from memory after one shared read (``LiveConsumer.news_from_memory``), or None to
+    render the fragment in a worker thread. ``news_now(seat, link)``: in a worker thread, after a fragment
+    rendered there, the message as the latest such announcement would give it, or None.
+    ``groups_now(seat, shown)``: from memory, the seat's groups
     as the version ``shown`` has them (a tournament entry's table), or None to keep those it joined.
     """
 
@@ -39,6 +42,7 @@ class SeatScreen:
     shared_read: Callable[[object, int], tuple[Hashable, Callable[[], object]]] | None = None
     versioned: Callable[[object], list[str]] | None = None
     news: Callable[[object, PlayerLink, dict, int], tuple | None] | None = None
+    news_now: Callable[[object, PlayerLink], str | None] | None = None
     groups_now: Callable[[object, int], list[str] | None] | None = None
 
 
@@ -100,6 +104,12 @@ def news_from_memory(link: PlayerLink, seat, event: dict, shown: int):
     (``SeatScreen.news``), or None: the push is rendered in a worker thread."""
     news = _screen(seat).news
     return news(seat, link, event, shown) if news is not None else None
+
+
+def news_now(link: PlayerLink, seat) -> str | None:
+    """In a worker thread, after the seat's fragment: what its latest news would bring (``SeatScreen.news_now``)."""
+    now = _screen(seat).news_now
+    return now(seat, link) if now is not None else None
 
 
 def groups_now(seat, shown: int) -> list[str] | None:

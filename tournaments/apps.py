@@ -21,8 +21,9 @@ class TournamentsConfig(AppConfig):
 
         # A player's phone shows their entry (tournaments.rendering): one read per version and process,
         # then every phone of the event renders from memory, its link checked against that read; a tap
-        # at the entry's table (its phones' group, which a phone changes when its player moves) likewise
-        # after one read of the table per table version.
+        # at the entry's table (its phones' group, which a phone changes when its player moves) is the table's
+        # public summary, one message for every phone there after one read of the table per table version,
+        # which each phone draws its own part of (after a fragment read in a worker thread: ``table_now``).
         register_seat(Entry, SeatScreen(
             groups=phone_screen.player_groups,
             render=phone_screen.player_fragment,
@@ -30,6 +31,7 @@ class TournamentsConfig(AppConfig):
             shared_read=phone_screen.phone_shared_read,
             versioned=phone_screen.versioned_groups,
             news=phone_screen.phone_news,
+            news_now=phone_screen.table_now,
             groups_now=phone_screen.phone_groups_now,
         ))
 

@@ -171,21 +171,57 @@ def test_a_bust_anywhere_renders_what_every_phone_shows_once_for_all_of_them_and
     assert "Entry 9" not in after[5] and "Entry 5" not in after[9]
 
 
-def test_a_phone_shows_its_part_of_the_hand_its_stack_whose_turn_and_the_clock_on_it_C_04_C_33():
+def _summary(**changes) -> dict:
+    """A dealt table's summary (``hand_reads.summary_of``) mid-hand: entries 5 and 8 dealt in at seats 4 and 7."""
+    return {"number": 3, "hand": 12, "phase": "betting", "paused": None, "street": "flop", "pot": 1_500,
+            "in_play": True, "all_in": [], "stacks": {4: 8_250, 7: 11_000}, "to_act": 7, "board_held": False,
+            "entries": {4: 5, 7: 8}, "clock": None, **changes}
+
+
+def test_the_phones_summary_of_a_hand_holds_the_street_pot_stacks_by_seat_and_whose_turn_C_33():
+    shown = projections.table_for_phones(3, 41, _summary())
+    assert shown == {"table": 3, "version": 41, "hand": {
+        "hand": 12, "in_play": True, "street": "flop", "pot": 1_500, "to_act": 7, "stacks": {"4": 8_250, "7": 11_000},
+        "dealt": [4, 7], "clock": None}}
+    # no entry (who sits where is the seating list's), nothing of the dealer's tablet, never a card
+    assert "entries" not in shown["hand"] and "board_held" not in shown["hand"] and "phase" not in shown["hand"]
+    assert projections.table_for_phones(3, 2, None) == {"table": 3, "version": 2, "hand": None}  # before a hand
+
+
+def test_the_phones_summary_names_the_seat_the_clock_is_called_on_and_when_it_runs_out_C_04():
+    clock = {"seat": 7, "ends_at": "2026-11-23T20:00:30+00:00", "seconds": 30, "countdown": 10}
+    shown = projections.table_for_phones(3, 41, _summary(clock=clock))
+    assert shown["hand"]["clock"] == {"seat": 7, "ends_ms": 1_795_464_030_000, "seconds": 30, "countdown": 10}
+
+
+def test_every_phone_at_a_table_is_sent_the_same_message_made_once_per_table_version(monkeypatch):
+    from tournaments.models import DealtTable
+    from tournaments.reads.hands import SummaryAt
+
+    table = DealtTable(pk=11, tournament_id=7, number=3, version=41, created_at=START)
+    made = []
+    real = phone_screen.table_for_phones
+    monkeypatch.setattr(phone_screen, "table_for_phones", lambda *a: made.append(a) or real(*a))
+    first = phone_screen.table_message(table, SummaryAt(41, _summary()))
+    assert phone_screen.table_message(table, SummaryAt(41, _summary())) is first and len(made) == 1
+    assert first.startswith('{"table_summary":{"table":3,"version":41,') and not re.search(r"[2-9TJQKA][cdhs]", first)
+    assert phone_screen.table_message(table, SummaryAt(42, _summary(pot=2_000))) != first
+
+
+def test_a_seated_phone_has_the_slot_its_part_of_the_hand_is_drawn_in_with_its_words_C_33():
     seated = board(seats={5: SeatAt(3, 4), 9: SeatAt(6, 2)})
-    waiting = projections.HandAtSeat(table=3, hand=12, in_play=True, street="flop", pot=1_500, seat=4, stack=8_250,
-                                 to_act=7)
-    html = phone_screen.phone_view(seated, 5, START, hand=waiting)
-    assert "Hand 12" in html and "Flop" in html and "pot 1,500" in html
-    assert '<strong data-role="stack">8,250</strong>' in html and "Seat 7 to act" in html
-    assert "Your turn" not in html and 'data-role="clock"' not in html
-    called = replace(waiting, to_act=4, clock_ends_ms=1_790_000_030_000, clock_seconds=30, clock_countdown=10)
-    mine = phone_screen.phone_view(seated, 5, START, hand=called)
-    assert "Your turn" in mine and 'data-clock-ends="1790000030000"' in mine and 'data-countdown="10"' in mine
-    # A hand at a table the entry has left is not shown; nor is a card, ever.
-    moved = replace(seated, seats={5: SeatAt(8, 1)})
-    assert 'data-role="hand"' not in phone_screen.phone_view(moved, 5, START, hand=waiting)
-    assert not re.search(r"\b[2-9TJQKA][cdhs]\b", mine)
+    html = phone_screen.phone_view(seated, 5, START)
+    assert attr(html, "hand", "data-table") == "3" and attr(html, "hand", "data-seat") == "4"
+    assert attr(html, "hand", "data-thousands") == ","
+    for words in ("Hand <span data-fill=\"hand\"></span>", "pot <span data-fill=\"pot\"></span>", "Your stack",
+                  "Your turn", "Seat <span data-fill=\"to-act\"></span> to act", "The clock is called on you",
+                  ">Flop<"):
+        assert words in html
+    with translation.override("es"):
+        spanish, separator = phone_screen.phone_view(seated, 5, START), chips(1_000)[1:-3]
+    assert "Mano <span data-fill=\"hand\"></span>" in spanish and f'data-thousands="{separator}"' in spanish
+    # not seated: no slot
+    assert 'data-role="hand"' not in phone_screen.phone_view(board(), 5, START)
 
 
 def test_a_phone_shows_its_place_and_prize_once_out_and_the_winner_is_told():

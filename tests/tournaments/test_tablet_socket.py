@@ -6,6 +6,7 @@ for its answer and its push, and a change of the event drawn only at the tables 
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 from datetime import UTC, date, datetime
@@ -204,7 +205,7 @@ def test_a_dealer_taken_off_the_table_gets_no_push_of_their_own_last_tap(
 
     with translation.override("en"):
         assert dana.fragment_from_memory(tapped) is None  # never from memory, unchecked
-        html, allowed = dana._checked_fragment(tapped)
+        html, allowed, _news = dana._checked_fragment(tapped)
     assert allowed is False
     assert "data-access-ended" in html and html != made.with_notice(None)
 
@@ -314,7 +315,15 @@ async def _phone(tournament, director, number: int) -> WebsocketCommunicator:
     connected, _code = await socket.connect(timeout=5)
     assert connected
     await socket.receive_from(timeout=5)
+    await _summary_after_fragment(socket)
     return socket
+
+
+async def _summary_after_fragment(socket) -> None:
+    """A fragment read in a worker thread is followed by its table's summary when its player sits at a dealt
+    table (``phone_screen.table_now``)."""
+    if not await socket.receive_nothing(timeout=0.3):
+        assert '"table_summary"' in await socket.receive_from(timeout=5)
 
 
 def _dealt_at(table) -> dict[int, int]:
@@ -330,13 +339,21 @@ async def test_each_tap_reaches_the_phones_of_the_players_dealt_in_whose_turn_an
     phone = await _phone(event_in_play, director_dora, dealt[to_act])
 
     await database_sync_to_async(_tap)(dealer_dana_here, first_table, "call-clock")
-    called = await phone.receive_from(timeout=5)
-    assert "Your turn" in called and 'data-role="clock"' in called and "The clock is called on you" in called
+    called = _hand_sent(await phone.receive_from(timeout=5))
+    assert called["to_act"] == to_act and called["clock"]["seat"] == to_act and called["clock"]["ends_ms"] > 0
 
     await database_sync_to_async(_tap)(dealer_dana_here, first_table, "fold", seat=to_act)
-    folded = await phone.receive_from(timeout=5)
-    assert "Your turn" not in folded and 'data-role="clock"' not in folded and "to act" in folded
+    folded = _hand_sent(await phone.receive_from(timeout=5))
+    assert folded["to_act"] not in (None, to_act) and folded["clock"] is None
     await phone.disconnect()
+
+
+def _hand_sent(message: str) -> dict:
+    """The hand of the table's public summary a phone was sent (its script draws its own part: the browser
+    tests read what it draws)."""
+    sent = json.loads(message)["table_summary"]
+    assert set(sent) == {"table", "version", "hand"}
+    return sent["hand"]
 
 
 async def test_a_tap_at_one_table_reaches_no_phone_at_another(two_tables, dealer_dana_here, director_dora):
@@ -353,7 +370,8 @@ async def test_a_tap_reaches_every_phone_dealt_in_from_one_read_of_the_table_non
     first_table, dealer_dana_here, director_dora, event_in_play, monkeypatch
 ):
     """A tap is pushed to the phone of every player dealt in (nine at a full table): the process reads the
-    table once for all of them and renders each on the event loop, its own stack in it (issue #15's bench)."""
+    table once for all of them and sends each, from the event loop, the same message: the table's public
+    summary, every seat's stack in it (issue #15's bench; issue #35: no render per phone)."""
     from casino.consumers import PlayerConsumer
 
 
@@ -374,9 +392,9 @@ async def test_a_tap_reaches_every_phone_dealt_in_from_one_read_of_the_table_non
     pushed = [await phone.receive_from(timeout=5) for phone in phones]
     stacks = await database_sync_to_async(lambda: hand_reads.hand_state(hand_reads.latest_hand(first_table)).stacks)()
     assert len(reads) == 1 and worker_renders == []
-    for seat, html in zip(seats, pushed, strict=True):
-        assert f"{stacks[seat]:,}" in html or str(stacks[seat]) in html
-    assert "to act" in pushed[0] and "Your turn" not in pushed[0]
+    assert len(set(pushed)) == 1  # the same bytes for every phone at the table
+    hand = _hand_sent(pushed[0])
+    assert hand["stacks"] == {str(seat): stack for seat, stack in stacks.items()} and hand["to_act"] != to_act
     for phone in phones:
         await phone.disconnect()
 
@@ -413,7 +431,7 @@ async def test_a_link_revoked_before_the_tap_is_read_is_not_served_from_memory_b
         return served_before, news_for(link, entry)
 
     served_before, served_after = await database_sync_to_async(revoke_and_read)()
-    assert 'data-version="' in served_before and "data-access-ended" not in served_before
+    assert '"table_summary"' in served_before and "data-access-ended" not in served_before
     assert served_after is None  # the worker-thread path takes it, and reads the link's row
     assert "data-access-ended" in await phone.receive_from(timeout=5)
     assert (await phone.receive_output(timeout=5))["type"] == "websocket.close"
@@ -443,10 +461,11 @@ async def test_a_moved_players_phone_hears_the_taps_at_its_new_table_and_none_at
     moved = await phone.receive_from(timeout=5)
     assert f'data-role="table">{there.number}<' in moved
     await phone.receive_from(timeout=5)  # shown once more on joining the new table's group
+    await _summary_after_fragment(phone)
     assert await phone.receive_nothing(timeout=0.3)
 
     await database_sync_to_async(_tap)(dealer_dana_here, here, "new-hand")
     assert await phone.receive_nothing(timeout=0.5)
     await database_sync_to_async(_tap)(dealer_dana_here, there, "new-hand")
-    assert 'data-version="' in await phone.receive_from(timeout=5)
+    assert _hand_sent(await phone.receive_from(timeout=5))["in_play"] is True
     await phone.disconnect()

@@ -1,29 +1,24 @@
 """A player's phone (C-33: read-only, their own entry): its seat, move, result and penalty, the clock and the
-counts every phone shows alike, and its part of the hand at its table. Rendered in three parts cached per
-version and language (docs/decisions/2026-11-26-phone-in-three-parts.md), the socket's groups following the
-player's table, and a tap at the table read once per tap and process (``read_tap``)."""
+counts every phone shows alike, rendered in parts cached per version and language
+(docs/decisions/2026-11-26-phone-in-three-parts.md), the socket's groups following the player's table. Its part
+of the hand at its table is drawn by the phone itself from the table's public summary, the same message for
+every phone there, made once per table version and process (``read_tap``, ``table_message``;
+docs/decisions/2026-11-27-phone-draws-its-part-of-the-hand.md)."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
-from django.utils.safestring import mark_safe
+from django.utils.formats import get_format
 
 from casino.memo import BoundedCache
 from tournaments.models import DealtTable, Tournament, event_screens_group, table_phones_group
-from tournaments.projections import (
-    HandAtSeat,
-    entry_number,
-    hand_at_seat,
-    hand_shown,
-    hands_in,
-    remember_hand,
-    street_label,
-)
+from tournaments.projections import entry_number, table_for_phones
 from tournaments.reads.event import ANNOUNCEMENTS, MOVE_NOTICE, Board, board_at, board_since, watching_links
 from tournaments.reads.hands import SUMMARIES
 from tournaments.rendering.clock import clock_context, clock_state, clock_view, stamped
@@ -55,11 +50,22 @@ def versioned_groups(entry) -> list[str]:
 
 def player_fragment(entry, link, *, version: int | None = None) -> str:
     """In a worker thread (a connection, a revocation, a tap at the entry's table, a push the memory could
-    not serve): read now, the hand at the entry's table included."""
+    not serve): read now. The hand at the entry's table follows it (``table_now``)."""
     tournament = Tournament.objects.get(pk=entry.tournament_id)
-    board = board_at(tournament, version)
-    number = entry_number(entry)
-    return phone_view(board, number, hand=hand_at_seat(board, number))
+    return phone_view(board_at(tournament, version), entry_number(entry))
+
+
+def table_now(entry, link) -> str | None:
+    """In a worker thread, after the phone's fragment (its link checked): the public summary of the table its
+    player sits at now, as a tap there would announce it; None when the entry has no seat or its table is not
+    dealt from a tablet."""
+    board = board_since(entry.tournament_id, 0) or board_at(Tournament(pk=entry.tournament_id))
+    seat = board.seats.get(entry_number(entry))
+    if seat is None:
+        return None
+    # unordered: one row at most (as the tablet's read)
+    table = DealtTable.objects.filter(tournament_id=board.tournament_id, number=seat.table).order_by().first()
+    return None if table is None else table_message(table, SUMMARIES.snapshot_anywhere(table, table.version))
 
 
 _watching: BoundedCache[dict] = BoundedCache(64)
@@ -95,19 +101,18 @@ def phone_from_memory(entry, link, version: int) -> str | None:
     expires_at = links.get(link.pk)
     if expires_at is None or expires_at <= timezone.now():
         return None
-    number = entry_number(entry)
-    return phone_view(board, number, hand=hand_shown(entry.tournament_id, number))
+    return phone_view(board, entry_number(entry))
 
 
 def phone_news(entry, link, event: dict, shown: int):
-    """A tap at the entry's table (its phones' group: the table's pk and version, no state):
-    one read of the table per version and process (``read_tap``), then every phone dealt in there renders on
-    the event loop, on top of the board version it shows, its link checked against that read. A revocation
-    committed before the read is in it; the revocation's own push reads the link's row and says goodbye."""
+    """A tap at the entry's table (its phones' group: the table's pk and version, no state): one read of the
+    table per version and process (``read_tap``), then every phone there is sent the same message, the
+    table's public summary, its link checked against that read. A revocation committed before the read is in
+    it; the revocation's own push reads the link's row and says goodbye. The phone draws its own part."""
     table_pk, version = event.get("table"), event.get("version")
     if table_pk is None or version is None:
         return None
-    tournament_id, number = entry.tournament_id, entry_number(entry)
+    tournament_id = entry.tournament_id
     key = ("tournament-tap", table_pk, version)
 
     def read() -> None:
@@ -116,29 +121,30 @@ def phone_news(entry, link, event: dict, shown: int):
             TAPS.put(key, tap)
 
     def render() -> str | None:
-        # the board the phone shows or a newer one (the tap's read reads the current board): the version a
-        # phone shows may be long past, as the event's plain hands are not announced to it
-        tap, board = TAPS.get(key), board_since(tournament_id, shown)
-        if tap is None or board is None:
+        tap = TAPS.get(key)
+        if tap is None:
             return None
         expires_at = tap.links.get(link.pk)
         if expires_at is None or expires_at <= timezone.now():
             return None
-        hand = tap.hands.get(number)
-        if not remember_hand(tournament_id, number, tap.table, hand):
-            hand = hand_shown(tournament_id, number)
-        return phone_view(board, number, hand=hand)
+        return tap.message
 
     return key, read, render
 
 
+_messages: BoundedCache[str] = BoundedCache(1024)
+
+
+def table_message(table: DealtTable, at_version) -> str:
+    """The phones' message of a dealt table at a version (``SummaryAt``): its public summary as JSON, made once
+    per table version and process, the same bytes for every phone there."""
+    key = (table.pk, table.created_at, at_version.version)
+    return _messages.get_or_make(key, lambda: json.dumps(
+        {"table_summary": table_for_phones(table.number, at_version.version, at_version.summary)},
+        separators=(",", ":")))
+
+
 _VERSION_SHOWN = re.compile(r'data-version="\d+"')
-
-
-HAND_SLOT = mark_safe("<!--phone-hand-->")  # noqa: S308 - a constant
-
-
-_phone_hands: BoundedCache[str] = BoundedCache(4096)
 
 
 _facts: BoundedCache[tuple] = BoundedCache(64)
@@ -153,13 +159,9 @@ def _board_facts(board: Board) -> tuple:
         board.ante_mode, board.structure))
 
 
-def _phone_hand(hand: HandAtSeat) -> str:
-    return render_to_string("tournaments/_phone_hand.html", {"hand": hand, "street": street_label(hand.street)})
-
-
-def phone_view(board: Board, number: int, now: datetime | None = None, hand: HandAtSeat | None = None) -> str:
-    """The phone of entry ``number``: its own seat, move, result, the clock, and its part of the hand at its
-    table (``hand``); never another entry's."""
+def phone_view(board: Board, number: int, now: datetime | None = None) -> str:
+    """The phone of entry ``number``: its own seat, move, result and the clock, never another entry's; the
+    slot its part of the hand at its table is drawn in (``table_message``)."""
     if board.entry_numbers and number not in board.entry_numbers:
         # The entry was corrected away: whoever holds its link sees nothing of the event any more.
         return render_to_string("casino/fragments/access_ended.html")
@@ -171,40 +173,34 @@ def phone_view(board: Board, number: int, now: datetime | None = None, hand: Han
     # Keyed by what this phone shows, not by the version: a version that leaves it as it was (a hand's end
     # at a table without a bust, a tap at a dealt table) is the same render, stamped with the new version.
     seat = board.seats.get(number)
-    if hand is not None and (seat is None or hand.table != seat.table):
-        hand = None  # a hand at the table the entry has left is not shown
-    # Three parts, each rendered when what it shows changes: the phone's own (its seat, move, result,
-    # penalty), what every phone of the event shows alike (the clock, the counts, the money: a bust anywhere
-    # changes it for a thousand phones at once, rendered once for all of them), and its part of the hand
-    # at its table (at every tap there), put in its slot.
+    # Two parts, each rendered when what it shows changes: the phone's own (its seat, move, result, penalty,
+    # the slot of its part of the hand) and what every phone of the event shows alike (the clock, the counts,
+    # the money: a bust anywhere changes it for a thousand phones at once, rendered once for all of them).
     language = translation.get_language()
     finish, leaving, penalty_hands = board.finishes.get(number), board.leaving.get(number), board.penalties.get(number)
-    own_key = (board.tournament_id, board.name, number, move, seat, finish, leaving, penalty_hands, hand is not None,
-               language)
+    own_key = (board.tournament_id, board.name, number, move, seat, finish, leaving, penalty_hands, language)
     shared_key = (_board_facts(board), view.key, finish is None, language)
 
     def whole() -> str:
         own = _phone_own.get_or_make(own_key, lambda: render_to_string("tournaments/_phone_own.html", {
             "board": board, "number": number, "seat": seat, "move": move, "finish": finish, "leaving": leaving,
-            "penalty_hands": penalty_hands, "won": finish is not None and 1 in finish.places, "hand": hand,
-            "hand_section": HAND_SLOT}))
+            "penalty_hands": penalty_hands, "won": finish is not None and 1 in finish.places,
+            "thousands": get_format("THOUSAND_SEPARATOR")}))
         shared = _phone_shared.get_or_make(shared_key, lambda: render_to_string(
             "tournaments/_phone_shared.html", {**clock_context(board, view), "money": finish is None}))
         return render_to_string("tournaments/player_fragment.html", {
             "board": board, "state": clock_state(view), "own": own, "shared": shared})
 
     html = _phone_html.get_or_make((own_key, shared_key), whole)
-    if hand is not None:
-        html = html.replace(HAND_SLOT, _phone_hands.get_or_make((hand, language), lambda: _phone_hand(hand)), 1)
     return stamped(_VERSION_SHOWN.sub(f'data-version="{board.version}"', html, count=1))
 
 
-#: What a tap at a dealt table tells the phones of the entries dealt in there: each one's part of the hand,
-#: and which of their links are usable (link id -> expiry), read once per table version and process.
+#: What a tap at a dealt table tells the phones there: the table's message (``table_message``) and which of
+#: their links are usable (link id -> expiry), read once per table version and process.
 @dataclass(frozen=True)
 class TapAtTable:
     table: object  # the DealtTable as read (its pk and version)
-    hands: dict[int, HandAtSeat]
+    message: str
     links: dict[int, datetime]
 
 
@@ -240,11 +236,11 @@ def read_tap(tournament_id: int, table_pk: int, version: int) -> TapAtTable | No
         return None
     at_version = SUMMARIES.snapshot_anywhere(table, version)
     table.version = at_version.version  # read now, it may be a later version: it says which
-    hands = hands_in(at_version.summary)
+    dealt = (at_version.summary or {}).get("entries", {}).values()
     # The players seated there but not dealt in, from the newest board this process holds: every change of
     # a seat is announced to the phones, whose shared read of it made that board, and a phone follows a
     # table only once the board it shows seats its player there. Read only when the process holds none:
     # the event's version moves with every hand's end at any table, and each new one was a board to build.
     board = board_since(tournament_id, 0) or board_at(Tournament(pk=tournament_id))
-    at_table = {*hands, *(number for number, seat in board.seats.items() if seat.table == table.number)}
-    return TapAtTable(table, hands, watching_links(tournament_id, at_table))
+    at_table = {*dealt, *(number for number, seat in board.seats.items() if seat.table == table.number)}
+    return TapAtTable(table, table_message(table, at_version), watching_links(tournament_id, at_table))
