@@ -458,9 +458,11 @@ class SeatingRow:
     seat: int
 
 
-def _by_name(name: str) -> str:
-    """The order a room reads names in: letters without their accents, case ignored (Núñez beside Nunez)."""
-    return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)).casefold()
+def fold(text: str) -> str:
+    """A name as a room reads and a desk searches it: letters without their accents, case ignored ("José PÉREZ"
+    beside and found by "jose perez"). The seating display's order and the registration desk's search."""
+    decomposed = unicodedata.normalize("NFKD", text or "")
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
 def seating_rows(board: Board) -> list[SeatingRow]:
@@ -468,4 +470,4 @@ def seating_rows(board: Board) -> list[SeatingRow]:
     with their table and seat; the names read once per process (``entries_by_number``)."""
     names = entries_by_number(board.tournament_id, board.seats.keys())
     rows = [SeatingRow(names.get(number, (0, ""))[1], number, at.table, at.seat) for number, at in board.seats.items()]
-    return sorted(rows, key=lambda row: (_by_name(row.name), row.entry))
+    return sorted(rows, key=lambda row: (fold(row.name), row.entry))

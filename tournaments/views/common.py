@@ -4,7 +4,6 @@ call of a form (``call_service``, its key checked by ``casino.writes.asking``), 
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 
 from django.core.exceptions import PermissionDenied
@@ -21,15 +20,8 @@ from tournaments import access
 from tournaments.models import Entry, Tournament
 from tournaments.rendering import console
 
-log = logging.getLogger(__name__)
-
-
 EVENT_CHANGED = gettext_lazy("The event changed: refreshing. Check and try again.")
-
-
 DIRECTORS = access.DIRECTOR_ROLES
-
-
 FLOOR = access.FLOOR_ROLES
 
 

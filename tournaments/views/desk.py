@@ -39,6 +39,7 @@ from tournaments import access, forms, record_text, services
 from tournaments.models import Entry, ExclusionListEntry, Tournament
 from tournaments.projections import entry_number
 from tournaments.reads import event as event_reads
+from tournaments.reads.event import fold
 from tournaments.services import links
 from tournaments.views.common import (
     DIRECTORS,
@@ -260,12 +261,6 @@ class DeskEntry:
     @property
     def seated(self) -> bool:
         return self.table is not None and self.seat is not None
-
-
-def fold(text: str) -> str:
-    """Text as the desk compares it: case and accents ignored ("José PÉREZ" finds "jose perez")."""
-    decomposed = unicodedata.normalize("NFKD", text or "")
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
 def desk_entries(tournament: Tournament) -> list[DeskEntry]:
