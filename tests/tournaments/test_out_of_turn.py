@@ -173,3 +173,16 @@ def test_a_bad_ruling_from_the_console_is_refused_with_a_message_never_a_500_TDA
                                 "table": first_table.number, **fields}, HTTP_HX_REQUEST="true")
         assert response.status_code == 400
     assert engine(first_table).skipped_ruling == skipped  # nothing recorded
+
+
+def test_the_dealer_does_not_undo_the_directors_ruling_on_a_skipped_hand_but_the_director_may_TDA_53_B(
+    event_in_play, first_table, dealer_dana_here, director_dora
+):
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    skipped, _third, _fourth = skip_with_substantial_action(first_table, dealer_dana_here)
+    at(first_table, dealing.rule_skipped_hand, director_dora, seat=skipped, ruling="non-aggressive")
+    with pytest.raises(NotAllowed):
+        at(first_table, dealing.undo_last, dealer_dana_here, reason="the dealer disagrees")
+    assert rows(first_table)[-1] == {"action": "skipped-hand", "seat": skipped, "ruling": "non-aggressive"}
+    at(first_table, dealing.undo_last, director_dora, reason="ruled on the wrong facts")
+    assert engine(first_table).skipped_ruling == skipped

@@ -288,6 +288,9 @@ def undo_last(*, table: DealtTable, by, key: str, expected_version: int, reason:
         rows = effective_rows(hand)
         if not rows or rows[-1].record.get("action") in START_KINDS:
             raise RuleViolation(N_("The hand's start is not undone: declare a misdeal instead."), "CC-43")
+        if rows[-1].record.get("action") == "skipped-hand" and not runs_the_floor(w.by, w.table):
+            # TDA-53-B: the director's ruling is his to take back (or the floor's for him), not the dealer's
+            raise NotAllowed(N_("The director's ruling on a skipped hand is undone by the director."))
         if part_of_the_deal(rows[-1], hand):  # what is left of the deal: a penalty's dead hand
             raise RuleViolation(N_("Seat %(seat)s is serving a penalty: the hand stays dead (the director ends "
                                    "the penalty)."), "TDA-71-D", seat=rows[-1].record["seat"])

@@ -155,11 +155,9 @@ def test_an_act_out_of_turn_is_refused_where_it_could_not_be_made_TDA_53_A():
 
 def test_an_act_out_of_turn_whose_turn_never_comes_is_void_with_the_round_TDA_53_A():
     hand = new_hand([10_000] * 3, button=3, small=50, big=100)  # preflop: seat 3 (button) first, then 1, 2
-    hand = to_street(hand, "flop")  # on the flop: 1, 2, 3
-    hand = hand.bet(1, 300).act_out_of_turn(3, "call").fold(2)
-    assert hand.to_act == 3 and hand.can_call(3)
-    hand = hand.call(3)
-    assert hand.phase is Phase.BOARD and hand.out_of_turn == ()
+    hand = hand.act_out_of_turn(2, "check")  # the big blind "checks" before anyone has acted
+    hand = hand.fold(3).fold(1)  # everyone folds to him: his turn never comes
+    assert hand.phase is Phase.AWARD and hand.out_of_turn == () and hand.in_hand == [2]
 
 
 # -- TDA-53-B: substantial action out of turn past a skipped player -------------------------------------------
@@ -177,7 +175,8 @@ def b_ex1() -> HoldemHand:
 def test_b_ex1_a_call_and_a_fold_out_of_turn_send_the_skipped_hand_to_the_director_TDA_53_B_ex1():
     hand = b_ex1()
     assert hand.skipped_ruling == 4 and hand.to_act == 4
-    assert refused(hand.call, 4).clause == "TDA-53-B"
+    waits = refused(hand.call, 4)
+    assert waits.clause == "TDA-53-B" and "the director rules on his hand first" in str(waits)
     assert refused(hand.fold, 4).clause == "TDA-53-B"
     assert refused(hand.act_out_of_turn, 1, "fold").clause == "TDA-53-B"
     legal = hand.legal()
@@ -259,3 +258,16 @@ def test_the_house_option_on_a_changed_action_is_kept_with_the_hand_C_08():
     assert "oot_after_change" not in HouseRules().to_dict()  # the default, CC-134, keeps the old records' JSON
     assert HouseRules.from_dict(TDA.to_dict()).oot_after_change is OutOfTurnAfterChange.ALL_OPTIONS
     assert HouseRules().oot_after_change is OutOfTurnAfterChange.CALL_OR_FOLD
+
+
+def test_the_events_option_on_a_changed_action_reaches_the_engine_and_refuses_other_values_C_08():
+    from casino.rules.tournament.options import HouseOptions
+    from casino.rules.tournament.table_hand import house_rules_for
+
+    assert HouseOptions().oot_after_change == "call_or_fold"  # the checklist's default: CC-134
+    assert house_rules_for(HouseOptions()).oot_after_change is OutOfTurnAfterChange.CALL_OR_FOLD
+    tda = house_rules_for(HouseOptions(oot_after_change="all_options"))
+    assert tda.oot_after_change is OutOfTurnAfterChange.ALL_OPTIONS
+    with pytest.raises(RuleViolation) as wrong:
+        HouseOptions(oot_after_change="sometimes")
+    assert wrong.value.clause == "C-08"
