@@ -16,6 +16,7 @@ from tests.tournaments.conftest import act
 from tests.tournaments.test_dealing import at, hand_in_play, to_act
 from tournaments import forms, services
 from tournaments.forms import BadInput
+from tournaments.reads import event as event_reads
 from tournaments.reads import hands as hand_reads
 from tournaments.rendering import tablet
 from tournaments.services import dealing
@@ -28,8 +29,6 @@ def timed_now(table):
     hand = hand_in_play(table)
     rows = hand_reads.effective_rows(hand)
     last = hand.actions.order_by("-seq").values_list("seq", flat=True).first() or 0
-    from tournaments.reads import event as event_reads
-
     options = event_reads.tournament_state(table.tournament).setup.options
     return hand_reads.time_to_act(hand, hand_reads.hand_state(hand, rows), rows, last, options)
 
