@@ -186,3 +186,24 @@ def test_the_dealer_does_not_undo_the_directors_ruling_on_a_skipped_hand_but_the
     assert rows(first_table)[-1] == {"action": "skipped-hand", "seat": skipped, "ruling": "non-aggressive"}
     at(first_table, dealing.undo_last, director_dora, reason="ruled on the wrong facts")
     assert engine(first_table).skipped_ruling == skipped
+
+
+def test_an_act_out_of_turn_does_not_restart_the_time_to_act_of_the_player_in_turn_TDA_53_A_CC_114(
+    first_table, dealer_dana_here
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from casino.writes import simulated_time
+    from tests.tournaments.test_time_to_act import timed_now
+
+    t0 = timezone.now().replace(microsecond=0) + timedelta(minutes=5)
+    with simulated_time(t0):
+        at(first_table, dealing.start_hand, dealer_dana_here)
+    in_turn = to_act(first_table)
+    later = next_after(first_table, in_turn)
+    with simulated_time(t0 + timedelta(seconds=20)):
+        at(first_table, dealing.act, dealer_dana_here, record={"action": "out-of-turn", "seat": later, "act": "call"})
+    timed = timed_now(first_table)
+    assert (timed.seat, timed.since) == (in_turn, t0)  # his 60 seconds still run from the deal

@@ -6,7 +6,7 @@ hands as exported (``hand_line``, the ``replay_hand`` format: docs/hand-history.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import Any
 
 from casino import reads
@@ -14,6 +14,8 @@ from casino.memo import BoundedCache
 from casino.rules.holdem import HoldemHand, HouseRules, Phase, TableSetup
 from casino.rules.holdem.actions import BETTING_KINDS
 from casino.rules.holdem.hand import ENDED
+from casino.rules.tournament import time_to_act as acting
+from casino.rules.tournament.options import HouseOptions
 from tournaments.models import (
     DealtTable,
     TableHand,
@@ -141,6 +143,30 @@ def replayed(hand: TableHand) -> tuple[HoldemHand, list[TableHandAction], int]:
     # inside a write, kept only once it commits (``ReplayedStates.remember``)
     STATES.remember(key, last, (engine, tuple(effective)))
     return engine, effective, last
+
+
+def last_record_at(hand: TableHand, rows: list[TableHandAction] | tuple[TableHandAction, ...], last: int) -> datetime:
+    """When the hand's last record (row ``last``, an undo row included) was written; its start before any.
+    ``rows``: its effective rows, read already: a query only when the last row is an undo (not among them)."""
+    if rows and rows[-1].seq == last:
+        return rows[-1].at
+    at = hand.actions.filter(seq=last).values_list("at", flat=True).first() if last else None
+    return at or hand.started_at
+
+
+def time_to_act(hand: TableHand, engine: HoldemHand, rows: list[TableHandAction] | tuple[TableHandAction, ...],
+                last: int, options: HouseOptions) -> acting.TimeToAct | None:
+    """The time to act of the seat in turn (CC-114, C-04), from the moment the action reached it (the hand's
+    last record), the same on every tablet and after a reload; None when nobody is to act, the house runs no
+    base shot clock (TDA-29), or the clock is called on the seat (its own countdown then runs, CC-115)."""
+    if engine.phase in ENDED or engine.to_act is None or "clock" in hand.level:
+        return None
+    if rows and rows[-1].seq == last and rows[-1].record.get("action") == "out-of-turn":
+        # TDA-53-A: an act out of turn leaves the turn where it was: the time runs from the record before it
+        before = [r for r in rows if r.record.get("action") != "out-of-turn"]
+        rows, last = before, before[-1].seq if before else 0
+    since = acting.reached_at(hand.started_at, [last_record_at(hand, rows, last)])
+    return acting.time_to_act(engine.to_act, since, options)
 
 
 def engine_rules(hand: TableHand) -> HouseRules:

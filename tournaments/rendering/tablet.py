@@ -77,11 +77,12 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
         at_table += [m.entry for m in state.pending_plan[1].moves]
     names = {number: name for number, (_pk, name) in event_reads.entries_by_number(tournament.pk, at_table).items()}
     if written is not None:
-        hand, records, engine = written.hand, list(written.rows), written.engine
+        hand, records, engine, last = written.hand, list(written.rows), written.engine, written.last
     else:
         hand = hand_reads.latest_hand(table)
-        engine, records, _last = hand_reads.replayed(hand) if hand is not None else (None, [], 0)
+        engine, records, last = hand_reads.replayed(hand) if hand is not None else (None, [], 0)
     in_play = engine is not None and engine.phase not in ENDED
+    acting = _time_to_act_view(table, hand, engine, records, last, state) if in_play else None
     where = hand.level["where"] if hand is not None else {}
     dead = {r.record["seat"] for r in records if r.record.get("action") == "kill-hand"}
     penalised = set(hand.level.get("penalised", ())) if hand is not None else set()
@@ -94,8 +95,11 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
                "penalty_hands": state.penalty_hands_left(entry)}
         if engine is not None and in_play and seat in engine.setup.stacks:
             p = engine.seats.index(seat)
+            # RP-12: each seat's running bet ("In front"); RP-01: the all-in marker on the seat
             row.update(dealt=True, stack=engine.stack[p], bet=engine.bets[p], folded=engine.folded[p],
                        all_in=engine.stack[p] == 0 and not engine.folded[p], to_act=engine.to_act == seat,
+                       # CC-114: the seat in turn's time to act
+                       time_to_act=acting if acting is not None and acting["seat"] == seat else None,
                        # an absent player's hand, killed at the end of the deal (TDA-30, CC-29)
                        dead=seat in dead, penalised=seat in penalised, may_kill=engine.can_kill_hand(seat),
                        # TDA-53: an act out of turn waiting at the seat; the skipped hand the director rules on
@@ -143,6 +147,7 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
             # the card picker's grid, the cards already face up greyed out
             cards=tablet_cards.card_grid(tablet_cards.cards_face_up(engine)) if in_play else None,
             clock=_clock_view(hand) if in_play else None,
+            time_to_act=acting,
             may_undo=in_play and any(not hand_reads.part_of_the_deal(r, hand) for r in records[-1:]),
             # the last hand's award, until the next deal (C-15), where nobody busted in it (the director's)
             may_undo_award=engine.phase is Phase.COMPLETE and hand.reported_seq is not None
@@ -240,6 +245,20 @@ def _clock_view(hand) -> dict[str, Any] | None:
     ends = datetime.fromisoformat(called["ends_at"])
     return {**called, "ends_ms": round(ends.timestamp() * 1000),
             "left": max(0, round((ends - timezone.now()).total_seconds()))}
+
+
+def _time_to_act_view(table: DealtTable, hand, engine, records, last: int, state) -> dict[str, Any] | None:
+    """The time to act of the seat in turn (CC-114, C-04): its seat, its seconds, its end (for the tablet's
+    countdown, drawn by static/js/tablet_clock.js from this instant: no push each second) and the seconds
+    left at this render. None while the clock is called on it (its own countdown), or where the house runs
+    no base shot clock (TDA-29), or while the director has paused the table."""
+    if state.setup is None or table.paused_reason:
+        return None
+    timed = hand_reads.time_to_act(hand, engine, records, last, state.setup.options)
+    if timed is None:
+        return None
+    return {"seat": timed.seat, "seconds": timed.seconds, "ends_ms": round(timed.ends_at.timestamp() * 1000),
+            "left": timed.left(timezone.now())}
 
 
 def tablet_fragment(table: DealtTable, notice: dict | None = None) -> str:

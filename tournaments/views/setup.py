@@ -50,6 +50,7 @@ def _setup_initial(tournament: Tournament | None) -> dict:
         "ante_mode": options.ante_mode,
         "reentry_allowed": options.reentry_allowed,
         "mucked_hand_recoverable": options.mucked_hand_recoverable,
+        "action_seconds": options.action_seconds,
         "clock_seconds": options.clock_seconds,
         "clock_countdown_seconds": options.clock_countdown_seconds,
         "clock_expiry_unfaced": options.clock_expiry_unfaced,

@@ -42,6 +42,9 @@ class HouseOptions:
     #: A hand mucked at the showdown: lost for good (CC-146, the house's reading, TDA-00), or still live
     #: while identified, to be tabled where the TD so rules (TDA-14, TDA-65-B). Dealt hands (issue #15).
     mucked_hand_recoverable: bool = False
+    #: C-04: the time to act, the seconds the player in turn has for any action (CC-114: 60, the house's
+    #: default), counted on the tablet from the moment the action reached him; 0: no base shot clock (TDA-29).
+    action_seconds: int = 60
     #: C-04: the clock called on a player: CC-115's 30 seconds with the last 10 counted aloud (the
     #: house's default), or TDA-29's 25 + 5 (``clock_seconds=30, clock_countdown_seconds=5``).
     clock_seconds: int = 30
@@ -65,6 +68,8 @@ class HouseOptions:
             raise RuleViolation(N_("A house option is out of range"), "C-19")
         if not 5 <= self.clock_seconds <= 600 or not 0 <= self.clock_countdown_seconds <= self.clock_seconds:
             raise RuleViolation(N_("The clock on a player is 5 to 600 seconds, its countdown within it"), "C-04")
+        if not 0 <= self.action_seconds <= 600:
+            raise RuleViolation(N_("The time to act is 0 (none) to 600 seconds"), "C-04")
         if not 1 <= self.max_penalty_rounds <= 20:
             raise RuleViolation(N_("The longest suspension is 1 to 20 rounds"), "C-22")
         if self.clock_expiry_unfaced not in CLOCK_EXPIRY:
