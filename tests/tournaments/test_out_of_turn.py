@@ -207,3 +207,17 @@ def test_an_act_out_of_turn_does_not_restart_the_time_to_act_of_the_player_in_tu
         at(first_table, dealing.act, dealer_dana_here, record={"action": "out-of-turn", "seat": later, "act": "call"})
     timed = timed_now(first_table)
     assert (timed.seat, timed.since) == (in_turn, t0)  # his 60 seconds still run from the deal
+
+
+def test_the_tables_page_lists_the_acts_out_of_turn_and_the_ruling_for_the_directors_back_up_TDA_53_TDA_01(
+    client, event_in_play, first_table, dealer_dana_here, director_dora
+):
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    skipped, third, _fourth = skip_with_substantial_action(first_table, dealer_dana_here)
+    at(first_table, dealing.rule_skipped_hand, director_dora, seat=skipped, ruling="dead")
+    client.force_login(director_dora)
+    page = client.get(f"/tournaments/{event_in_play.pk}/tables/{first_table.number}/",
+                      HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    listed = page[page.index('class="hand-actions"'):]
+    assert f"Seat {third}: <strong>out-of-turn</strong> call" in listed
+    assert f"Seat {skipped}: <strong>skipped-hand</strong> dead" in listed
