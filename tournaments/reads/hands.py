@@ -26,7 +26,7 @@ from tournaments.reads import event as event_reads
 
 #: What the dealer enters besides the players' acts: the board, the showdown, the pots, a misdeal.
 DEALER_KINDS = frozenset({"deal-flop", "deal-turn", "deal-river", "show", "muck", "award-pots", "misdeal",
-                          "defective-deck", "kill-hand"})
+                          "defective-deck", "kill-hand", "out-of-turn"})
 
 
 #: The dealer's steps that deal the board.
@@ -161,6 +161,10 @@ def time_to_act(hand: TableHand, engine: HoldemHand, rows: list[TableHandAction]
     base shot clock (TDA-29), or the clock is called on the seat (its own countdown then runs, CC-115)."""
     if engine.phase in ENDED or engine.to_act is None or "clock" in hand.level:
         return None
+    if rows and rows[-1].seq == last and rows[-1].record.get("action") == "out-of-turn":
+        # TDA-53-A: an act out of turn leaves the turn where it was: the time runs from the record before it
+        before = [r for r in rows if r.record.get("action") != "out-of-turn"]
+        rows, last = before, before[-1].seq if before else 0
     since = acting.reached_at(hand.started_at, [last_record_at(hand, rows, last)])
     return acting.time_to_act(engine.to_act, since, options)
 
@@ -198,6 +202,9 @@ def summary_of(table: DealtTable, hand: TableHand, engine: HoldemHand) -> dict[s
         # for the players' phones: who sits where in this hand, and the clock called on a player (C-04)
         "entries": {int(seat): entry for seat, entry in hand.entries.items()},
         "clock": hand.level.get("clock") if in_play else None,
+        # TDA-53: the acts out of turn waiting at their seats, and the skipped hand the director rules on
+        "out_of_turn": [{"seat": o.seat, "act": o.act, "to": o.to} for o in engine.out_of_turn] if in_play else [],
+        "skipped": engine.skipped_ruling if in_play else None,
     }
 
 
@@ -252,6 +259,11 @@ def hand_line(hand: TableHand, rows: list[TableHandAction] | None = None) -> dic
             acts.append({"act": kind})
         elif kind == "kill-hand":
             acts.append({"seat": record["seat"], "act": kind})
+        elif kind == "out-of-turn":  # TDA-53-A: recorded at its seat, bound (or not) at its turn
+            acts.append({"seat": record["seat"], "act": record["act"], **({"to": record["to"]} if "to" in record
+                                                                          else {}), "out_of_turn": True})
+        elif kind == "skipped-hand":  # TDA-53-B: the director's ruling on the skipped hand
+            acts.append({"seat": record["seat"], "act": kind, "ruling": record["ruling"]})
         elif kind in BOARD_KINDS:
             dealt = record.get("cards") or ([record["card"]] if record.get("card") else [])
             board.extend(dealt)

@@ -53,6 +53,13 @@ class MisdealCutoff(Enum):
     CC_TWO_ACTIONS = "CC_two_actions"  # CC-99
 
 
+class OutOfTurnAfterChange(Enum):
+    """What a player who acted out of turn may do when the action changed before his turn (C-08)."""
+
+    CALL_OR_FOLD = "call_or_fold"  # CC-134: he must call, may not raise, or he folds
+    ALL_OPTIONS = "all_options"  # TDA-53-A: not binding, chips returned, every option (call, raise, fold)
+
+
 class CapLift(Enum):
     """When the fixed-limit raise cap stops applying (C-21)."""
 
@@ -140,6 +147,9 @@ class HouseRules:
     #: A hand mucked at the showdown: lost for good by default (CC-146, the house's reading, TDA-00); with
     #: True, still live while it is identified and tabled (TDA-14, TDA-65-B), where the TD so rules.
     mucked_hand_recoverable: bool = False
+    #: C-08: an out-of-turn act when the action changed before the player's turn: call or fold (CC-134, the
+    #: default) or every option (TDA-53-A).
+    oot_after_change: OutOfTurnAfterChange = OutOfTurnAfterChange.CALL_OR_FOLD
 
     def __post_init__(self) -> None:
         if isinstance(self.limit_raise_cap, bool) or not isinstance(self.limit_raise_cap, int) \
@@ -169,6 +179,8 @@ class HouseRules:
             "limit_cap_lifted_when": None if self.limit_cap_lifted_when is None else self.limit_cap_lifted_when.value,
             # Written only when chosen: the rules of the hands recorded before the option keep their JSON.
             **({"mucked_hand_recoverable": True} if self.mucked_hand_recoverable else {}),
+            **({"oot_after_change": self.oot_after_change.value}
+               if self.oot_after_change is not OutOfTurnAfterChange.CALL_OR_FOLD else {}),
         }
 
     @classmethod
@@ -185,6 +197,8 @@ class HouseRules:
             limit_raise_cap=data.get("limit_raise_cap", 4),
             limit_cap_lifted_when=None if lifted is None else CapLift(lifted),
             mucked_hand_recoverable=data.get("mucked_hand_recoverable", False),
+            oot_after_change=OutOfTurnAfterChange(data.get("oot_after_change",
+                                                           OutOfTurnAfterChange.CALL_OR_FOLD.value)),
         )
 
 

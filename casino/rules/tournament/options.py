@@ -14,6 +14,8 @@ from casino.rules.errors import N_, RuleViolation
 ANTE_MODES = ("none", "button", "big_blind")
 #: C-05: what happens when the clock runs out on a player not facing a bet.
 CLOCK_EXPIRY = ("dead", "check")
+#: C-08: an act out of turn when the action changed before the player's turn.
+OOT_AFTER_CHANGE = ("call_or_fold", "all_options")
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +54,9 @@ class HouseOptions:
     clock_expiry_unfaced: str = "dead"
     #: C-22: the longest suspension, in rounds (CC-46: 1 to 4 hands for each player at the table).
     max_penalty_rounds: int = 4
+    #: C-08: an act out of turn, and the action changed before the player's turn: he must call or fold
+    #: (CC-134, the default), or every option is his, the chips returned (TDA-53-A, ``"all_options"``).
+    oot_after_change: str = "call_or_fold"
 
     def __post_init__(self) -> None:
         if self.ante_mode not in ANTE_MODES:
@@ -70,6 +75,9 @@ class HouseOptions:
         if self.clock_expiry_unfaced not in CLOCK_EXPIRY:
             raise RuleViolation(N_("When the clock runs out on a player not facing a bet, his hand is dead or he "
                                    "checks"), "C-05")
+        if self.oot_after_change not in OOT_AFTER_CHANGE:
+            raise RuleViolation(N_("When the action changes after an act out of turn, the player calls or folds, "
+                                   "or has every option"), "C-08")
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
