@@ -61,6 +61,8 @@ OUT_OF_PLAY = frozenset({DeckState.RETIRED, DeckState.DEFECTIVE})
 CHANGE_TRIGGERS = ("level", "dealer_change", "director")
 #: C-17's default, the house's reading (CC-71): at each level's end, or when the director says.
 DEFAULT_CHANGE_ON = ("level", "director")
+#: How a refusal names each trigger.
+CHANGE_PHRASES = {"level": "level change", "dealer_change": "dealer change", "director": "director's order"}
 #: Who may ask for a change besides the house's triggers: a player (CC-76), or anyone for a defective deck.
 CHANGE_REASONS = (*CHANGE_TRIGGERS, "player", "defective")
 
