@@ -38,13 +38,19 @@ from casino.rules.errors import N_, RuleViolation
 from casino.writes import Aggregate, NotAllowed, Write, Written
 
 __all__ = [
-    "DECKS", "check_deck", "declare_defective", "engine_deck", "issue_deck", "put_in_play", "receive_deck",
-    "retire_deck", "sign_cancellation",
+    "DECKS", "change_decks", "check_deck", "declare_defective", "decks_group", "engine_deck", "issue_deck",
+    "put_in_play", "receive_deck", "retire_deck", "sign_cancellation",
 ]
 
 
+def decks_group(stock: str) -> str:
+    """The channel-layer group that hears of every deck of ``stock``: a deck's own version is announced there only,
+    never on a game's group (whose screens read the versions announced there as their own)."""
+    return f"{stock}.decks"
+
+
 def _groups(deck: Deck) -> list[str]:
-    return [g for g in dict.fromkeys((deck.place, deck.stock)) if g]
+    return [decks_group(deck.stock)]
 
 
 DECKS = Aggregate(
@@ -119,7 +125,7 @@ def receive_deck(*, stock: str, stock_name: str = "", back: str, design: str = "
         details = {"serial": row.serial, "back": row.back, "design": row.design, "stock": stock, "state": row.state}
         _append_step(row, "received", by, row.received_at, details)
         record_event(action="deck.received", actor=by, obj=row, details=details)
-        announce_change(stock, version=row.version, event="deck", deck=row.pk)
+        announce_change(decks_group(stock), version=row.version, event="deck", deck=row.pk)
     return row
 
 

@@ -240,3 +240,60 @@ def test_a_deck_step_is_never_rewritten(first_table, floor_fede, deck_in_play):
 
     with pytest.raises(Exception, match="append-only"), transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("UPDATE casino_deckstep SET action = 'x' WHERE id = %s", [step.pk])
+
+
+# --- At the tablet, over HTTP ---------------------------------------------------------------------------------
+
+
+def tap(client, table, action, **fields):
+    table.refresh_from_db()
+    data = {"version": table.version, "key": uuid.uuid4().hex, **fields}
+    return client.post(f"/tournaments/{table.tournament_id}/tables/{table.number}/deal/{action}/", data,
+                       HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en")
+
+
+def test_at_a_level_change_the_tablet_asks_for_the_new_deck_and_records_it_CC_71(
+        client, first_table, dealer_dana_here, floor_fede, director_dora, deck_in_play, event_in_play):
+    client.force_login(dealer_dana_here)
+    body = client.get(f"/tournaments/{event_in_play.pk}/tables/{first_table.number}/deal/",
+                      HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "In play: deck SUN-001 (red)." in body and "data-deck-due" not in body
+    act(services.clock_command, event_in_play, director_dora, kind="skip", step=1)
+    refused = tap(client, first_table, "new-hand")
+    assert refused.status_code == 422  # a rule refused: nothing recorded
+    assert "CC-71" in refused.content.decode()
+    body = client.get(f"/tournaments/{event_in_play.pk}/tables/{first_table.number}/deal/",
+                      HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-deck-due="level"' in body and "change the deck before the next hand (CC-71)" in body
+    a_checked_deck(first_table, floor_fede, "SUN-010", "blue")
+    unknown = tap(client, first_table, "change-deck", reason="level", serial="NOPE")
+    assert unknown.status_code == 400 and "No checked deck NOPE" in unknown.content.decode()
+    changed = tap(client, first_table, "change-deck", reason="level", serial="SUN-010")
+    assert changed.status_code == 200 and "In play: deck SUN-010 (blue)." in changed.content.decode()
+    assert tap(client, first_table, "new-hand").status_code == 200
+    assert hand_in_play(first_table).deck.serial == "SUN-010"
+
+
+def test_at_the_tablet_a_players_request_for_a_new_deck_is_refused_CC_76(client, first_table, dealer_dana_here,
+                                                                       floor_fede, deck_in_play):
+    client.force_login(dealer_dana_here)
+    a_checked_deck(first_table, floor_fede, "SUN-011", "blue")
+    refused = tap(client, first_table, "change-deck", reason="player", serial="SUN-011")
+    assert refused.status_code == 422 and "CC-76" in refused.content.decode()
+    first_table.refresh_from_db()
+    assert first_table.deck_id == deck_in_play.pk
+
+
+def test_at_the_tablet_a_defective_deck_voids_the_hand_CC_73(client, first_table, dealer_dana_here, deck_in_play):
+    client.force_login(dealer_dana_here)
+    tap(client, first_table, "new-hand")
+    body = tap(client, first_table, "call", seat=to_act(first_table)).content.decode()
+    assert 'data-action="defective-deck"' in body
+    bad = tap(client, first_table, "defective-deck", defect="sticky")
+    assert bad.status_code == 400
+    done = tap(client, first_table, "defective-deck", defect="different-backs", reason="a blue back")
+    assert done.status_code == 200
+    assert 'data-deck-due="out"' in done.content.decode()
+    assert hand_in_play(first_table).phase == "void"
+    deck_in_play.refresh_from_db()
+    assert (deck_in_play.state, deck_in_play.defect) == (Deck.State.DEFECTIVE, "different-backs")
