@@ -30,8 +30,6 @@ def decks_used_at(place: str, since: datetime | None = None, until: datetime | N
     into play: one query over the steps at that table."""
     steps = DeckStep.objects.filter(place=place, action__in=("in-play", "retired", "defective")).select_related(
         "deck").order_by("at", "deck_id", "seq")
-    if until is not None:
-        steps = steps.filter(at__lte=until)
     spells: dict[int, list] = {}
     for step in steps:
         if step.action == "in-play":
@@ -39,9 +37,22 @@ def decks_used_at(place: str, since: datetime | None = None, until: datetime | N
         elif step.deck_id in spells and spells[step.deck_id][2] is None:
             spells[step.deck_id][2] = step.at
     found = [DeckSpell(*spell) for spell in spells.values()]
+    if until is not None:  # those that went into play by then (their retirement may be stamped a moment later)
+        found = [s for s in found if s.start <= until]
     if since is not None:
         found = [s for s in found if s.end is None or s.end >= since]
     return sorted(found, key=lambda s: s.start)
+
+
+def spells_of(deck: Deck) -> list[tuple[str, datetime, datetime | None]]:
+    """Each time ``deck`` was in play: (its table, from, until; None: still in play), from its steps."""
+    spells: list[list] = []
+    for step in DeckStep.objects.filter(deck=deck, action__in=("in-play", "retired", "defective")).order_by("seq"):
+        if step.action == "in-play":
+            spells.append([step.place, step.at, None])
+        elif spells and spells[-1][2] is None:
+            spells[-1][2] = step.at
+    return [tuple(s) for s in spells]
 
 
 def history(deck: Deck) -> list[DeckStep]:

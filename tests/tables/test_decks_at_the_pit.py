@@ -1,0 +1,100 @@
+"""The pit's decks (issue #39): named at the opening's check in the pit boss's presence (THB-21), a shuffler's two
+one red and one blue (THB-36), retired at the closing; the decks a table used in a session, and the hands dealt
+while a deck was in play (the inspector's question)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from casino import deck_reads, decks
+from casino.models import AuditEvent, Deck, object_label
+from casino.rules.errors import RuleViolation
+from casino.writes import NotAllowed
+from tables import reads, services, sessions
+from tables.models import Table, TableSession
+from tables.models import pit_group as pit_label
+
+from .helpers import CLOSE_BETS, DEAL, act, ante, fold, play
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_passwords")]
+
+
+def issued(table, by, serial: str, back: str) -> Deck:
+    """A deck received into the pit's stock and issued to ``table``, the pit boss signing."""
+    deck = decks.receive_deck(stock=pit_label(table.pit_id), back=back, serial=serial, by=by)
+    decks.issue_deck(deck=deck, by=by, key=uuid.uuid4().hex, expected_version=deck.version,
+                     place=object_label(table), place_name=table.name)
+    deck.refresh_from_db()
+    return deck
+
+
+def test_the_opening_check_names_the_shufflers_red_and_blue_decks_and_puts_them_in_play_THB_21_THB_36(
+        table_one, dealer_dana, pit_boss_pat):
+    red, blue = issued(table_one, pit_boss_pat, "R-104", "red"), issued(table_one, pit_boss_pat, "B-221", "blue")
+    act(sessions.request_opening, table_one, dealer_dana)
+    act(sessions.confirm_deck_check, table_one, pit_boss_pat, decks=("R-104", "B-221"))
+    for deck in (red, blue):
+        deck.refresh_from_db()
+        assert (deck.state, deck.checked_by_id) == (Deck.State.IN_PLAY, pit_boss_pat.pk)
+    confirmed = AuditEvent.objects.get(action="table.deck_check_confirmed")
+    assert confirmed.details["decks"] == ["R-104", "B-221"]
+
+
+def test_two_decks_of_one_colour_are_refused_and_nothing_is_recorded_THB_36(table_one, dealer_dana, pit_boss_pat):
+    one, two = issued(table_one, pit_boss_pat, "R-1", "red"), issued(table_one, pit_boss_pat, "R-2", "red")
+    act(sessions.request_opening, table_one, dealer_dana)
+    with pytest.raises(RuleViolation) as refused:
+        act(sessions.confirm_deck_check, table_one, pit_boss_pat, decks=("R-1", "R-2"))
+    assert refused.value.clause == "THB-36"
+    table_one.refresh_from_db()
+    assert table_one.status == Table.Status.OPENING
+    assert {d.state for d in Deck.objects.filter(pk__in=(one.pk, two.pk))} == {Deck.State.ISSUED}
+
+
+def test_a_deck_not_issued_to_the_table_is_not_checked_there_THB_21(table_one, dealer_dana, pit_boss_pat):
+    decks.receive_deck(stock=pit_label(table_one.pit_id), back="red", serial="R-9", by=pit_boss_pat)
+    act(sessions.request_opening, table_one, dealer_dana)
+    with pytest.raises(RuleViolation) as refused:
+        act(sessions.confirm_deck_check, table_one, pit_boss_pat, decks=("R-9",))
+    assert refused.value.clause == "THB-21"
+
+
+def test_a_dealer_does_not_issue_a_deck(table_one, dealer_dana, pit_boss_pat):
+    deck = decks.receive_deck(stock=pit_label(table_one.pit_id), back="red", serial="R-5", by=pit_boss_pat)
+    with pytest.raises(NotAllowed):
+        decks.issue_deck(deck=deck, by=dealer_dana, key=uuid.uuid4().hex, expected_version=deck.version,
+                         place=object_label(table_one))
+
+
+def test_the_closing_retires_the_decks_and_the_session_lists_them_and_their_hands(table_one, dealer_dana,
+                                                                                  pit_boss_pat):
+    red, blue = issued(table_one, pit_boss_pat, "R-104", "red"), issued(table_one, pit_boss_pat, "B-221", "blue")
+    act(sessions.request_opening, table_one, dealer_dana)
+    act(sessions.confirm_deck_check, table_one, pit_boss_pat, decks=("R-104", "B-221"))
+    act(services.start_hand, table_one, dealer_dana)
+    play(table_one, dealer_dana, ante(1, 10), CLOSE_BETS, DEAL, fold(1))
+    act(sessions.request_closing, table_one, dealer_dana)
+    act(sessions.confirm_closing, table_one, pit_boss_pat)
+    for deck in (red, blue):
+        deck.refresh_from_db()
+        assert deck.state == Deck.State.RETIRED and deck.reason == "table closed"
+    session = TableSession.objects.get(table=table_one)
+    used = deck_reads.decks_used_at(object_label(table_one), session.opened_at, session.closed_at)
+    assert sorted(s.deck.serial for s in used) == ["B-221", "R-104"] and all(s.end is not None for s in used)
+    hands = reads.hands_with_deck(red)
+    assert [h.pk for h in hands] == list(session.hands.values_list("pk", flat=True))
+    # a hand of the next session, with other decks, is not one of them
+    act(sessions.request_opening, table_one, dealer_dana)
+    act(sessions.confirm_deck_check, table_one, pit_boss_pat)
+    act(services.start_hand, table_one, dealer_dana)
+    play(table_one, dealer_dana, ante(1, 10), CLOSE_BETS, DEAL, fold(1))
+    assert len(reads.hands_with_deck(red)) == len(hands) == 1
+
+
+def test_the_pit_console_shows_each_tables_decks(client, table_one, dealer_dana, pit_boss_pat):
+    issued(table_one, pit_boss_pat, "R-104", "red")
+    client.force_login(pit_boss_pat)
+    body = client.get(f"/tables/pit/{table_one.pit_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-deck="R-104"' in body and "Issued to a table" in body
