@@ -10,10 +10,11 @@ The hands dealt with a deck are the games' (``tournaments.reads.hands.hands_with
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from casino.models import Deck, DeckStep
+from casino.models import AuditEvent, Deck, DeckStep, label_of
 
 
 @dataclass(frozen=True)
@@ -64,3 +65,44 @@ def decks_in(stock: str) -> list[Deck]:
     """A stock's decks, those still usable first (in stock, at a table), then the rest."""
     order = {s: i for i, s in enumerate(Deck.State.values)}
     return sorted(Deck.objects.filter(stock=stock), key=lambda d: (order.get(d.state, 99), d.serial))
+
+
+# --- The hands of a deck, from each game (the core knows none) --------------------------------------------
+
+#: Each game's hands dealt with a deck, as ``replay_hand`` lines (registered in its ``AppConfig.ready``).
+_hand_sources: list[Callable[[Deck], Iterable[str]]] = []
+
+
+def register_deck_hands(source: Callable[[Deck], Iterable[str]]) -> None:
+    if source not in _hand_sources:
+        _hand_sources.append(source)
+
+
+def deck_hand_lines(deck: Deck) -> Iterable[str]:
+    """Every game's hands dealt with ``deck``, one ``replay_hand`` JSON line each (``manage.py export_deck_hands``)."""
+    for source in _hand_sources:
+        yield from source(deck)
+
+
+# --- verify_audit: each deck's steps against its stream ----------------------------------------------------
+
+
+def verify_deck_steps(stream: str | None = None) -> tuple[int, list[str]]:
+    """Each deck's steps against the audit events of its stream (``casino.deck.<id>``): one ``deck.<step>``
+    event per step, in the same order. A step the log never recorded, or one gone, is reported."""
+    decks = Deck.objects.order_by("pk")
+    prefix = f"{Deck._meta.label_lower}."
+    if stream is not None:
+        if not stream.startswith(prefix) or not stream[len(prefix):].isdigit():
+            return 0, []
+        decks = decks.filter(pk=int(stream[len(prefix):]))
+    problems: list[str] = []
+    checked = 0
+    for deck in decks.iterator(chunk_size=500):
+        steps = list(DeckStep.objects.filter(deck=deck).order_by("seq").values_list("action", flat=True))
+        events = list(AuditEvent.objects.filter(stream=label_of(Deck, deck.pk), action__startswith="deck.")
+                      .order_by("seq").values_list("action", flat=True))
+        checked += 1
+        if [f"deck.{a}" for a in steps] != events:
+            problems.append(f"deck {deck.serial} (id {deck.pk}): its steps {steps} differ from the log's {events}")
+    return checked, problems

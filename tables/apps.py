@@ -23,5 +23,10 @@ class TablesConfig(AppConfig):
         ))
 
         # verify_audit compares every hand's stored actions with what the audit log recorded for them.
+        # issue #39: the hands dealt while a deck was in play, for the inspector (manage.py export_deck_hands)
+        from casino.deck_reads import register_deck_hands
+        from tables.reads import hand_lines_with_deck
+
+        register_deck_hands(hand_lines_with_deck)
         register_record_check(RecordCheck("Hands: {count} checked against the actions the log recorded for them.",
                                           verify_hands))

@@ -45,5 +45,10 @@ class TournamentsConfig(AppConfig):
                                           "assignment.", verify_dealers))
         register_record_check(RecordCheck("Entries: {count} players and their ID documents checked against the "
                                           "log's registrations.", verify_players))
+        # issue #39: the hands dealt with a deck, for the inspector (manage.py export_deck_hands)
+        from casino.deck_reads import register_deck_hands
+        from tournaments.reads.hands import hand_lines_with_deck
+
+        register_deck_hands(hand_lines_with_deck)
         register_record_check(RecordCheck("Exclusion list: {count} entries checked against the digest of its last "
                                           "import.", verify_exclusion_list))

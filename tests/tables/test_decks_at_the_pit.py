@@ -98,3 +98,39 @@ def test_the_pit_console_shows_each_tables_decks(client, table_one, dealer_dana,
     client.force_login(pit_boss_pat)
     body = client.get(f"/tables/pit/{table_one.pit_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert 'data-deck="R-104"' in body and "Issued to a table" in body
+
+
+def test_the_inspector_exports_a_decks_hands_from_both_games_and_they_replay(table_one, dealer_dana, pit_boss_pat,
+                                                                            tmp_path):
+    import json
+
+    from django.core.management import call_command
+
+    from casino.rules.replay import replay_record
+
+    red = issued(table_one, pit_boss_pat, "R-104", "red")
+    act(sessions.request_opening, table_one, dealer_dana)
+    act(sessions.confirm_deck_check, table_one, pit_boss_pat, decks=("R-104",))
+    act(services.start_hand, table_one, dealer_dana)
+    play(table_one, dealer_dana, ante(1, 10), CLOSE_BETS, DEAL, fold(1))
+    out = tmp_path / "deck.jsonl"
+    call_command("export_deck_hands", str(red.pk), out=str(out))
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(lines) == 1 and lines[0]["game"] == "texas-holdem-bonus"
+    assert "error" not in replay_record(lines[0])
+
+
+def test_verify_audit_checks_each_decks_steps_against_its_stream(table_one, pit_boss_pat):
+    from django.db import connection
+
+    from casino.deck_reads import verify_deck_steps
+    from casino.models import DeckStep
+
+    deck = issued(table_one, pit_boss_pat, "R-104", "red")
+    assert verify_deck_steps() == (1, [])
+    with connection.cursor() as cursor:  # a step written behind the services' back: no audit event
+        cursor.execute("INSERT INTO casino_deckstep (deck_id, seq, action, place, at, details) "
+                       "VALUES (%s, 9, 'in-play', '', now(), '{}')", [deck.pk])
+    assert DeckStep.objects.filter(deck=deck).count() == 3
+    checked, problems = verify_deck_steps()
+    assert checked == 1 and "R-104" in problems[0]

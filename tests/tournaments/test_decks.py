@@ -297,3 +297,15 @@ def test_at_the_tablet_a_defective_deck_voids_the_hand_CC_73(client, first_table
     assert hand_in_play(first_table).phase == "void"
     deck_in_play.refresh_from_db()
     assert (deck_in_play.state, deck_in_play.defect) == (Deck.State.DEFECTIVE, "different-backs")
+
+
+def test_manage_export_deck_hands_writes_a_tournament_decks_hands_for_replay(first_table, dealer_dana_here,
+                                                                            deck_in_play, tmp_path):
+    from django.core.management import call_command
+
+    hand = a_hand_folded_to_the_big_blind(first_table, dealer_dana_here)
+    out = tmp_path / "deck.jsonl"
+    call_command("export_deck_hands", str(deck_in_play.pk), out=str(out))
+    (line,) = [json.loads(text) for text in out.read_text().splitlines()]
+    assert line["hand"] == f"t{first_table.tournament_id}-{first_table.number}-{hand.number}"
+    assert line["deck"] == "SUN-001" and "error" not in replay_holdem_hand(line)
