@@ -106,3 +106,35 @@ def verify_deck_steps(stream: str | None = None) -> tuple[int, list[str]]:
         if [f"deck.{a}" for a in steps] != events:
             problems.append(f"deck {deck.serial} (id {deck.pk}): its steps {steps} differ from the log's {events}")
     return checked, problems
+
+
+# --- The stocks: each game says which labels are its stocks, who signs there, and its tables --------------
+
+
+@dataclass(frozen=True)
+class Stock:
+    """A game's stock of decks (a pit's, a tournament's), registered in its ``AppConfig.ready``: ``find(label)``
+    its object (None: not this game's, or gone), ``may_sign(user, obj)`` the object check (the role check is
+    ``casino.decks``'s), ``name(obj)``, ``places(obj)`` its tables as (label, name) a deck may be issued to."""
+
+    find: Callable[[str], object | None]
+    may_sign: Callable[[object, object], bool]
+    name: Callable[[object], str]
+    places: Callable[[object], list[tuple[str, str]]]
+
+
+_stocks: list[Stock] = []
+
+
+def register_stock(stock: Stock) -> None:
+    if stock not in _stocks:
+        _stocks.append(stock)
+
+
+def stock_of(label: str) -> tuple[Stock, object] | None:
+    """The registered stock whose object ``label`` names, and the object; None if none does."""
+    for stock in _stocks:
+        found = stock.find(label)
+        if found is not None:
+            return stock, found
+    return None

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext
 
 from casino import writes
 from casino.audit import record_event
@@ -155,7 +156,7 @@ def check_deck(*, deck: Deck | int, by, key: str, expected_version: int | None, 
               counted=counted)
         if checked.state is rules.DeckState.DEFECTIVE:
             w.event = "deck-defective"
-            w.alerts.append(N_("The deck failed its check: it is retired as defective (THB-22)."))
+            w.alerts.append(gettext("The deck failed its check: it is retired as defective (THB-22)."))
 
     return _write(deck, by=by, key=key, expected_version=expected_version, action="check_deck", work=work)
 
@@ -194,7 +195,7 @@ def declare_defective(*, deck: Deck | int, by, key: str, expected_version: int |
         _step(w, "defective", engine_deck(w.row).declare_defective(defect, reason), defect=defect,
               reason=(reason or "")[:200])
         w.event = "deck-defective"
-        w.alerts.append(N_("Defective deck: the floor or the pit boss is told (CC-72)."))
+        w.alerts.append(gettext("Defective deck: the floor or the pit boss is told (CC-72)."))
 
     return _write(deck, by=by, key=key, expected_version=expected_version, action="declare_defective", work=work)
 

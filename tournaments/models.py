@@ -67,6 +67,11 @@ class Tournament(models.Model):
     def group_name(self) -> str:
         return object_label(self)
 
+    @property
+    def deck_stock(self) -> str:
+        """The label of the event's stock of decks (issue #39, docs/decks.md): its tables' group."""
+        return tables_group(self.pk)
+
 
 class StructureTemplate(models.Model):
     """A saved structure (levels, breaks, denominations) a director copies into a new event."""

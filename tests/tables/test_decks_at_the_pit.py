@@ -98,6 +98,7 @@ def test_the_pit_console_shows_each_tables_decks(client, table_one, dealer_dana,
     client.force_login(pit_boss_pat)
     body = client.get(f"/tables/pit/{table_one.pit_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert 'data-deck="R-104"' in body and "Issued to a table" in body
+    assert f'href="/decks/{pit_label(table_one.pit_id)}/"' in body  # the pit's decks page
 
 
 def test_the_inspector_exports_a_decks_hands_from_both_games_and_they_replay(table_one, dealer_dana, pit_boss_pat,
@@ -134,3 +135,57 @@ def test_verify_audit_checks_each_decks_steps_against_its_stream(table_one, pit_
     assert DeckStep.objects.filter(deck=deck).count() == 3
     checked, problems = verify_deck_steps()
     assert checked == 1 and "R-104" in problems[0]
+
+
+# --- The stock's decks page (casino.deck_views), over HTTP --------------------------------------------------------
+
+
+def _post(client, stock, action, **fields):
+    deck = Deck.objects.filter(pk=fields["deck"]).first() if str(fields.get("deck", "")).isdigit() else None
+    data = {"key": uuid.uuid4().hex, **({"version": deck.version} if deck is not None else {}), **fields}
+    return client.post(f"/decks/{stock}/{action}/", data, HTTP_ACCEPT_LANGUAGE="en")
+
+
+def test_the_pit_boss_takes_a_deck_from_receipt_to_cancellation_on_the_decks_page(
+        client, table_one, pit_boss_pat, games_director_gloria):
+    stock = pit_label(table_one.pit_id)
+    client.force_login(pit_boss_pat)
+    page = client.get(f"/decks/{stock}/", HTTP_ACCEPT_LANGUAGE="en")
+    assert page.status_code == 200 and "No deck in this stock yet." in page.content.decode()
+    assert _post(client, stock, "receive", back="Red", design="Club", serial="R-300").status_code == 302
+    deck = Deck.objects.get(serial="R-300")
+    assert (deck.stock, deck.back) == (stock, "red")
+    assert _post(client, stock, "issue", deck=deck.pk, place=object_label(table_one)).status_code == 302
+    assert _post(client, stock, "check", deck=deck.pk, complete="1", undamaged="1", unmarked="1",
+                 counted="52").status_code == 302
+    assert _post(client, stock, "retire", deck=deck.pk, reason="worn").status_code == 302
+    assert _post(client, stock, "sign", deck=deck.pk, counted="52").status_code == 302
+    twice = _post(client, stock, "sign", deck=deck.pk)
+    assert twice.status_code == 422 and "two different people" in twice.content.decode()
+    deck.refresh_from_db()
+    assert deck.state == Deck.State.CANCELLING
+    client.force_login(games_director_gloria)
+    assert _post(client, stock, "sign", deck=deck.pk).status_code == 302
+    deck.refresh_from_db()
+    assert deck.state == Deck.State.CANCELLED and deck.signed_by == [pit_boss_pat.pk, games_director_gloria.pk]
+    body = client.get(f"/decks/{stock}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-deck-state="cancelled"' in body
+
+
+def test_the_decks_page_refuses_bad_input_and_other_pits_and_dealers(client, table_one, pit_boss_pat,
+                                                                     pit_boss_paula, dealer_dana):
+    stock = pit_label(table_one.pit_id)
+    client.force_login(pit_boss_pat)
+    assert _post(client, stock, "receive", back="", serial="X").status_code == 400  # its back is required
+    assert _post(client, stock, "receive", back="red", serial="X" * 81).status_code == 400
+    assert _post(client, stock, "receive", back="red", serial="A\x00B").status_code == 400
+    assert _post(client, stock, "issue", deck="abc").status_code == 400
+    deck = decks.receive_deck(stock=stock, back="red", serial="R-1", by=pit_boss_pat)
+    assert _post(client, stock, "issue", deck=deck.pk, place="tables.table.999999").status_code == 400
+    assert _post(client, stock, "sign", deck=deck.pk, counted="52").status_code == 422  # not retired
+    assert client.get("/decks/tables.pit.999999/").status_code == 404
+    client.force_login(pit_boss_paula)  # another pit's boss
+    assert client.get(f"/decks/{stock}/").status_code == 403
+    client.force_login(dealer_dana)
+    assert client.get(f"/decks/{stock}/").status_code == 403
+    assert Deck.objects.count() == 1

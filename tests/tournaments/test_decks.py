@@ -309,3 +309,14 @@ def test_manage_export_deck_hands_writes_a_tournament_decks_hands_for_replay(fir
     (line,) = [json.loads(text) for text in out.read_text().splitlines()]
     assert line["hand"] == f"t{first_table.tournament_id}-{first_table.number}-{hand.number}"
     assert line["deck"] == "SUN-001" and "error" not in replay_holdem_hand(line)
+
+
+def test_the_floor_opens_the_events_decks_page_and_another_events_label_is_not_found(client, first_table,
+                                                                                     floor_fede, deck_in_play):
+    client.force_login(floor_fede)
+    stock = tables_group(first_table.tournament_id)
+    body = client.get(f"/decks/{stock}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-deck="SUN-001"' in body and 'data-deck-state="in-play"' in body
+    assert client.get(f"/decks/{tables_group(first_table.tournament_id + 1000)}/").status_code == 404
+    console = client.get(f"/tournaments/{first_table.tournament_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f'href="/decks/{stock}/"' in console

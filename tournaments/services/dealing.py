@@ -40,6 +40,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.utils.translation import gettext
+
 from casino import decks
 from casino.models import Deck
 from casino.roles import Role, has_role
@@ -606,7 +608,7 @@ def declare_defective_deck(*, table: DealtTable, by, key: str, expected_version:
         decks.declare_defective(deck=old, by=w.by, key=f"{w.key}:defective"[:100], expected_version=None,
                                 defect=defect, reason=reason)
         w.event = "deck-defective"
-        w.alerts.append(N_("Defective deck: the hand is void and every bet returned; the floor is told (CC-72)."))
+        w.alerts.append(gettext("Defective deck: the hand is void and every bet returned; the floor is told (CC-72)."))
         details = {"table": w.table.number, "deck": old.serial, "deck_id": old.pk, "defect": defect, "reason": reason}
         if voided is not None:  # the rows the engine appended are audited with the hand's digests
             audit_hand(w, "tournament.table_deck_defective", hand, hand=voided, **details)
