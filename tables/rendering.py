@@ -267,7 +267,8 @@ def pit_context(pit: Pit, user, notice: dict | None = None) -> dict[str, Any]:
     # issue #39: the decks at each table (issued, checked, in play), one query for the pit
     at_tables: dict[str, list] = {}
     for deck in Deck.objects.filter(place__in=[object_label(t) for t in tables],
-                                    state__in=(Deck.State.ISSUED, Deck.State.CHECKED, Deck.State.IN_PLAY)):
+                                    state__in=(Deck.State.ISSUED, Deck.State.CHECKED, Deck.State.IN_PLAY,
+                                               Deck.State.DEFECTIVE)):
         at_tables.setdefault(deck.place, []).append(deck)
     for row in rows:
         row["decks"] = sorted(at_tables.get(object_label(row["table"]), ()), key=lambda d: d.serial)

@@ -189,3 +189,16 @@ def test_the_decks_page_refuses_bad_input_and_other_pits_and_dealers(client, tab
     client.force_login(dealer_dana)
     assert client.get(f"/decks/{stock}/").status_code == 403
     assert Deck.objects.count() == 1
+
+
+def test_a_deck_declared_defective_is_shown_on_the_pit_console_at_once_CC_72(client, table_one, dealer_dana,
+                                                                            pit_boss_pat):
+    issued(table_one, pit_boss_pat, "R-104", "red")
+    act(sessions.request_opening, table_one, dealer_dana)
+    act(sessions.confirm_deck_check, table_one, pit_boss_pat, decks=("R-104",))
+    deck = Deck.objects.get(serial="R-104")
+    decks.declare_defective(deck=deck, by=dealer_dana, key=uuid.uuid4().hex, expected_version=deck.version,
+                            defect="marked", reason="the ace of hearts is nicked")
+    client.force_login(pit_boss_pat)
+    body = client.get(f"/tables/pit/{table_one.pit_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "data-deck-defective" in body and "the ace of hearts is nicked" in body
