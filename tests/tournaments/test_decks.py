@@ -320,3 +320,30 @@ def test_the_floor_opens_the_events_decks_page_and_another_events_label_is_not_f
     assert client.get(f"/decks/{tables_group(first_table.tournament_id + 1000)}/").status_code == 404
     console = client.get(f"/tournaments/{first_table.tournament_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert f'href="/decks/{stock}/"' in console
+
+
+def test_the_setup_form_sets_when_the_deck_changes_C_17(director_dora):
+    import re
+
+    from django.urls import reverse
+
+    from tests.tournaments.conftest import english_client
+    from tournaments.models import Tournament
+    from tournaments.reads import event as event_reads
+
+    client = english_client(director_dora)
+    form = client.get(reverse("tournaments:new")).content.decode()
+    assert 'name="deck_change_level" value="1" checked' in form  # CC-71's level + director, the house's default
+    assert 'name="deck_change_director" value="1" checked' in form
+    fields = {"key": uuid.uuid4().hex, "version": "0", "name": "Martes Turbo", "starts_at": "2026-12-01T20:00",
+              "buy_in": "50", "fee": "5", "starting_stack": "5000", "seats_per_table": "6", "final_table_size": "6",
+              "ante_mode": "button", "structure": "25/50 10\n50/100 10", "denominations": "25 100 500",
+              "payouts": "100", "deck_change_shown": "1"}
+    none = client.post(reverse("tournaments:new"), fields)
+    assert none.status_code == 400 and "C-17" in none.content.decode()
+    made = client.post(reverse("tournaments:new"), {**fields, "key": uuid.uuid4().hex, "deck_change_level": "1",
+                                                    "deck_change_dealer_change": "1"})
+    assert made.status_code == 302
+    tournament_id = int(re.search(r"/tournaments/(\d+)/", made["Location"]).group(1))
+    setup = event_reads.tournament_state(Tournament.objects.get(pk=tournament_id)).setup
+    assert setup.options.deck_change_on == ("level", "dealer_change")

@@ -56,6 +56,7 @@ def _setup_initial(tournament: Tournament | None) -> dict:
         "clock_expiry_unfaced": options.clock_expiry_unfaced,
         "max_penalty_rounds": options.max_penalty_rounds,
         "oot_after_change": options.oot_after_change,
+        "deck_change_on": options.deck_change_on,
     }
 
 
