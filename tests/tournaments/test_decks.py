@@ -347,3 +347,18 @@ def test_the_setup_form_sets_when_the_deck_changes_C_17(director_dora):
     tournament_id = int(re.search(r"/tournaments/(\d+)/", made["Location"]).group(1))
     setup = event_reads.tournament_state(Tournament.objects.get(pk=tournament_id)).setup
     assert setup.options.deck_change_on == ("level", "dealer_change")
+
+
+def test_where_the_house_says_a_dealer_change_asks_for_a_new_deck_TDA_26(
+        first_table, dealer_dana_here, floor_fede, director_dora, deck_in_play, event_in_play, django_user_model):
+    from tests.conftest import _staff
+
+    act(services.change_setup, event_in_play, director_dora, reason="C-17",
+        options={"deck_change_on": ["level", "dealer_change", "director"]})
+    diego = _staff(django_user_model, "diego", "dealer", "Diego")
+    at(first_table, dealing.assign_dealer, floor_fede, dealer=diego)
+    _refused("TDA-26", at, first_table, dealing.start_hand, diego)
+    blue = a_checked_deck(first_table, floor_fede, "SUN-020", "blue")
+    at(first_table, dealing.change_deck, diego, deck=blue, reason="dealer_change")
+    at(first_table, dealing.start_hand, diego)
+    assert hand_in_play(first_table).deck_id == blue.pk
