@@ -362,3 +362,15 @@ def test_where_the_house_says_a_dealer_change_asks_for_a_new_deck_TDA_26(
     at(first_table, dealing.change_deck, diego, deck=blue, reason="dealer_change")
     at(first_table, dealing.start_hand, diego)
     assert hand_in_play(first_table).deck_id == blue.pk
+
+
+def test_verify_audit_finds_a_hands_deck_changed_behind_the_services_back(first_table, dealer_dana_here, floor_fede,
+                                                                          deck_in_play):
+    from tournaments.audit_check import verify_dealt_hands
+
+    hand = a_hand_folded_to_the_big_blind(first_table, dealer_dana_here)
+    assert verify_dealt_hands() == (1, [])
+    other = a_checked_deck(first_table, floor_fede, "SUN-030", "blue")
+    TableHand.objects.filter(pk=hand.pk).update(deck=other)  # a rewrite: the hand "dealt" with another deck
+    checked, problems = verify_dealt_hands()
+    assert checked == 1 and any("its deck differs" in p for p in problems)
