@@ -351,6 +351,8 @@ def console_fragment(tournament: Tournament, user, notice: dict | None = None) -
 _REQUEST_SAID = {
     "director_assigned": gettext_lazy("Another director was put in charge of the event."),
     "player_links_revoked": gettext_lazy("An entry's player links were ended."),
+    "set_rotation": gettext_lazy("The dealers' rotation was set."),
+    "stop_rotation": gettext_lazy("The dealers' rotation was stopped."),
 }
 
 

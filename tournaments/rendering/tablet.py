@@ -330,6 +330,7 @@ _REQUEST_SAID = {
     "pause": gettext_lazy("The director paused play at this table."),
     "resume": gettext_lazy("Play resumed at this table."),
     "assign_dealer": gettext_lazy("Another dealer was put on duty."),
+    "hand_over": gettext_lazy("The table was handed over to the next dealer of the rotation."),
     "call_clock": gettext_lazy("The clock was called."),
     "clock_ran_out": gettext_lazy("The clock ran out."),
     "release_board": gettext_lazy("The director released the board."),
