@@ -649,3 +649,26 @@ def table_rules(table: Table) -> TableRules:
         paytable=resolve_paytable(table.paytable),
         **options,
     )
+
+
+class PitRotation(models.Model):
+    """The dealers' rotation of a pit (issue #38 item 5; RP-07): its pit boss's setup, from which
+    ``casino.rules.rotation.schedule`` says who deals at which table and when the next change is; the pit has no
+    levels, so only the rotation's own breaks stop the changes. Written by ``tables.rotation`` (the pit's row
+    locked, audited, the pit's console told after commit); each table follows it between hands."""
+
+    pit = models.OneToOneField(Pit, on_delete=models.PROTECT, related_name="dealer_rotation")
+    #: the dealers' user ids, in the rotation's order
+    dealers = models.JSONField(_("dealers"))
+    #: the tables' ids, in the rotation's order (their places in the pit, by default)
+    tables = models.JSONField(_("tables"))
+    down_minutes = models.PositiveSmallIntegerField(_("down (minutes)"))
+    starts_at = models.DateTimeField(_("starts at"))
+    #: the rotation's own breaks: [[start, end], ...] as ISO times
+    breaks = models.JSONField(_("breaks"), default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("dealers' rotation of a pit")
+
+    def __str__(self) -> str:
+        return f"{self.pit} — {self.down_minutes}'"
