@@ -108,3 +108,66 @@ def test_a_rotation_of_another_pits_table_or_by_a_dealer_is_refused_and_nothing_
                                   down_minutes=20)
     assert refused.value.clause == "THB-72"
     assert not PitRotation.objects.exists()
+
+
+def _console_client(user):
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    client.force_login(user)
+    return client
+
+
+def test_the_pit_console_sets_the_rotation_and_shows_who_deals_where_RP_07(open_table, pit_boss_pat, dealer_dana,
+                                                                             dealer_diego):
+    client = _console_client(pit_boss_pat)
+    page = client.get(f"/tables/pit/{open_table.pit_id}/").content.decode()
+    assert 'data-action="set-rotation"' in page
+    answer = client.post(f"/tables/pit/{open_table.pit_id}/rotation/",
+                         {"dealers": [dealer_dana.pk, dealer_diego.pk], "tables": [open_table.pk],
+                          "down_minutes": "30", "break_at": "23:30", "break_minutes": "15"}, HTTP_HX_REQUEST="true")
+    assert answer.status_code == 200
+    html = answer.content.decode()
+    assert f'data-rotation-table="{open_table.pk}"' in html and "Next change at" in html
+    row = PitRotation.objects.get(pit=open_table.pit)
+    assert row.dealers == [dealer_dana.pk, dealer_diego.pk] and row.down_minutes == 30 and len(row.breaks) == 1
+
+
+@pytest.mark.parametrize("fields", [{"dealers": ["x"]}, {"dealers": []}, {"down_minutes": "0"},
+                                    {"break_at": "25:99"}, {"dealers": ["999999"]}])
+def test_a_rotation_form_the_pit_console_cannot_read_is_refused_with_a_message(open_table, pit_boss_pat,
+                                                                                 dealer_dana, fields):
+    client = _console_client(pit_boss_pat)
+    post = {"dealers": [dealer_dana.pk], "tables": [open_table.pk], "down_minutes": "30", **fields}
+    answer = client.post(f"/tables/pit/{open_table.pit_id}/rotation/", post, HTTP_HX_REQUEST="true")
+    assert answer.status_code in (400, 422)
+    assert not PitRotation.objects.exists()
+
+
+def test_a_dealer_cannot_set_the_pits_rotation(open_table, dealer_dana):
+    client = _console_client(dealer_dana)
+    answer = client.post(f"/tables/pit/{open_table.pit_id}/rotation/",
+                         {"dealers": [dealer_dana.pk], "tables": [open_table.pk], "down_minutes": "30"})
+    assert answer.status_code == 403
+    assert not PitRotation.objects.exists()
+
+
+def test_the_pit_boss_hands_an_idle_table_over_from_the_console_when_the_change_is_due_RP_07(
+        open_table, pit_boss_pat, dealer_dana, dealer_diego):
+    import uuid
+
+    services.set_pit_rotation(pit=open_table.pit, by=pit_boss_pat, dealers=[dealer_dana, dealer_diego],
+                              tables=[open_table], down_minutes=20)
+    client = _console_client(pit_boss_pat)
+    open_table.refresh_from_db()
+    post = {"version": open_table.version, "key": uuid.uuid4().hex}
+    early = client.post(f"/tables/{open_table.pk}/pit/hand-over/", post, HTTP_HX_REQUEST="true")
+    assert early.status_code == 422 and "RP-07" in early.content.decode()
+    minutes_pass(open_table.pit, 21)
+    answer = client.post(f"/tables/{open_table.pk}/pit/hand-over/", {**post, "key": uuid.uuid4().hex},
+                         HTTP_HX_REQUEST="true")
+    assert answer.status_code == 200
+    open_table.refresh_from_db()
+    assert open_table.dealer_id == dealer_diego.pk
