@@ -402,3 +402,22 @@ def pit_rotation_board(pit_id: int, now) -> dict | None:
                         "next": users.get(nxt.tables[t], nxt.tables[t]) if nxt else None}
                        for t, d in plan.current.tables.items()],
             "resting": [users.get(d, d) for d in plan.current.resting]}
+
+
+def dealer_rotations(user, now) -> list[dict]:
+    """Where the pits' rotations put ``user`` now and next (his home): [{"pit", "now", "next_at", "next"}] with table
+    names (None: his break)."""
+    from tables.models import PitRotation, Table
+
+    found = []
+    for row in PitRotation.objects.select_related("pit"):
+        if user.pk not in row.dealers:
+            continue
+        plan = rotation_engine.schedule(pit_rotation_setup(row), now)
+        names = dict(Table.objects.filter(pk__in=row.tables).values_list("pk", "name"))
+        going = plan.next_for(user.pk)
+        here = plan.current.table_of(user.pk)
+        found.append({"pit": row.pit, "now": names.get(here) if here is not None else None,
+                      "next_at": going[0] if going else None,
+                      "next": names.get(going[1]) if going and going[1] is not None else None})
+    return found

@@ -61,7 +61,9 @@ RECALL_PAGE = 10  # hands a recall page shows (THB-71 asks for at least the last
 def dealer_home(request):
     """The dealer's tablet home: the tables they are on duty at."""
     tables = Table.objects.filter(dealer=request.user).select_related("pit").prefetch_related("boxes")
-    return render(request, "tables/dealer_home.html", {"tables": tables})
+    # issue #38 item 5: where the pits' dealers' rotations put this dealer now and next (RP-07)
+    rotations = reads.dealer_rotations(request.user, timezone.now())
+    return render(request, "tables/dealer_home.html", {"tables": tables, "rotations": rotations})
 
 
 @role_required(Role.PIT_BOSS)

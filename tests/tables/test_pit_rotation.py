@@ -171,3 +171,13 @@ def test_the_pit_boss_hands_an_idle_table_over_from_the_console_when_the_change_
     assert answer.status_code == 200
     open_table.refresh_from_db()
     assert open_table.dealer_id == dealer_diego.pk
+
+
+def test_a_dealer_sees_where_the_rotation_puts_him_now_and_next_on_his_home_RP_07(open_table, pit_boss_pat,
+                                                                                   dealer_dana, dealer_diego):
+    services.set_pit_rotation(pit=open_table.pit, by=pit_boss_pat, dealers=[dealer_dana, dealer_diego],
+                              tables=[open_table], down_minutes=20)
+    home = _console_client(dealer_diego).get("/tables/").content.decode()
+    assert "The rotation puts you on your break now." in home and f"Next: {open_table.name} at" in home
+    home = _console_client(dealer_dana).get("/tables/").content.decode()
+    assert f"The rotation puts you at {open_table.name} now." in home and "Next: your break at" in home
