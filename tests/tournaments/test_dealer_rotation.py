@@ -206,3 +206,13 @@ def test_the_tablet_says_when_the_next_change_is_and_the_relieved_dealers_tap_sa
     html = answer.content.decode()
     assert "data-handed-over" in html and "Diego deals here now" in html and "Your break." in html
     assert client.get(path).status_code == 403
+
+
+def test_the_audit_log_agrees_with_the_dealers_the_rotation_put_on_duty(first_table, event_in_play, floor_fede,
+                                                                        dealer_diego, dealer_dana_here):
+    from django.core.management import call_command
+
+    rotate(event_in_play, floor_fede, [dealer_dana_here, dealer_diego], [first_table.number])
+    minutes_pass(event_in_play, 21)
+    at(first_table, rotation.hand_over, floor_fede)
+    call_command("verify_audit")  # raises on a table whose dealer on duty the log does not name
