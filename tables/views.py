@@ -29,6 +29,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -60,7 +61,9 @@ RECALL_PAGE = 10  # hands a recall page shows (THB-71 asks for at least the last
 def dealer_home(request):
     """The dealer's tablet home: the tables they are on duty at."""
     tables = Table.objects.filter(dealer=request.user).select_related("pit").prefetch_related("boxes")
-    return render(request, "tables/dealer_home.html", {"tables": tables})
+    # issue #38 item 5: where the pits' dealers' rotations put this dealer now and next (RP-07)
+    rotations = reads.dealer_rotations(request.user, timezone.now())
+    return render(request, "tables/dealer_home.html", {"tables": tables, "rotations": rotations})
 
 
 @role_required(Role.PIT_BOSS)
@@ -364,6 +367,8 @@ def _pit_call(action: str, post):
                                        "reason": _free_text(post, "reason")}
     if action == "alert":
         return services.acknowledge_alert, {"alert_id": whole(post.get("alert"), _("The alert"), low=1, high=10**9)}
+    if action == "hand-over":  # issue #38 item 5: the change the pit's rotation made due, between hands
+        return services.hand_over_pit_table, {}
     raise Http404
 
 
@@ -384,6 +389,48 @@ def pit_act(request, table_id: int, action: str):
     except BadInput as bad:
         return _answer(request, fragment, page, 400, {"level": "error", "text": str(bad)})
     return _submit(request, call, kwargs, table=table, page=page, render_fragment=fragment, by_the_pit=True)
+
+
+@checks_its_own_nul_bytes
+@role_required(*SUPERVISORS)
+@require_POST
+def pit_rotation(request, pit_id: int):
+    """The pit boss sets the pit's dealers' rotation (issue #38 item 5; RP-07): the dealers ticked (in the list's
+    order), the tables ticked (in their places' order), the down, and optionally one break (its start today and
+    its minutes: no change in the 90 s before it nor during it)."""
+    pit = _pit(request, pit_id)
+    page = reverse("tables:pit_console", args=[pit.pk])
+
+    def fragment(notice, version=None):
+        return rendering.pit_fragment(pit, request.user, notice)
+
+    post = request.POST
+    try:
+        _refuse_nul_bytes(post)
+        dealers = [whole(raw, _("The dealer"), low=1, high=2**62) for raw in post.getlist("dealers")]
+        chosen = {whole(raw, _("The table"), low=1, high=2**62) for raw in post.getlist("tables")}
+        tables = [t for t in pit.tables.order_by("place", "name").values_list("pk", flat=True) if t in chosen]
+        if not dealers or not tables:
+            raise BadInput(_("Tick the dealers and the tables of the rotation."))
+        down = whole(post.get("down_minutes"), _("The down"), low=1, high=240)
+        breaks = []
+        if post.get("break_at", "").strip():
+            try:
+                clock = datetime.time.fromisoformat(post["break_at"].strip())
+            except ValueError:
+                raise BadInput(_("The break's start is a time of day, such as 22:30.")) from None
+            minutes = whole(post.get("break_minutes"), _("The break's minutes"), low=1, high=240)
+            start = timezone.make_aware(datetime.datetime.combine(timezone.localdate(), clock))
+            breaks.append((start, start + datetime.timedelta(minutes=minutes)))
+    except BadInput as bad:
+        return _answer(request, fragment, page, 400, {"level": "error", "text": str(bad)})
+
+    status, notice, _result = outcome(lambda: services.set_pit_rotation(
+        pit=pit, by=request.user, dealers=dealers, tables=tables, down_minutes=down, breaks=breaks),
+        stale=TABLE_CHANGED)
+    if status == 200 and notice is None:
+        notice = {"level": "info", "text": _("The dealers' rotation is set.")}
+    return _answer(request, fragment, page, status, notice)
 
 
 # --------------------------------------------------------------------------- game recall

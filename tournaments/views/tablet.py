@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -25,8 +26,8 @@ from tournaments.access import TABLET_ROLES, may_open
 from tournaments.models import DealtTable, Tournament
 from tournaments.reads import event as event_reads
 from tournaments.reads import hands as hand_reads
-from tournaments.rendering.tablet import fragment_at, table_and_event, tablet_fragment, what_changed
-from tournaments.services import dealing
+from tournaments.rendering.tablet import fragment_at, handed_over, table_and_event, tablet_fragment, what_changed
+from tournaments.services import dealing, rotation
 from tournaments.views.common import outcome
 
 _CARDS = re.compile(r"[\s,]+")
@@ -110,6 +111,8 @@ def tablet_act(request, tournament_id: int, table: int, action: str):
             return dealing.call_clock(**common)
         if action == "clock-ran-out":
             return dealing.clock_ran_out(**common)
+        if action == "hand-over":
+            return rotation.hand_over(**common)  # issue #38 item 5: the change the rotation made due
         if action == "colour-up":
             # TDA-24-A: the race computed from the stacks, a write on the event (not on this table's hand)
             return services.race_odd_chips(tournament=dealt.tournament_id, by=request.user, key=key,
@@ -122,6 +125,13 @@ def tablet_act(request, tournament_id: int, table: int, action: str):
         return what_changed(dealt, since)
 
     status, notice, result = outcome(run, changed)
+    if status == 200 and request.htmx:
+        # issue #38 item 5: this tap ended the hand and the rotation put another dealer here (or handed it over)
+        dealt.refresh_from_db(fields=["dealer"])
+        if not may_open(request.user, dealt):
+            return HttpResponse(handed_over(dealt, request.user)
+                                or render_to_string("casino/fragments/staff_access_ended.html",
+                                                    {"screen_id": "deal-table"}))
     if request.htmx:
         if status == 200 and result is not None and action != "colour-up":
             # the version this tap made, rendered on the first ask: its push asks the same (a retry's answer
