@@ -8,9 +8,10 @@ go all-in and each pot (the main pot and the side pots of unequal stacks) goes t
 eligible for it, drawn with the injected ``rng``. A bet nobody could call is returned. Chips are
 conserved exactly: what the hand's players have at its end adds up to what they had at its start.
 
-Where the rules are silent for a simulation: a dead button (an empty seat) pays no button ante, the big
-blind pays it instead (the hand still has one ante); a player who cannot cover the blind or the ante
-posts what he has and is all-in.
+Where the rules are silent for a simulation: a dead button (an empty seat, or a player sitting the hand out,
+CC-53) pays no button ante, the big blind pays it instead (the hand still has one ante); a player who
+cannot cover the blind or the ante posts what he has and is all-in. Players moved onto the button or
+between the button and the small blind are not dealt in (``sitting_out``: C-03, CC-53, CC-57, TDA-10).
 """
 
 from __future__ import annotations
