@@ -10,8 +10,9 @@ the readings chosen where the regulations are silent.
   prizes always add up to the pool.
 * ``results`` ranks the players by how long they survived (CC-17/18): the first one out ranks last.
   Players out in the same hand at one table rank by their stacks at the start of the hand (CC-19); players
-  out in the same hand-for-hand hand at different tables, or whose order cannot be told, share the prizes
-  of the places involved equally (CC-20, CC-21, RP-08-A). A withdrawal ranks as an elimination at that
+  out in the same hand-for-hand hand at different tables, or whose order cannot be told (busts in hands at
+  different tables recorded at the same instant, ``Elimination.at``), share the prizes of the places
+  involved equally (CC-20, CC-21, RP-08-A). A withdrawal ranks as an elimination at that
   moment and keeps its prize (CC-34). A disqualified player takes the place he was at but no prize; that
   place's prize is shared equally among the players still in at that moment (CC-47).
 """
