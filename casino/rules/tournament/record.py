@@ -29,7 +29,7 @@ from casino.rules.tournament.clock import CLOCK_KINDS, ClockEvent
 from casino.rules.tournament.options import HouseOptions
 from casino.rules.tournament.penalties import PENALTY_KINDS, Penalty, hands_left
 from casino.rules.tournament.prizes import Elimination, Result
-from casino.rules.tournament.seating import WHY, Move, Plan, TableSeats
+from casino.rules.tournament.seating import WHY, Move, Plan, TableSeats, with_drawn_button
 
 #: Every event type of the record, with the fields it carries besides seq, at and type
 #: (docs/tournament-record.md describes each).
@@ -446,6 +446,8 @@ class _Replay:
             t = _replace_table(t, seats=seats)
         if ev.get("why") == "final_table" and not t.final:
             t = _replace_table(t, final=True)
+        if ev.get("why") not in ("draw", "redraw", "final_table"):
+            t = _first_blinds_fixed(t)
         if not 1 <= seat <= t.seats:
             raise RuleViolation(N_("Table %(table)s has no seat %(seat)s"), "TDA-07", table=table, seat=seat)
         taken = dict(t.players)
@@ -643,6 +645,17 @@ def _replace_table(t: TableSeats, **changes: Any) -> TableSeats:
     values = {f.name: getattr(t, f.name) for f in fields(TableSeats)}
     values.update({k: v for k, v in changes.items() if k in values})
     return TableSeats(**values)
+
+
+def _first_blinds_fixed(t: TableSeats) -> TableSeats:
+    """A table waiting for its first hand, its blinds still read from its drawn button, has them fixed where
+    they are before a player arrives (as ``seating.plan`` and ``seating.apply`` read it, ``_blinds_fixed``):
+    the newcomer finds them there instead of pushing them along, and sits out between the button and the
+    small blind as the plan said (CC-57; issue #38: read live, the newcomer was due the small blind the plan
+    had him sit out)."""
+    if t.button_is_next and t.small_blind is None and t.button is not None and t.count >= 2:
+        return with_drawn_button(t, t.button)
+    return t
 
 
 def _replace_penalty(p: Penalty, **changes: Any) -> Penalty:

@@ -387,3 +387,32 @@ def test_busts_in_hands_at_two_tables_recorded_at_one_instant_share_their_places
     later.events.append({"seq": len(later.events) + 1, "at": "2026-11-23T20:00:01+00:00", "type": "bust", "entry": 4,
                          "table": 2, "hand": 9, "hand_for_hand_hand": None, "stack_at_start": 900})
     assert [(x.places, x.entries) for x in compute_results(replay(later.events))] == [((5,), (4,)), ((6,), (1,))]
+
+
+def test_a_player_moved_to_a_table_before_its_first_hand_finds_the_drawn_blinds_where_they_were_CC_57():
+    """50 entries, 8 seats, seed 4 (issue #38): a table broke before the next table's first hand; the plan had
+    the player moved between its drawn button and small blind sit out (CC-57), and the replay read the blinds
+    live from the button, making him the small blind he could not sit out (CC-53)."""
+    from casino.rules.tournament.seating import next_hand
+
+    r = Record()
+    r.add("setup", buy_in=100, fee=0, starting_stack=1_000, seats_per_table=8, structure={}, payout_table=[],
+          break_order=[], options={}, late_registration_level=None)
+    r.add("registration_opened")
+    for n in range(1, 10):
+        r.add("registered", entry=n, reentry_of=None)
+    r.add("registration_closed", entries=9, prize_pool=900)
+    for n in range(1, 8):
+        r.add("seated", entry=n, table=4, seat=n, chips=1_000, why="draw", button=7, occupied=[],
+              from_table=None, from_seat=None, sits_out=False)
+    for n in (8, 9):
+        r.add("seated", entry=n, table=7, seat=n - 7, chips=1_000, why="draw", button=1, occupied=[],
+              from_table=None, from_seat=None, sits_out=False)
+    drawn = next_hand(replay(r.events).table(4))
+    assert (drawn.button, drawn.small_blind, drawn.big_blind) == (7, 1, 2)  # read from the drawn button
+    r.add("seated", entry=8, table=4, seat=8, chips=1_000, why="break", button=7, occupied=list(range(1, 8)),
+          from_table=7, from_seat=1, sits_out=True)
+    state = replay(r.events)
+    where = next_hand(state.table(4))
+    assert (where.button, where.small_blind, where.big_blind) == (7, 1, 2)
+    assert state.sitting_out_seats(4) == (8,)
