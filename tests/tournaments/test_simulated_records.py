@@ -87,3 +87,19 @@ def test_hand_for_hand_starts_where_one_bust_a_table_could_pass_the_bubble_RP_08
     assert not _hand_for_hand_due(state(127, 1), paid)  # one table: nothing to synchronise (CC-11)
     assert _hand_for_hand_due(state(127, 2, on=True), paid)  # a table broke: it stays on to the bubble's end
     assert not _hand_for_hand_due(state(125, 2, on=True), paid)  # the bubble burst
+
+
+def test_verify_tournament_record_reports_a_hand_dealing_a_player_who_had_to_sit_it_out_CC_53(tmp_path, capsys):
+    import json
+
+    from django.core.management import CommandError, call_command
+
+    from tests.rules.tournament.test_record import hand_at, two_tables
+
+    record = two_tables()  # entry 6 moved to table 1 with ``sits_out``
+    hand_at(record, 1, 2, [1, 2, 3, 6])
+    path = tmp_path / "record.jsonl"
+    path.write_text("".join(json.dumps(e) + "\n" for e in record.events), encoding="utf-8")
+    with pytest.raises(CommandError, match="1 problem"):
+        call_command("verify_tournament_record", str(path))
+    assert "deals entry 6, who had to sit it out (CC-53, CC-57)" in capsys.readouterr().err
