@@ -12,7 +12,7 @@ from typing import Any
 from casino import reads
 from casino.memo import BoundedCache
 from casino.rules.holdem import HoldemHand, HouseRules, Phase, TableSetup
-from casino.rules.holdem.actions import BETTING_KINDS
+from casino.rules.holdem.actions import BETTING_KINDS, DEALING_ERROR_KINDS
 from casino.rules.holdem.hand import ENDED
 from tournaments.models import (
     DealtTable,
@@ -24,7 +24,7 @@ from tournaments.reads import event as event_reads
 
 #: What the dealer enters besides the players' acts: the board, the showdown, the pots, a misdeal.
 DEALER_KINDS = frozenset({"deal-flop", "deal-turn", "deal-river", "show", "muck", "award-pots", "misdeal",
-                          "defective-deck", "kill-hand"})
+                          "defective-deck", "kill-hand"}) | DEALING_ERROR_KINDS
 
 
 #: The dealer's steps that deal the board.
@@ -176,6 +176,8 @@ def summary_of(table: DealtTable, hand: TableHand, engine: HoldemHand) -> dict[s
         # for the players' phones: who sits where in this hand, and the clock called on a player (C-04)
         "entries": {int(seat): entry for seat, entry in hand.entries.items()},
         "clock": hand.level.get("clock") if in_play else None,
+        # issue #38 item 2: the dealing errors whose clause calls the director (TDA-39, CC-95), for the console
+        "director_called": list(engine.director_calls),
     }
 
 
@@ -216,7 +218,9 @@ def hand_line(hand: TableHand, rows: list[TableHandAction] | None = None) -> dic
     acts: list[dict[str, Any]] = []
     cards: dict[str, list[str]] = {}
     board: list[str] = []
-    for row in effective_rows(hand) if rows is None else rows:
+    errors = False
+    rows = effective_rows(hand) if rows is None else rows
+    for row in rows:
         record = row.record
         kind = record["action"]
         if kind in BETTING_KINDS:
@@ -230,12 +234,20 @@ def hand_line(hand: TableHand, rows: list[TableHandAction] | None = None) -> dic
             acts.append({"act": kind})
         elif kind == "kill-hand":
             acts.append({"seat": record["seat"], "act": kind})
+        elif kind in DEALING_ERROR_KINDS:
+            # issue #38 item 2: the dealing error as its record, "act" for "action" (docs/hand-history.md)
+            acts.append({"act": kind, **{k: v for k, v in record.items() if k != "action"}})
+            errors = True
         elif kind in BOARD_KINDS:
             dealt = record.get("cards") or ([record["card"]] if record.get("card") else [])
             board.extend(dealt)
         elif kind == "show" and record.get("cards"):
             cards[str(record["seat"])] = list(record["cards"])
     line["actions"] = acts
+    if errors:
+        # a street taken back (CC-104) or a flop picked from four (TDA-39): the board as the hand ended
+        engine = hand_state(hand, rows)
+        board = [str(c) for c in engine.board if c is not None]
     if cards:
         line["cards"] = cards
     if board:

@@ -49,6 +49,7 @@ from casino.rules.holdem.config import (
     MisdealCutoff,
     TableSetup,
 )
+from casino.rules.holdem.dealing_errors import DealingErrors
 from casino.rules.holdem.pots import Pot, build_pots, split_pot
 
 
@@ -196,7 +197,7 @@ def _add(values: tuple[int, ...], i: int, amount: int) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True, repr=False)
-class HoldemHand:
+class HoldemHand(DealingErrors):
     """One hand of Texas Hold'em at a dealt table, as a frozen value. See the module docstring."""
 
     setup: TableSetup
@@ -237,6 +238,12 @@ class HoldemHand:
     players_acted: frozenset[int] = field(init=False)  # for the misdeal cutoff (C-06)
     voluntary_actions: int = field(init=False)
     chip_actions: int = field(init=False)
+    # Dealing errors (casino.rules.holdem.dealing_errors): the streets whose burn is already decided
+    # (street, "ready" or "two", the card, the clause), a premature turn set aside until the turn is dealt
+    # (RP-05-B), and the clauses that called the director (TDA-39, CC-95).
+    burn_plan: tuple = field(init=False, default=())
+    set_aside: tuple[Card, ...] = field(init=False, default=())
+    director_calls: tuple[str, ...] = field(init=False, default=())
 
     def __post_init__(self) -> None:
         setup = self.setup
@@ -618,7 +625,8 @@ class HoldemHand:
                                     "CC-103" if len(cards) > count else "CC-112", street=_STREET_NAME[street],
                                     count=len(cards))
         burned = None if burn is None else parse_card(burn)
-        self._verify_new_cards((burned, *(cards or ())))
+        burned, fresh = self._burn_for(street, burned)  # a burn already on the table (RP-05, CC-101, CC-102)
+        self._verify_new_cards((fresh, *(cards or ())))
         return cards, burned
 
     def _deal_board(self, street: Street, cards: tuple[Card, ...] | None, burned: Card | None) -> None:
@@ -628,6 +636,7 @@ class HoldemHand:
         new = (None,) * count if cards is None else cards
         self.board += new
         self._cards_seen = self._cards_seen.union(c for c in (burned, *new) if c is not None)
+        self._burn_dealt(street)  # the dealing errors' plan for this street is used up (RP-05-B)
         self._open_round(street)
 
     def verify_deal_flop(self, cards: Sequence[Card | str] | None = None, burn: Card | str | None = None) -> None:
