@@ -79,7 +79,8 @@ def test_a_card_exposed_on_purpose_calls_the_director_on_the_console_CC_95(
 ):
     at(first_table, dealing.start_hand, dealer_dana_here)
     seat = to_act(first_table)
-    tap_record(first_table, dealer_dana_here, {"action": "exposed-card", "seat": seat, "card": "Ah", "intentional": True})
+    tap_record(first_table, dealer_dana_here,
+               {"action": "exposed-card", "seat": seat, "card": "Ah", "intentional": True})
     first_table.refresh_from_db()
     summary = hand_reads.table_summary(first_table)
     assert summary["director_called"] == ["CC-95"]

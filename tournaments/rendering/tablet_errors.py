@@ -54,7 +54,8 @@ def next_deal_note(engine: HoldemHand) -> dict[str, str] | None:
             continue
         if kind == READY:
             if card is not None:
-                text = _("Deal the %(street)s without burning: its burn is %(card)s, already on the table (%(clause)s).")
+                text = _("Deal the %(street)s without burning: its burn is %(card)s, already on the table "
+                         "(%(clause)s).")
             else:
                 text = _("Deal the %(street)s without burning (%(clause)s).")
         else:

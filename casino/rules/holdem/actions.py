@@ -339,7 +339,8 @@ DEALING_ERROR_CLASSES = (PrematureBoard, FourCardFlop, ExposedInDeal, ExposedCar
 
 
 for _cls in (Fold, Check, Call, Bet, Raise, AllIn, PushChips, PostAntes, PostBlinds, DealHoleCards, DealFlop,
-             DealTurn, DealRiver, ShowHand, MuckHand, AwardPots, KillHand, DeclareMisdeal, DeclareDefectiveDeck, *DEALING_ERROR_CLASSES):
+             DealTurn, DealRiver, ShowHand, MuckHand, AwardPots, KillHand, DeclareMisdeal, DeclareDefectiveDeck,
+             *DEALING_ERROR_CLASSES):
     _REGISTRY[_cls.kind] = _cls
 
 BETTING_KINDS = frozenset({"fold", "check", "call", "bet", "raise", "all-in", "chips"})

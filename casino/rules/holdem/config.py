@@ -135,6 +135,10 @@ class HouseRules:
     - ``limit_cap_lifted_when`` (C-21): ``None`` follows the mode, the cap
       lifted heads-up in the hand in ring games (DEAL-15) and only when two
       players remain in the tournament in tournaments (TDA-48).
+    - ``boxed_cards`` (C-07): face-up cards found in the deck, CC-100 by default
+      (scrap paper) or TDA-35-A (two or more are a misdeal).
+    - ``four_card_flop``: CC-103 by default (the flop redealt) or TDA-39 (the
+      director's random pick is the next burn).
     """
 
     mode: Mode = Mode.TOURNAMENT

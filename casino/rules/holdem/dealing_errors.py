@@ -45,10 +45,10 @@ from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import Any
 
-import casino.rules.holdem.hand as H
 from casino.rules.cards import Card, parse_card, parse_cards
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.holdem import actions as A
+from casino.rules.holdem import phases as H
 
 #: RP-04's three ways of rebuilding a dropped stub.
 STUB_REBUILT = ("order", "stub", "all")
@@ -59,13 +59,20 @@ READY, TWO = "ready", "two"
 
 
 def _next_state(change: Callable[..., Any]) -> Callable[..., Any]:
-    """``hand._next_state``, looked up when the step runs (this module is imported by ``hand``)."""
+    """A step taken as the hand's own are (``hand._next_state``, through ``HoldemHand._next_state_of``: this
+    module does not import the hand, which imports it)."""
 
     @wraps(change)
     def step(self, *args: Any, **kwargs: Any):
-        return H._next_state(change)(self, *args, **kwargs)
+        return self._next_state_of(change, *args, **kwargs)
 
     return step
+
+
+def _with(values: tuple, i: int, value: Any) -> tuple:
+    changed = list(values)
+    changed[i] = value
+    return tuple(changed)
 
 
 def _card(value: Card | str | None) -> Card | None:
@@ -126,7 +133,7 @@ class DealingErrors:
 
     def _kill(self, p: int) -> None:
         """The hand at ``p`` is dead: its chips stay in the pot, the betting goes on without it."""
-        self.folded = H._with(self.folded, p, True)
+        self.folded = _with(self.folded, p, True)
         self.pending -= {p}
         if self.phase is H.Phase.BETTING:
             if self._round_over():
@@ -162,7 +169,7 @@ class DealingErrors:
         parsed = None if cards is None else parse_cards(cards)
         if parsed is not None and len(parsed) != count:
             raise RuleViolation(N_("A premature %(street)s is %(count)s card(s), not %(given)s"), clause,
-                                street=H._STREET_NAME[street], count=count, given=len(parsed))
+                                street=street.value, count=count, given=len(parsed))
         burned = _card(burn)
         self._verify_new_cards((burned, *(parsed or ())))
         return street, parsed, burned
@@ -285,7 +292,7 @@ class DealingErrors:
             p = self._pos[seat]
             hole = self.hole[p]
             if hole is not None and exposed in hole:
-                self.hole = H._with(self.hole, p, tuple(new if c == exposed else c for c in hole))
+                self.hole = _with(self.hole, p, tuple(new if c == exposed else c for c in hole))
         self._plan(H.Street.FLOP, READY, exposed, "CC-101")
 
     # -- a player's card exposed after the deal (CC-94, CC-95, CC-96) -------------------------------

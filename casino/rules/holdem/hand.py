@@ -32,7 +32,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from functools import wraps
 from typing import Any, NamedTuple
 
@@ -50,35 +49,8 @@ from casino.rules.holdem.config import (
     TableSetup,
 )
 from casino.rules.holdem.dealing_errors import DealingErrors
+from casino.rules.holdem.phases import ENDED, STREETS, Phase, Street
 from casino.rules.holdem.pots import Pot, build_pots, split_pot
-
-
-class Street(Enum):
-    PREFLOP = "preflop"
-    FLOP = "flop"
-    TURN = "turn"
-    RIVER = "river"
-
-
-STREETS = (Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER)
-
-
-class Phase(Enum):
-    """What the dealer has to do next."""
-
-    ANTES = "post-antes"
-    BLINDS = "post-blinds"
-    DEAL = "deal-hole-cards"
-    BETTING = "betting"
-    BOARD = "deal-board"  # the next street's burn and cards
-    SHOWDOWN = "showdown"  # hands to be shown (or mucked)
-    AWARD = "award-pots"
-    COMPLETE = "complete"
-    MISDEAL = "misdeal"  # void: every bet returned (CC-97)
-    VOID = "void"  # defective deck: every bet returned (TDA-35-E)
-
-
-ENDED = (Phase.COMPLETE, Phase.MISDEAL, Phase.VOID)
 
 
 class Legal(NamedTuple):
@@ -261,6 +233,10 @@ class HoldemHand(DealingErrors):
             mucked=(False,) * n, _payouts=None, awarded_pots=(), players_acted=frozenset(), voluntary_actions=0,
             chip_actions=0,
         )
+
+    def _next_state_of(self, change: Callable[..., Any], *args: Any, **kwargs: Any) -> HoldemHand:
+        """A dealing error's step (``casino.rules.holdem.dealing_errors``), taken as every step is (``_next_state``)."""
+        return _next_state(change)(self, *args, **kwargs)
 
     # -- reading the table ---------------------------------------------------------------------------------
 

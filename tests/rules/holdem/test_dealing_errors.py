@@ -275,7 +275,8 @@ def test_a_hand_line_with_a_premature_flop_replays_to_the_recorded_stacks_RP_05_
     assert hand.stacks[1] == 10_600
     line = {"game": "holdem", "button": 4, "blinds": {"small": 100, "big": 200},
             "stacks": {str(s): 10_000 for s in range(1, 5)},
-            "actions": [{"seat": 3, "act": "call"}, {"act": "premature-board", "cards": ["2c", "3d", "4h"], "burn": "5s"},
+            "actions": [{"seat": 3, "act": "call"},
+                        {"act": "premature-board", "cards": ["2c", "3d", "4h"], "burn": "5s"},
                         {"seat": 4, "act": "call"}, {"seat": 1, "act": "call"}, {"seat": 2, "act": "check"},
                         *[{"seat": s, "act": "check"} for _street in range(3) for s in (1, 2, 3, 4)]],
             "board": ["2c", "3d", "9h", "Tc", "8c"], "cards": {"1": ["As", "Ad"], "2": ["Ks", "Kd"],
