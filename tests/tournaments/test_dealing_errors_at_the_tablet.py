@@ -75,7 +75,7 @@ def test_a_four_card_flop_at_the_tablet_is_redealt_CC_103(first_table, dealer_da
 
 
 def test_a_card_exposed_on_purpose_calls_the_director_on_the_console_CC_95(
-    first_table, dealer_dana_here, event_in_play
+    client, first_table, dealer_dana_here, event_in_play, director_dora
 ):
     at(first_table, dealing.start_hand, dealer_dana_here)
     seat = to_act(first_table)
@@ -86,6 +86,14 @@ def test_a_card_exposed_on_purpose_calls_the_director_on_the_console_CC_95(
     assert summary["director_called"] == ["CC-95"]
     rows = console_rendering.dealt_tables(event_in_play, False)
     assert rows[0]["director_called"] == ["CC-95"]
+    client.force_login(director_dora)
+    page = client.get(f"/tournaments/{event_in_play.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f'data-director-called="{first_table.number}"' in page and "(CC-95)" in page
+    # the dealer's tablet says it too, and lists the card shown to everyone (CC-94)
+    client.force_login(dealer_dana_here)
+    tablet = client.get(f"/tournaments/{event_in_play.pk}/tables/{first_table.number}/deal/",
+                        HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "data-director-called" in tablet and f"seat {seat}: Ah" in tablet
 
 
 def test_the_first_card_exposed_in_the_deal_is_a_misdeal_and_the_hand_dealt_again_CC_98(

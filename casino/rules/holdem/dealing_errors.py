@@ -287,12 +287,15 @@ class DealingErrors:
             self._misdeal(record)
             return
         self.actions += (record,)
-        self._cards_seen = self._cards_seen | {c for c in (exposed, new) if c is not None}
+        if exposed is not None:
+            self._cards_seen = self._cards_seen | {exposed}  # out of play: the flop's burn
         if seat is not None and exposed is not None and new is not None:
             p = self._pos[seat]
             hole = self.hole[p]
             if hole is not None and exposed in hole:
+                # the seat's recorded hand takes the top card; a hand not recorded shows it at the showdown
                 self.hole = _with(self.hole, p, tuple(new if c == exposed else c for c in hole))
+                self._cards_seen = self._cards_seen | {new}
         self._plan(H.Street.FLOP, READY, exposed, "CC-101")
 
     # -- a player's card exposed after the deal (CC-94, CC-95, CC-96) -------------------------------
@@ -315,12 +318,10 @@ class DealingErrors:
                 if exposed not in hole:
                     raise RuleViolation(N_("Seat %(seat)s was dealt %(dealt)s, not %(card)s"), "CC-94", seat=seat,
                                         dealt=" ".join(map(str, hole)), card=str(exposed))
-            elif not self._already_exposed(seat, exposed):
-                self._verify_new_cards((exposed,))
+            elif exposed in self._cards_seen:
+                raise RuleViolation(N_("%(card)s is already in play: two identical cards mean a defective deck;"
+                                       " stop the hand and return all bets"), "TDA-35-E", card=str(exposed))
         return p, exposed
-
-    def _already_exposed(self, seat: int, card: Card) -> bool:
-        return any(a.kind == A.ExposedCard.kind and a.seat == seat and a.card == card for a in self.actions)
 
     def can_exposed_card(self, seat: int, card: Card | str | None = None, intentional: bool | None = None) -> bool:
         return self._can(self.verify_exposed_card, seat, card, intentional)
@@ -330,9 +331,9 @@ class DealingErrors:
         """Shown to every player (CC-94); the hand stays live; exposed on purpose, the director is called for
         the penalty at the hand's end (CC-95); not identified, the whole hand is shown (CC-96)."""
         p, exposed = self._read_exposed_card(seat, card)
+        # The card stays the player's: it is checked again when his hand is shown (a hand not recorded at the
+        # deal enters its cards then), not taken out of the deck here.
         self.actions += (A.ExposedCard(seat, exposed, True if intentional else None),)
-        if exposed is not None:
-            self._cards_seen = self._cards_seen | {exposed}
         if intentional:
             self._call_director("CC-95")
 
@@ -447,9 +448,7 @@ class DealingErrors:
         self.actions += (A.ButtonShortCard(missing),)
         if p in self.players_acted:
             self._kill(p)
-            return
-        if missing is not None:
-            self._cards_seen = self._cards_seen | {missing}
+        # the missing card is the button's: checked when his hand is shown, as the rest of it
 
     # -- a wrong number of cards (CC-98, TDA-38) ---------------------------------------------------
 

@@ -294,3 +294,27 @@ def test_a_hand_line_with_a_four_card_flop_redeals_the_flop_CC_103():
     answer = replay_holdem_hand(line)
     assert "error" not in answer, answer
     assert answer["stacks"] == {"1": 4_800, "2": 5_200}
+
+
+def test_cards_exposed_or_given_to_hands_not_recorded_are_tabled_with_them_at_the_showdown_CC_94_CC_101_TDA_37():
+    hand = new_hand([10_000] * 2, button=2).exposed_card(1, "Ah").exposed_in_deal(3, 2, "Kd", "2s")
+    hand = hand.button_short("7d")
+    hand = play_round_passively(hand).deal_flop(parse_cards("3c4c9h"))
+    hand = play_round_passively(hand).deal_turn("Tc")
+    hand = play_round_passively(hand).deal_river("Jc")
+    hand = play_round_passively(hand)
+    hand = hand.show_hand(2, parse_cards("2s7d")).show_hand(1, parse_cards("AhAd"))
+    assert hand.award_pots().stacks == {1: 10_200, 2: 9_800}
+    assert hand.burns[0] == parse_cards("Kd")[0]  # the card exposed in the deal was the flop's burn (CC-101)
+
+
+def test_a_tournament_s_C_07_option_reaches_the_engine_CC_100_by_default_C_07():
+    from casino.rules.tournament.options import HouseOptions
+    from casino.rules.tournament.table_hand import house_rules_for
+
+    assert house_rules_for(HouseOptions()).boxed_cards == "CC-100"
+    tda = house_rules_for(HouseOptions(boxed_cards="TDA-35-A"))
+    assert tda.boxed_cards == "TDA-35-A" and HouseRules.from_dict(tda.to_dict()) == tda
+    assert refused(HouseOptions, boxed_cards="none") == "C-07"
+    assert HouseRules().to_dict() == HouseRules.from_dict({}).to_dict()  # the default writes no new key
+    assert "boxed_cards" not in HouseRules().to_dict()
