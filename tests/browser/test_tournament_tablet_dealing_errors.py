@@ -38,7 +38,7 @@ def _open_dealing_errors(page, button: str) -> None:
 
 
 def test_a_premature_flop_redealt_RP_05_A(
-    daphne_servers, director_dora, floor_fede, dealer_dana_here, browser  # noqa: F811
+    daphne_servers, director_dora, floor_fede, dealer_dana_here, browser, screenshots  # noqa: F811
 ):
     (server,) = daphne_servers(1)
     table = off_the_browser_thread(_a_table_of, 4, director_dora, floor_fede, dealer_dana_here)
@@ -49,6 +49,7 @@ def test_a_premature_flop_redealt_RP_05_A(
     # The flop turned too soon: one tap only asks, the second records it.
     _open_dealing_errors(page, "#tap-premature button")
     assert "Premature flop" in page.inner_text("#tap-premature button")
+    page.screenshot(path=f"{screenshots}/tournament-tablet-dealing-errors-1024.png", full_page=True)
     version = _version(page)
     page.click("#tap-premature button")
     page.wait_for_timeout(600)
@@ -63,6 +64,7 @@ def test_a_premature_flop_redealt_RP_05_A(
     # The round ends; the new flop is tapped and recorded without a burn of its own.
     _to_the_flop(page)
     assert page.query_selector("[data-next-deal='RP-05-A']") is not None
+    page.screenshot(path=f"{screenshots}/tournament-tablet-premature-flop-redealt-1024.png")
     tap_cards(page, "2c", "7d", "9h")
     page.wait_for_selector("[data-step='betting']")
     assert "2c 7d 9h" in page.inner_text("[data-board]")
