@@ -100,10 +100,34 @@ def test_the_first_card_exposed_in_the_deal_is_a_misdeal_and_the_hand_dealt_agai
     first_table, dealer_dana_here, event_in_play
 ):
     at(first_table, dealing.start_hand, dealer_dana_here)
+    button = hand_in_play(first_table).level["where"]["button"]
     tap_record(first_table, dealer_dana_here, {"action": "exposed-in-deal", "position": 1})
     assert hand_in_play(first_table).phase == Phase.MISDEAL.value
+    assert set(engine(first_table).stacks.values()) == {10_000}  # every bet returned (CC-97)
     at(first_table, dealing.start_hand, dealer_dana_here)
-    assert hand_in_play(first_table).number == 2
+    again = hand_in_play(first_table)
+    assert again.number == 2 and again.level["where"]["button"] == button  # the same button (TDA-35-C)
+
+
+def test_a_wrong_card_count_after_the_misdeal_cutoff_kills_the_hand_and_the_export_replays_TDA_38(
+    first_table, dealer_dana_here, event_in_play
+):
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    for _ in range(3):  # three players have acted: no misdeal now (CC-99, C-06)
+        tap_record(first_table, dealer_dana_here, {"action": "call", "seat": to_act(first_table)})
+    seat = to_act(first_table)  # the big blind, with three cards
+    tap_record(first_table, dealer_dana_here, {"action": "wrong-card-count", "seat": seat, "count": 3})
+    hand = engine(first_table)
+    assert hand.folded[hand.seats.index(seat)] and hand.phase is Phase.BOARD
+    tap_record(first_table, dealer_dana_here, {"action": "deal-flop", "cards": ["2c", "3d", "9h"], "burn": "5s"})
+    while engine(first_table).to_act is not None:
+        tap_record(first_table, dealer_dana_here, {"action": "fold", "seat": to_act(first_table)})
+    tap_record(first_table, dealer_dana_here, {"action": "award-pots"})
+    line = hand_reads.hand_line(hand_in_play(first_table))
+    assert {"act": "wrong-card-count", "seat": seat, "count": 3} in line["actions"]
+    answer = replay_holdem_hand(line)
+    assert answer["stacks"] == {str(s): c for s, c in sorted(engine(first_table).stacks.items())}
+    assert answer["stacks"][str(seat)] == 9_950  # his big blind stays in the pot
 
 
 def test_the_tablet_offers_the_dealing_errors_and_records_a_premature_flop_RP_05_A(
