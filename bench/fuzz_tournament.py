@@ -178,8 +178,8 @@ SETUP = {"name": ["Sunday 10K", "Torneo ñ"], "starts_at": ["2026-12-06T20:00"],
          "starting_stack": ["10000"], "seats_per_table": ["9", "8"], "late_registration_level": ["", "2"],
          "denominations": ["25 100 500 1000 5000"], "structure": [STRUCTURE], "payouts": [""], "break_order": [""],
          "final_table_size": ["9"], "ante_mode": ["button", "big_blind"], "reentry_allowed": ["1", ""],
-         "mucked_hand_recoverable": [""], "clock_seconds": ["30"], "clock_countdown_seconds": ["10"],
-         "clock_expiry_unfaced": ["dead"], "max_penalty_rounds": ["4"]}
+         "mucked_hand_recoverable": [""], "action_seconds": ["60", "0"], "clock_seconds": ["30"],
+         "clock_countdown_seconds": ["10"], "clock_expiry_unfaced": ["dead"], "max_penalty_rounds": ["4"]}
 TABLE, SEAT, ENTRY = "table", "seat", "entry"  # filled from the world
 CONSOLE_FORMS = {
     "open-registration": {}, "close-registration": {}, "start": {}, "results": {},

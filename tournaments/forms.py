@@ -272,6 +272,7 @@ def event_setup(post, *, editing: bool = False) -> dict:
         "ante_mode": a_choice(post.get("ante_mode", "button"), ANTE_MODES, _("the ante")),
         "reentry_allowed": post.get("reentry_allowed") == "1",
         "mucked_hand_recoverable": post.get("mucked_hand_recoverable") == "1",
+        "action_seconds": whole(post.get("action_seconds", 60), _("The time to act"), low=0, high=600),
         "clock_seconds": whole(post.get("clock_seconds", 30), _("The clock's seconds"), low=5, high=600),
         "clock_countdown_seconds": whole(post.get("clock_countdown_seconds", 10), _("The seconds counted aloud"),
                                          low=0, high=600),
@@ -280,6 +281,8 @@ def event_setup(post, *, editing: bool = False) -> dict:
         "max_penalty_rounds": whole(post.get("max_penalty_rounds", 4), _("The longest suspension"), low=1, high=20),
         "boxed_cards": a_choice(post.get("boxed_cards", "CC-100"), ("CC-100", "TDA-35-A"),
                                 _("the face-up cards found in the deck")),
+        "oot_after_change": a_choice(post.get("oot_after_change", "call_or_fold"), ("call_or_fold", "all_options"),
+                                     _("the out-of-turn option")),
     }
     fields = {
         "buy_in": whole(post.get("buy_in"), _("The buy-in"), low=0, high=MAX_MONEY),

@@ -330,7 +330,7 @@ def _busy_when_locked(w: EventWrite, touched: set[int]) -> set[int]:
 
 #: What the director (or the floor for him) does at a table whatever its state: pausing, resuming, releasing,
 #: putting a dealer on duty, ruling on the hand (a paused table is where he rules).
-DIRECTOR_ACTIONS = frozenset({"pause", "resume", "release_board", "assign_dealer", "back_up"})
+DIRECTOR_ACTIONS = frozenset({"pause", "resume", "release_board", "assign_dealer", "back_up", "skipped_hand"})
 
 
 TABLES = Aggregate(

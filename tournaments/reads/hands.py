@@ -6,7 +6,7 @@ hands as exported (``hand_line``, the ``replay_hand`` format: docs/hand-history.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import Any
 
 from casino import reads
@@ -14,6 +14,8 @@ from casino.memo import BoundedCache
 from casino.rules.holdem import HoldemHand, HouseRules, Phase, TableSetup
 from casino.rules.holdem.actions import BETTING_KINDS, DEALING_ERROR_KINDS
 from casino.rules.holdem.hand import ENDED
+from casino.rules.tournament import time_to_act as acting
+from casino.rules.tournament.options import HouseOptions
 from tournaments.models import (
     DealtTable,
     TableHand,
@@ -24,7 +26,7 @@ from tournaments.reads import event as event_reads
 
 #: What the dealer enters besides the players' acts: the board, the showdown, the pots, a misdeal.
 DEALER_KINDS = frozenset({"deal-flop", "deal-turn", "deal-river", "show", "muck", "award-pots", "misdeal",
-                          "defective-deck", "kill-hand"}) | DEALING_ERROR_KINDS
+                          "defective-deck", "kill-hand", "out-of-turn"}) | DEALING_ERROR_KINDS
 
 
 #: The dealer's steps that deal the board.
@@ -143,6 +145,30 @@ def replayed(hand: TableHand) -> tuple[HoldemHand, list[TableHandAction], int]:
     return engine, effective, last
 
 
+def last_record_at(hand: TableHand, rows: list[TableHandAction] | tuple[TableHandAction, ...], last: int) -> datetime:
+    """When the hand's last record (row ``last``, an undo row included) was written; its start before any.
+    ``rows``: its effective rows, read already: a query only when the last row is an undo (not among them)."""
+    if rows and rows[-1].seq == last:
+        return rows[-1].at
+    at = hand.actions.filter(seq=last).values_list("at", flat=True).first() if last else None
+    return at or hand.started_at
+
+
+def time_to_act(hand: TableHand, engine: HoldemHand, rows: list[TableHandAction] | tuple[TableHandAction, ...],
+                last: int, options: HouseOptions) -> acting.TimeToAct | None:
+    """The time to act of the seat in turn (CC-114, C-04), from the moment the action reached it (the hand's
+    last record), the same on every tablet and after a reload; None when nobody is to act, the house runs no
+    base shot clock (TDA-29), or the clock is called on the seat (its own countdown then runs, CC-115)."""
+    if engine.phase in ENDED or engine.to_act is None or "clock" in hand.level:
+        return None
+    if rows and rows[-1].seq == last and rows[-1].record.get("action") == "out-of-turn":
+        # TDA-53-A: an act out of turn leaves the turn where it was: the time runs from the record before it
+        before = [r for r in rows if r.record.get("action") != "out-of-turn"]
+        rows, last = before, before[-1].seq if before else 0
+    since = acting.reached_at(hand.started_at, [last_record_at(hand, rows, last)])
+    return acting.time_to_act(engine.to_act, since, options)
+
+
 def engine_rules(hand: TableHand) -> HouseRules:
     return HouseRules.from_dict(hand.rules)
 
@@ -178,6 +204,9 @@ def summary_of(table: DealtTable, hand: TableHand, engine: HoldemHand) -> dict[s
         "clock": hand.level.get("clock") if in_play else None,
         # issue #38 item 2: the dealing errors whose clause calls the director (TDA-39, CC-95), for the console
         "director_called": list(engine.director_calls),
+        # TDA-53: the acts out of turn waiting at their seats, and the skipped hand the director rules on
+        "out_of_turn": [{"seat": o.seat, "act": o.act, "to": o.to} for o in engine.out_of_turn] if in_play else [],
+        "skipped": engine.skipped_ruling if in_play else None,
     }
 
 
@@ -238,6 +267,11 @@ def hand_line(hand: TableHand, rows: list[TableHandAction] | None = None) -> dic
             # issue #38 item 2: the dealing error as its record, "act" for "action" (docs/hand-history.md)
             acts.append({"act": kind, **{k: v for k, v in record.items() if k != "action"}})
             errors = True
+        elif kind == "out-of-turn":  # TDA-53-A: recorded at its seat, bound (or not) at its turn
+            acts.append({"seat": record["seat"], "act": record["act"], **({"to": record["to"]} if "to" in record
+                                                                          else {}), "out_of_turn": True})
+        elif kind == "skipped-hand":  # TDA-53-B: the director's ruling on the skipped hand
+            acts.append({"seat": record["seat"], "act": kind, "ruling": record["ruling"]})
         elif kind in BOARD_KINDS:
             dealt = record.get("cards") or ([record["card"]] if record.get("card") else [])
             board.extend(dealt)

@@ -299,6 +299,11 @@ def plan_waits_for(tournament: Tournament, dealt: list[dict]) -> list[int]:
     return sorted(row["number"] for row in dealt if row["in_play"] and row["number"] in touched)
 
 
+#: TDA-53-B: the skipped hand "may be ruled dead or limited to non-aggressive options".
+SKIPPED_RULINGS = (("dead", gettext_lazy("The hand is dead")),
+                   ("non-aggressive", gettext_lazy("Check, call or fold only")))
+
+
 def console_context(tournament: Tournament, user, notice: dict | None = None) -> dict:
     the_field = read_field(tournament)
     board = the_field.board
@@ -310,6 +315,8 @@ def console_context(tournament: Tournament, user, notice: dict | None = None) ->
         "dealers": list(dealers_on_staff().values("pk", "first_name", "username")) if floor and the_field.tables
         else [],
         "dealt": dealt,
+        # TDA-53-B: the director's rulings on a skipped hand, as the console's buttons say them
+        "skipped_rulings": SKIPPED_RULINGS if any(t.get("skipped") for t in dealt) else (),
         "plan_waits_for": plan_waits_for(tournament, dealt),
         "colour_ups": colour_ups_due(tournament, the_field.names) if the_field.tables else [],
         "standings": final_standings(board, the_field.names),

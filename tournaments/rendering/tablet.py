@@ -77,11 +77,12 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
         at_table += [m.entry for m in state.pending_plan[1].moves]
     names = {number: name for number, (_pk, name) in event_reads.entries_by_number(tournament.pk, at_table).items()}
     if written is not None:
-        hand, records, engine = written.hand, list(written.rows), written.engine
+        hand, records, engine, last = written.hand, list(written.rows), written.engine, written.last
     else:
         hand = hand_reads.latest_hand(table)
-        engine, records, _last = hand_reads.replayed(hand) if hand is not None else (None, [], 0)
+        engine, records, last = hand_reads.replayed(hand) if hand is not None else (None, [], 0)
     in_play = engine is not None and engine.phase not in ENDED
+    acting = _time_to_act_view(table, hand, engine, records, last, state) if in_play else None
     where = hand.level["where"] if hand is not None else {}
     dead = {r.record["seat"] for r in records if r.record.get("action") == "kill-hand"}
     penalised = set(hand.level.get("penalised", ())) if hand is not None else set()
@@ -94,10 +95,15 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
                "penalty_hands": state.penalty_hands_left(entry)}
         if engine is not None and in_play and seat in engine.setup.stacks:
             p = engine.seats.index(seat)
+            # RP-12: each seat's running bet ("In front"); RP-01: the all-in marker on the seat
             row.update(dealt=True, stack=engine.stack[p], bet=engine.bets[p], folded=engine.folded[p],
                        all_in=engine.stack[p] == 0 and not engine.folded[p], to_act=engine.to_act == seat,
+                       # CC-114: the seat in turn's time to act
+                       time_to_act=acting if acting is not None and acting["seat"] == seat else None,
                        # an absent player's hand, killed at the end of the deal (TDA-30, CC-29)
-                       dead=seat in dead, penalised=seat in penalised, may_kill=engine.can_kill_hand(seat))
+                       dead=seat in dead, penalised=seat in penalised, may_kill=engine.can_kill_hand(seat),
+                       # TDA-53: an act out of turn waiting at the seat; the skipped hand the director rules on
+                       oot=_out_of_turn_view(engine.out_of_turn_at(seat)), skipped=engine.skipped_ruling == seat)
         rows.append(row)
     view: dict[str, Any] = {"table": table, "tournament": tournament, "seats": rows, "notice": notice,
                             "event_facts": event_facts(state, table.number),
@@ -114,6 +120,12 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
             # all-in is offered only where the engine takes it (not when the betting is not reopened, TDA-47)
             may_all_in=engine.can_all_in(legal.seat) if legal else False,
             to_act_name=names.get(hand.entries.get(str(legal.seat)), "") if legal else "",
+            # what an act out of turn (or the director's ruling) leaves the player in turn (TDA-53, CC-134,
+            # CC-135, C-08), the buttons it leaves, and the seats that may still act out of turn
+            binding=_binding_view(engine, legal.seat) if legal else None,
+            may_call=not legal.check and engine.can_call(legal.seat) if legal else False,
+            out_of_turn_seats=[s for s in engine.seats if engine.can_act_out_of_turn(s, "fold")] if legal else [],
+            skipped=engine.skipped_ruling if in_play else None,
             # the hands still to be shown or mucked, in the engine's order (TDA-16, TDA-17)
             showdown=[s for s in engine.showdown_order()
                       if not engine.shown[engine.seats.index(s)] and not engine.mucked[engine.seats.index(s)]]
@@ -137,6 +149,7 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
             clock=_clock_view(hand) if in_play else None,
             # issue #38 item 2: the dealing errors the hand can take now, and the next deal's burn when one changed it
             errors=tablet_errors.dealing_errors(engine) if in_play else None,
+            time_to_act=acting,
             may_undo=in_play and any(not hand_reads.part_of_the_deal(r, hand) for r in records[-1:]),
             # the last hand's award, until the next deal (C-15), where nobody busted in it (the director's)
             may_undo_award=engine.phase is Phase.COMPLETE and hand.reported_seq is not None
@@ -154,6 +167,28 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
         view["breaks"] = table.number in plan.broken
         view["redraw"] = plan.redraw  # "redraw" (the last two tables, CC-48) or "final_table" (C-01)
     return view
+
+
+#: The acts a dealer records out of turn, as the tablet says them (TDA-53-A).
+_OOT_ACTS = {"fold": gettext_lazy("fold"), "check": gettext_lazy("check"), "call": gettext_lazy("call"),
+             "bet": gettext_lazy("bet"), "raise": gettext_lazy("raise")}
+
+
+def _out_of_turn_view(pending) -> dict[str, Any] | None:
+    """An act out of turn waiting at its seat (TDA-53-A): its act, said, and its amount."""
+    if pending is None:
+        return None
+    return {"act": pending.act, "said": str(_OOT_ACTS[pending.act]), "to": pending.to, "binding": pending.binding}
+
+
+def _binding_view(engine, seat: int) -> dict[str, Any] | None:
+    """What the player in turn's act out of turn, or the director's ruling, leaves him (TDA-53, CC-134, CC-135,
+    C-08): the act, whether the action changed, and the clause; None when nothing limits him."""
+    status = engine.out_of_turn_status(seat)
+    if status is None:
+        return None
+    return {"clause": status.clause, "changed": status.changed, "every_option": status.acts is None,
+            "ruling": status.pending is None, "oot": _out_of_turn_view(status.pending)}
 
 
 def race_due_view(state, number: int, names: dict[int, str]) -> dict[str, Any] | None:
@@ -212,6 +247,20 @@ def _clock_view(hand) -> dict[str, Any] | None:
     ends = datetime.fromisoformat(called["ends_at"])
     return {**called, "ends_ms": round(ends.timestamp() * 1000),
             "left": max(0, round((ends - timezone.now()).total_seconds()))}
+
+
+def _time_to_act_view(table: DealtTable, hand, engine, records, last: int, state) -> dict[str, Any] | None:
+    """The time to act of the seat in turn (CC-114, C-04): its seat, its seconds, its end (for the tablet's
+    countdown, drawn by static/js/tablet_clock.js from this instant: no push each second) and the seconds
+    left at this render. None while the clock is called on it (its own countdown), or where the house runs
+    no base shot clock (TDA-29), or while the director has paused the table."""
+    if state.setup is None or table.paused_reason:
+        return None
+    timed = hand_reads.time_to_act(hand, engine, records, last, state.setup.options)
+    if timed is None:
+        return None
+    return {"seat": timed.seat, "seconds": timed.seconds, "ends_ms": round(timed.ends_at.timestamp() * 1000),
+            "left": timed.left(timezone.now())}
 
 
 def tablet_fragment(table: DealtTable, notice: dict | None = None) -> str:
@@ -281,6 +330,8 @@ _RECORD_SAID = {
     "call": gettext_lazy("Seat %(seat)s called."), "bet": gettext_lazy("Seat %(seat)s bet %(to)s."),
     "raise": gettext_lazy("Seat %(seat)s raised to %(to)s."), "all-in": gettext_lazy("Seat %(seat)s went all in."),
     "kill-hand": gettext_lazy("Seat %(seat)s's hand was declared dead."),
+    "out-of-turn": gettext_lazy("Seat %(seat)s acted out of turn."),
+    "skipped-hand": gettext_lazy("The director ruled on seat %(seat)s's skipped hand."),
     "deal-flop": gettext_lazy("The flop was dealt."), "deal-turn": gettext_lazy("The turn was dealt."),
     "deal-river": gettext_lazy("The river was dealt."), "show": gettext_lazy("Seat %(seat)s showed."),
     "muck": gettext_lazy("Seat %(seat)s mucked."), "award-pots": gettext_lazy("The pots were awarded."),
@@ -309,6 +360,7 @@ _REQUEST_SAID = {
     "clock_ran_out": gettext_lazy("The clock ran out."),
     "release_board": gettext_lazy("The director released the board."),
     "back_up": gettext_lazy("The director backed the hand up."),
+    "skipped_hand": gettext_lazy("The director ruled on the skipped hand."),
     "undo": gettext_lazy("The last action was undone."),
 }
 

@@ -21,6 +21,9 @@ confirms). The floor enters nothing by hand.
   actions, with his reason (audited).
 * ``call_clock`` / ``clock_ran_out``: the clock on the player in turn (C-04) and the house's outcome
   when it runs out (C-05).
+* ``rule_skipped_hand``: the director's ruling on a hand skipped by out-of-turn action that substantial
+  action followed (TDA-53-B): dead, or limited to checking, calling or folding. The acts out of turn
+  themselves are the dealer's (``act`` with ``{"action": "out-of-turn", ...}``, TDA-53-A, CC-134, C-08).
 * ``release_board``: the director lets a hand-for-hand all-in's board be dealt (RP-08-F); each
   hand-for-hand deal waits for his release (CC-11, in ``start_hand``).
 * ``pause_table`` / ``resume_table``: the director stops play at a table with his reason (TDA-01).
@@ -286,6 +289,9 @@ def undo_last(*, table: DealtTable, by, key: str, expected_version: int, reason:
         rows = effective_rows(hand)
         if not rows or rows[-1].record.get("action") in START_KINDS:
             raise RuleViolation(N_("The hand's start is not undone: declare a misdeal instead."), "CC-43")
+        if rows[-1].record.get("action") == "skipped-hand" and not runs_the_floor(w.by, w.table):
+            # TDA-53-B: the director's ruling is his to take back (or the floor's for him), not the dealer's
+            raise NotAllowed(N_("The director's ruling on a skipped hand is undone by the director."))
         if part_of_the_deal(rows[-1], hand):  # what is left of the deal: a penalty's dead hand
             raise RuleViolation(N_("Seat %(seat)s is serving a penalty: the hand stays dead (the director ends "
                                    "the penalty)."), "TDA-71-D", seat=rows[-1].record["seat"])
@@ -348,6 +354,27 @@ def back_up_hand(*, table: DealtTable, by, key: str, expected_version: int, to_s
                 undone=[r.record for r in undone], reason=reason)
 
     return write_at_table(table, by=by, key=key, expected_version=expected_version, action="back_up", work=work)
+
+
+def rule_skipped_hand(*, table: DealtTable, by, key: str, expected_version: int, seat: int, ruling: str,
+                      rng=SYSTEM_RANDOM) -> TableResult:
+    """The director's ruling (or the floor's for him) on the hand of the player skipped when substantial action
+    followed out of turn to his left (TDA-53-B): ``"dead"`` or ``"non-aggressive"``. The engine refuses it
+    unless that hand waits for a ruling; the acts out of turn bind as made. Audited."""
+    if not runs_the_floor(by, table):
+        raise NotAllowed(N_("Only the tournament director or the floor rules on a skipped hand."))
+    action = action_from_dict({"action": "skipped-hand", "seat": seat, "ruling": ruling})
+
+    def work(w: TableWrite) -> None:
+        hand, before, rows, last = hand_in_play(w)
+        if hand is None or Phase(hand.phase) in ENDED:
+            raise RuleViolation(N_("No hand is in play: start the next hand."), "TDA-23")
+        _apply(w, hand, before, action, rng, last=last, rows=rows)
+        audit_hand(w, "tournament.table_skipped_hand_ruled", hand, table=w.table.number, hand=hand.number,
+                   seat=seat, ruling=ruling)
+
+    return write_at_table(table, by=by, key=key, expected_version=expected_version, action="skipped_hand",
+                          work=work)
 
 
 def release_board(*, table: DealtTable, by, key: str, expected_version: int) -> TableResult:

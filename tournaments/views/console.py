@@ -44,6 +44,7 @@ from casino.access import role_required
 from casino.form_input import BadInput, version_and_key
 from casino.refusals import mark_refusal
 from casino.rules.errors import RuleViolation
+from casino.rules.holdem.actions import SKIPPED_HAND_RULINGS
 from casino.rules.tournament.eligibility import ID_TYPES
 from casino.rules.tournament.penalties import INFRACTIONS, PENALTY_KINDS
 from casino.writes import asking
@@ -264,6 +265,8 @@ ACTIONS: dict[str, Action] = {
     "hand-for-hand-deal": Action(services.clock_command, _clock("hand_for_hand_hand")),
     # RP-08-F: and the board of an all-in called at one table (a write on that table: see act)
     "release-board": Action(dealing.release_board, lambda post, tournament: {"table": _table_number(post)}),
+    # TDA-53-B: the director rules on a hand skipped by out-of-turn action that substantial action followed
+    "rule-skipped-hand": Action(dealing.rule_skipped_hand, lambda post, tournament: {"table": _table_number(post)}),
     # TDA-01: the director stops play at one table, with his reason, and lets it go on
     "pause-table": Action(dealing.pause_table, lambda post, tournament: {"table": _table_number(post)}),
     "resume-table": Action(dealing.resume_table, lambda post, tournament: {"table": _table_number(post)}),
@@ -388,6 +391,9 @@ def _at_dealt_table(command: Callable, tournament: Tournament, user, post, numbe
         return command(**common, reason=post.get("reason", ""))
     if command is dealing.assign_dealer:
         return command(**common, dealer=_dealer(post))
+    if command is dealing.rule_skipped_hand:
+        return command(**common, seat=forms.whole(post.get("seat"), _("The seat"), low=1, high=10),
+                       ruling=forms.a_choice(post.get("ruling", ""), SKIPPED_HAND_RULINGS, _("the ruling")))
     if command is dealing.back_up_hand:
         # the ruling is on the hand as the page showed it: a tap since then makes it a stale version (409)
         shown = forms.whole(post.get("table_version"), _("The table's version"), low=0, high=2**62)

@@ -48,7 +48,9 @@ def _hand_in_play_at(tournament: Tournament, number: int) -> dict:
         return {}
     actions = [{"seq": r.seq, "action": r.record.get("action"), "seat": r.record.get("seat"),
                 "to": r.record.get("to"), "cards": r.record.get("cards") or ([r.record["card"]] if r.record.get("card")
-                                                                           else [])}
+                                                                           else []),
+                # TDA-53: an act out of turn names its act, the director's ruling on a skipped hand its ruling
+                "act": r.record.get("act"), "ruling": r.record.get("ruling")}
                for r in hand_reads.effective_rows(hand) if not hand_reads.part_of_the_deal(r, hand)]
     return {"dealt_table": table, "hand_in_play": hand, "hand_actions": actions}
 

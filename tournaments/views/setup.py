@@ -50,11 +50,13 @@ def _setup_initial(tournament: Tournament | None) -> dict:
         "ante_mode": options.ante_mode,
         "reentry_allowed": options.reentry_allowed,
         "mucked_hand_recoverable": options.mucked_hand_recoverable,
+        "action_seconds": options.action_seconds,
         "clock_seconds": options.clock_seconds,
         "clock_countdown_seconds": options.clock_countdown_seconds,
         "clock_expiry_unfaced": options.clock_expiry_unfaced,
         "max_penalty_rounds": options.max_penalty_rounds,
         "boxed_cards": options.boxed_cards,
+        "oot_after_change": options.oot_after_change,
     }
 
 

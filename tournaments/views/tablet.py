@@ -19,6 +19,7 @@ from casino.access import role_required
 from casino.form_input import BadInput, version_and_key
 from casino.refusals import mark_refusal
 from casino.rules.errors import RuleViolation
+from casino.rules.holdem.actions import OUT_OF_TURN_ACTS
 from tournaments import forms, services
 from tournaments.access import TABLET_ROLES, may_open
 from tournaments.models import DealtTable, Tournament
@@ -73,6 +74,13 @@ def _record(action: str, post) -> dict[str, Any]:
     if action in ("bet", "raise"):
         return {"action": action, "seat": _seat(post), "to": forms.whole(post.get("to"), _("The amount"), low=1,
                                                                          high=10**12)}
+    if action == "out-of-turn":
+        # TDA-53-A: the act happened at the table; the dealer records it at its seat
+        act = forms.a_choice(post.get("act", ""), OUT_OF_TURN_ACTS, _("the act out of turn"))
+        record = {"action": action, "seat": _seat(post), "act": act}
+        if act in ("bet", "raise"):
+            record["to"] = forms.whole(post.get("to"), _("The amount"), low=1, high=10**12)
+        return record
     if action == "flop":
         return {"action": "deal-flop", "cards": _cards(post.get("cards"), 3)}
     if action in ("turn", "river"):

@@ -3,7 +3,8 @@
 Pure Python, no Django. The public pieces:
 
 - ``TableSetup``, ``HouseRules``, ``Ante`` and the enums ``Betting``,
-  ``AnteKind``, ``Mode``, ``MisdealCutoff``, ``CapLift`` (``config``);
+  ``AnteKind``, ``Mode``, ``MisdealCutoff``, ``CapLift``,
+  ``OutOfTurnAfterChange`` (``config``);
 - ``HoldemHand`` with ``Street``, ``Phase``, ``Legal``, ``ChipsReading`` (``hand``);
 - the action records and ``action_from_dict`` (``actions``);
 - ``Pot``, ``build_pots``, ``split_pot`` (``pots``);
@@ -22,6 +23,7 @@ from casino.rules.holdem.config import (
     HouseRules,
     MisdealCutoff,
     Mode,
+    OutOfTurnAfterChange,
     TableSetup,
 )
 from casino.rules.holdem.hand import ChipsReading, HoldemHand, Legal, Phase, Street
@@ -40,6 +42,7 @@ __all__ = [
     "Legal",
     "MisdealCutoff",
     "Mode",
+    "OutOfTurnAfterChange",
     "Phase",
     "Pot",
     "Street",

@@ -132,6 +132,37 @@ class PushChips(Action):
     chips: tuple[int, ...]
 
 
+# -- out-of-turn action (TDA-53, CC-134, CC-135, C-08) ---------------------------------------------------
+
+#: What a player may do out of turn, as the dealer records it.
+OUT_OF_TURN_ACTS = ("fold", "check", "call", "bet", "raise")
+#: The director's rulings on a skipped player's hand (TDA-53-B).
+SKIPPED_HAND_RULINGS = ("dead", "non-aggressive")
+
+
+@dataclass(frozen=True, slots=True)
+class OutOfTurn(Action):
+    """An act out of turn (TDA-53-A, CC-134): recorded as pending at the seat, the turn does not move and no
+    chip counts until the action reaches him; ``to`` for a bet or raise (the round total)."""
+
+    kind: ClassVar[str] = "out-of-turn"
+    method: ClassVar[str] = "act_out_of_turn"
+    seat: int
+    act: str
+    to: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSkippedHand(Action):
+    """The director's ruling on the hand of a player skipped by out-of-turn action followed by substantial
+    action (TDA-53-B): ``"dead"`` or ``"non-aggressive"`` (he may check, call or fold only)."""
+
+    kind: ClassVar[str] = "skipped-hand"
+    method: ClassVar[str] = "rule_skipped_hand"
+    seat: int
+    ruling: str
+
+
 # -- the dealer's steps -----------------------------------------------------------------------------
 
 
@@ -340,7 +371,7 @@ DEALING_ERROR_CLASSES = (PrematureBoard, FourCardFlop, ExposedInDeal, ExposedCar
 
 for _cls in (Fold, Check, Call, Bet, Raise, AllIn, PushChips, PostAntes, PostBlinds, DealHoleCards, DealFlop,
              DealTurn, DealRiver, ShowHand, MuckHand, AwardPots, KillHand, DeclareMisdeal, DeclareDefectiveDeck,
-             *DEALING_ERROR_CLASSES):
+             OutOfTurn, RuleSkippedHand, *DEALING_ERROR_CLASSES):
     _REGISTRY[_cls.kind] = _cls
 
 BETTING_KINDS = frozenset({"fold", "check", "call", "bet", "raise", "all-in", "chips"})
@@ -379,7 +410,7 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
     values: dict[str, Any] = {}
     for f in fields(cls):
         if f.name not in data or data[f.name] is None:
-            if f.default is not None:
+            if f.default is not None:  # a field without a default (seat, to, chips, act, ruling) is needed
                 raise RuleViolation(N_("A %(kind)s action needs %(key)r"), FORMAT, kind=kind, key=f.name)
             continue
         raw = data[f.name]
@@ -397,6 +428,11 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
                               for k, v in raw.items()}
         elif f.name == "cards":
             values[f.name] = _cards(kind, f.name, raw)
+        elif f.name in ("act", "ruling"):
+            if not isinstance(raw, str):
+                raise RuleViolation(N_("In a %(kind)s action, %(name)s must be a word, not %(value)r"), FORMAT,
+                                    kind=kind, name=f.name, value=raw)
+            values[f.name] = raw
         elif f.name in ("card", "burn", "pick", "replacement"):
             values[f.name] = _cards(kind, f.name, [raw])[0]
         elif f.name in ("position", "count", "burns"):

@@ -59,6 +59,13 @@ class MisdealCutoff(Enum):
     CC_TWO_ACTIONS = "CC_two_actions"  # CC-99
 
 
+class OutOfTurnAfterChange(Enum):
+    """What a player who acted out of turn may do when the action changed before his turn (C-08)."""
+
+    CALL_OR_FOLD = "call_or_fold"  # CC-134: he must call, may not raise, or he folds
+    ALL_OPTIONS = "all_options"  # TDA-53-A: not binding, chips returned, every option (call, raise, fold)
+
+
 class CapLift(Enum):
     """When the fixed-limit raise cap stops applying (C-21)."""
 
@@ -157,6 +164,9 @@ class HouseRules:
     #: A four-card flop: CC-103 (the house's, by default: the board is redealt, CC-107) or TDA-39 (the
     #: director is called and picks one of the four at random as the next burn; the other three are the flop).
     four_card_flop: str = "CC-103"
+    #: C-08: an out-of-turn act when the action changed before the player's turn: call or fold (CC-134, the
+    #: default) or every option (TDA-53-A).
+    oot_after_change: OutOfTurnAfterChange = OutOfTurnAfterChange.CALL_OR_FOLD
 
     def __post_init__(self) -> None:
         if self.boxed_cards not in BOXED_CARDS:
@@ -193,6 +203,8 @@ class HouseRules:
             **({"mucked_hand_recoverable": True} if self.mucked_hand_recoverable else {}),
             **({"boxed_cards": self.boxed_cards} if self.boxed_cards != "CC-100" else {}),
             **({"four_card_flop": self.four_card_flop} if self.four_card_flop != "CC-103" else {}),
+            **({"oot_after_change": self.oot_after_change.value}
+               if self.oot_after_change is not OutOfTurnAfterChange.CALL_OR_FOLD else {}),
         }
 
     @classmethod
@@ -211,6 +223,8 @@ class HouseRules:
             mucked_hand_recoverable=data.get("mucked_hand_recoverable", False),
             boxed_cards=data.get("boxed_cards", "CC-100"),
             four_card_flop=data.get("four_card_flop", "CC-103"),
+            oot_after_change=OutOfTurnAfterChange(data.get("oot_after_change",
+                                                           OutOfTurnAfterChange.CALL_OR_FOLD.value)),
         )
 
 

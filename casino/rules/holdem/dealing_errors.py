@@ -135,6 +135,12 @@ class DealingErrors:
         """The hand at ``p`` is dead: its chips stay in the pot, the betting goes on without it."""
         self.folded = _with(self.folded, p, True)
         self.pending -= {p}
+        seat = self.seats[p]
+        # an act of his out of turn waiting for his turn (TDA-53-A), or his hand's ruling (TDA-53-B), goes with it
+        self.out_of_turn = tuple(o for o in self.out_of_turn if o.seat != seat)
+        self.limited -= {seat}
+        if self.skipped_ruling == seat:
+            self.skipped_ruling = None
         if self.phase is H.Phase.BETTING:
             if self._round_over():
                 self.to_act_pos = None

@@ -46,6 +46,7 @@ from casino.rules.holdem.config import (
     CapLift,
     HouseRules,
     MisdealCutoff,
+    OutOfTurnAfterChange,
     TableSetup,
 )
 from casino.rules.holdem.dealing_errors import DealingErrors
@@ -95,6 +96,40 @@ class ChipsReading:
     clause: str
     reason: Phrase
     adjustment: Phrase | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PendingOutOfTurn:
+    """An act out of turn waiting for the action to reach its seat (TDA-53-A, CC-134).
+
+    ``facing`` is the bet to match when it was made: a bet or raise before his turn raises it, and that is
+    the change that frees him (a check, call or fold is no change). ``skipped`` is the seat that was in turn
+    (the player it skipped). ``binding``: substantial action followed out of turn to the skipped player's
+    left, so the act binds whatever happens (TDA-53-B).
+    """
+
+    seat: int
+    act: str
+    to: int | None
+    facing: int
+    skipped: int
+    binding: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class OutOfTurnStatus:
+    """What an out-of-turn act leaves a player when the action reaches him (``HoldemHand.out_of_turn_status``).
+
+    ``acts``: what he may do, among ``"fold"``, ``"check"``, ``"call"`` and ``"raise"`` (a bet or raise, to
+    exactly ``to`` when it binds), or ``None`` when every option is open (TDA-53-A, C-08); ``changed``: the
+    action changed before his turn; ``clause`` the rule that says so.
+    """
+
+    pending: PendingOutOfTurn | None
+    acts: frozenset[str] | None
+    to: int | None
+    changed: bool
+    clause: str
 
 
 _STREET_NAME = {
@@ -210,6 +245,11 @@ class HoldemHand(DealingErrors):
     players_acted: frozenset[int] = field(init=False)  # for the misdeal cutoff (C-06)
     voluntary_actions: int = field(init=False)
     chip_actions: int = field(init=False)
+    # Out-of-turn action (TDA-53, CC-134, CC-135): acts waiting for their seat's turn, the seat whose hand
+    # waits for the director's ruling (TDA-53-B), and the seats he limited to non-aggressive options.
+    out_of_turn: tuple[PendingOutOfTurn, ...] = field(init=False)
+    skipped_ruling: int | None = field(init=False)
+    limited: frozenset[int] = field(init=False)
     # Dealing errors (casino.rules.holdem.dealing_errors): the streets whose burn is already decided
     # (street, "ready" or "two", the card, the clause), a premature turn set aside until the turn is dealt
     # (RP-05-B), and the clauses that called the director (TDA-39, CC-95).
@@ -231,7 +271,7 @@ class HoldemHand(DealingErrors):
             current_bet=0, last_full=0, full_level=0, raise_count=0, aggressions=0, acted=frozenset(),
             pending=frozenset(), to_act_pos=None, last_aggressor=None, cards_up=False, shown=(False,) * n,
             mucked=(False,) * n, _payouts=None, awarded_pots=(), players_acted=frozenset(), voluntary_actions=0,
-            chip_actions=0,
+            chip_actions=0, out_of_turn=(), skipped_ruling=None, limited=frozenset(),
         )
 
     def _next_state_of(self, change: Callable[..., Any], *args: Any, **kwargs: Any) -> HoldemHand:
@@ -442,6 +482,17 @@ class HoldemHand(DealingErrors):
         low = high = None
         if self._may_raise(p):
             low, high = self._raise_bounds(p)
+        status = self.out_of_turn_status(self.seats[p]) if self.out_of_turn or self.limited \
+            or self.skipped_ruling is not None else None
+        if status is not None and status.acts is not None:
+            # TDA-53, CC-134, CC-135: what an act out of turn (or the director's ruling) leaves him
+            acts = status.acts
+            if "raise" not in acts:
+                low = high = None
+            elif status.to is not None:
+                low = high = status.to
+            check = to_call == 0 and ("check" in acts or "call" in acts)
+            return Legal(self.seats[p], "fold" in acts, check, call, low, high)
         # TDA-58: folding is always allowed in turn, even when a check is possible (and binding).
         return Legal(self.seats[p], True, to_call == 0, call, low, high)
 
@@ -730,6 +781,11 @@ class HoldemHand(DealingErrors):
 
     def _after_act(self, p: int) -> None:
         self.pending -= {p}
+        if self.out_of_turn or self.limited:
+            # his act out of turn, or the director's limit, is spent: he has acted in turn (TDA-53)
+            seat = self.seats[p]
+            self.out_of_turn = tuple(o for o in self.out_of_turn if o.seat != seat)
+            self.limited -= {seat}
         if self._round_over():
             self.to_act_pos = None
             self._close_round()
@@ -740,6 +796,10 @@ class HoldemHand(DealingErrors):
         n = len(self.seats)
         self.pending = frozenset()
         self.to_act_pos = None
+        # an act out of turn whose turn never came (the others folded) is void with the round
+        self.out_of_turn = ()
+        self.limited = frozenset()
+        self.skipped_ruling = None
         # An uncalled bet, or the part of it nobody matched, goes back to its owner; not to a dead hand's
         # (TDA-30, CC-29: an absent player's blinds and antes stay in the pot).
         top = max(range(n), key=self.bets.__getitem__)
@@ -778,11 +838,180 @@ class HoldemHand(DealingErrors):
         self.bets = _with(self.bets, p, to)
         self.total = _add(self.total, p, add)
 
+    # -- out-of-turn action (TDA-53, CC-134, CC-135, C-08) ----------------------------------------------
+
+    def out_of_turn_at(self, seat: int) -> PendingOutOfTurn | None:
+        """The act seat ``seat`` made out of turn and that waits for his turn, if any."""
+        for pending in self.out_of_turn:
+            if pending.seat == seat:
+                return pending
+        return None
+
+    def out_of_turn_status(self, seat: int) -> OutOfTurnStatus | None:
+        """What an act out of turn, or the director's ruling on a skipped hand, leaves seat ``seat`` when the
+        action reaches him; ``None`` when nothing limits him.
+
+        Unchanged action (nobody bet or raised before his turn: a check, call or fold is no change), or
+        substantial action out of turn that made it binding (TDA-53-B): the act binds as made (CC-134); a
+        check may not become a bet, a call may not become a raise (CC-135). Changed action: the house option
+        C-08, by default call or fold (CC-134), or every option with the chips returned (TDA-53-A). A fold
+        out of turn binds in every case (TDA-53-A).
+        """
+        if self.skipped_ruling == seat:
+            return OutOfTurnStatus(None, frozenset(), None, False, "TDA-53-B")
+        pending = self.out_of_turn_at(seat)
+        if pending is None:
+            if seat in self.limited:
+                return OutOfTurnStatus(None, frozenset({"fold", "check", "call"}), None, False, "TDA-53-B")
+            return None
+        if pending.act == "fold":
+            return OutOfTurnStatus(pending, frozenset({"fold"}), None, False, "TDA-53-A")
+        changed = self.current_bet > pending.facing
+        if not changed or pending.binding:
+            clause = "TDA-53-B" if changed else ("CC-135" if pending.act in ("check", "call") else "CC-134")
+            if pending.act in ("bet", "raise"):
+                return OutOfTurnStatus(pending, frozenset({"raise"}), pending.to, changed, clause)
+            return OutOfTurnStatus(pending, frozenset({pending.act}), None, changed, clause)
+        if self.rules.oot_after_change is OutOfTurnAfterChange.ALL_OPTIONS:
+            return OutOfTurnStatus(pending, None, None, True, "TDA-53-A")
+        return OutOfTurnStatus(pending, frozenset({"fold", "call"}), None, True, "CC-134")
+
+    def _verify_out_of_turn(self, p: int, act: str, to: int | None = None) -> None:
+        """Refuse an act in turn that the player's own act out of turn, or the director's ruling, rules out.
+
+        ``act`` is ``"fold"``, ``"check"``, ``"call"`` or ``"raise"`` (a bet or raise to ``to``)."""
+        if not self.out_of_turn and not self.limited and self.skipped_ruling is None:
+            return  # the usual case: nothing out of turn
+        seat = self.seats[p]
+        if self.skipped_ruling is not None:
+            raise RuleViolation(N_("Seat %(seat)s was skipped and substantial action followed out of turn: the"
+                                   " director rules on his hand first"), "TDA-53-B", seat=self.skipped_ruling)
+        status = self.out_of_turn_status(seat)
+        if status is None or status.acts is None:
+            return
+        if act in ("call", "check") and self.current_bet <= self.bets[p] and status.acts & {"call", "check"}:
+            return  # with nothing to call, a call is a check (TDA-55)
+        if act in status.acts and (act != "raise" or status.to is None or status.to == to):
+            return
+        pending = status.pending
+        if pending is None:
+            raise RuleViolation(N_("The director limited seat %(seat)s to checking, calling or folding"),
+                                "TDA-53-B", seat=seat)
+        if pending.act == "fold":
+            raise RuleViolation(N_("Seat %(seat)s folded out of turn: a fold out of turn is binding"), "TDA-53-A",
+                                seat=seat)
+        if status.changed:
+            if pending.binding:
+                raise RuleViolation(N_("Substantial action followed out of turn: seat %(seat)s's act out of turn"
+                                       " binds as made"), "TDA-53-B", seat=seat)
+            raise RuleViolation(N_("Seat %(seat)s acted out of turn and the action changed: he must call or"
+                                   " fold, he may not raise"), "CC-134", seat=seat)
+        if pending.act == "check":
+            raise RuleViolation(N_("Seat %(seat)s checked out of turn and the action did not change: the check"
+                                   " stands, he may not bet or raise"), "CC-135", seat=seat)
+        if pending.act == "call":
+            raise RuleViolation(N_("Seat %(seat)s called out of turn and the action did not change: the call"
+                                   " stands, he may not raise"), "CC-135", seat=seat)
+        raise RuleViolation(N_("Seat %(seat)s bet or raised out of turn to %(to)s and the action did not change:"
+                                   " it binds, to %(to)s"), status.clause, seat=seat, to=pending.to)
+
+    def verify_act_out_of_turn(self, seat: int, act: str, to: int | None = None) -> None:
+        """TDA-53-A: the act happened at the table; it is recorded at his seat, the turn stays where it was."""
+        if self.phase is not Phase.BETTING or self.to_act_pos is None:
+            raise RuleViolation(N_("No betting now: the dealer must %(step)s"), "DEAL-09", step=self._next_step())
+        if act not in A.OUT_OF_TURN_ACTS:
+            raise RuleViolation(N_("%(act)r is not an act out of turn: use one of %(acts)s"), "TDA-53-A", act=act,
+                                acts=", ".join(A.OUT_OF_TURN_ACTS))
+        p = self._pos_of(seat)
+        if p == self.to_act_pos:
+            raise RuleViolation(N_("It is seat %(seat)s's turn: record the act in turn"), "TDA-53-A", seat=seat)
+        if self.skipped_ruling is not None:
+            raise RuleViolation(N_("Seat %(seat)s was skipped and substantial action followed out of turn: the"
+                                   " director rules on his hand first"), "TDA-53-B", seat=self.skipped_ruling)
+        if self.folded[p]:
+            raise RuleViolation(N_("Seat %(seat)s has folded"), "DEAL-10", seat=seat)
+        if self.stack[p] == 0:
+            raise RuleViolation(N_("Seat %(seat)s is all-in and has no more action"), "DEAL-16", seat=seat)
+        if p not in self.pending:
+            raise RuleViolation(N_("Seat %(seat)s has acted and nobody has raised since: he has no action in"
+                                   " this round"), "TDA-47", seat=seat)
+        if self.out_of_turn_at(seat) is not None:
+            raise RuleViolation(N_("Seat %(seat)s has already acted out of turn; it waits for his turn"),
+                                "TDA-53-A", seat=seat)
+        to_call = self.current_bet - self.bets[p]
+        if act == "check" and to_call > 0:
+            raise RuleViolation(N_("Seat %(seat)s faces %(call)s to call and cannot check: call, raise or fold"),
+                                "DEAL-11", seat=seat, call=to_call)
+        if act in ("bet", "raise"):
+            if isinstance(to, bool) or not isinstance(to, int):
+                raise RuleViolation(N_("A bet or raise out of turn needs its amount: the player's total for the"
+                                       " round"), "TDA-43-B")
+            self._verify_aggression(p, to)  # as if in turn: the same act binds at his turn (CC-134)
+        elif to is not None:
+            raise RuleViolation(N_("Only a bet or raise has an amount"), "TDA-43-B")
+
+    def can_act_out_of_turn(self, seat: int, act: str, to: int | None = None) -> bool:
+        return self._can(self.verify_act_out_of_turn, seat, act, to)
+
+    @_next_state
+    def act_out_of_turn(self, seat: int, act: str, to: int | None = None) -> HoldemHand:
+        """Record an act out of turn at its seat (TDA-53-A): the action goes back to the player in turn, no chip
+        counts yet. When it reaches him the act binds, or not, as ``out_of_turn_status`` says. When acts out of
+        turn to the skipped player's left make substantial action (TDA-36), they bind and his hand waits for
+        the director's ruling (TDA-53-B, ``rule_skipped_hand``)."""
+        self.verify_act_out_of_turn(seat, act, to)
+        skipped = self.seats[self.to_act_pos]
+        pending = PendingOutOfTurn(seat, act, to, self.current_bet, skipped)
+        self.out_of_turn += (pending,)
+        self.actions += (A.OutOfTurn(seat, act, to),)
+        # TDA-53-B, TDA-36: two acts (one putting chips in) or any three, out of turn past the same player
+        past = [o for o in self.out_of_turn if o.skipped == skipped]
+        chips = sum(1 for o in past if o.act in ("bet", "raise")
+                    or (o.act == "call" and self.current_bet > self.bets[self._pos[o.seat]]))
+        if len(past) >= 3 or (len(past) >= 2 and chips >= 1):
+            self.skipped_ruling = skipped
+            self.out_of_turn = tuple(PendingOutOfTurn(o.seat, o.act, o.to, o.facing, o.skipped, True)
+                                     if o.skipped == skipped else o for o in self.out_of_turn)
+
+    def verify_rule_skipped_hand(self, seat: int, ruling: str) -> None:
+        if self.phase is not Phase.BETTING or self.skipped_ruling is None:
+            raise RuleViolation(N_("No skipped hand waits for a ruling"), "TDA-53-B")
+        if seat != self.skipped_ruling:
+            raise RuleViolation(N_("The hand waiting for a ruling is seat %(skipped)s's, not seat %(seat)s's"),
+                                "TDA-53-B", skipped=self.skipped_ruling, seat=seat)
+        if ruling not in A.SKIPPED_HAND_RULINGS:
+            raise RuleViolation(N_("The skipped hand is ruled dead or limited to non-aggressive options, not"
+                                   " %(ruling)r"), "TDA-53-B", ruling=ruling)
+
+    def can_rule_skipped_hand(self, seat: int, ruling: str) -> bool:
+        return self._can(self.verify_rule_skipped_hand, seat, ruling)
+
+    @_next_state
+    def rule_skipped_hand(self, seat: int, ruling: str) -> HoldemHand:
+        """The director's ruling on the skipped hand (TDA-53-B): dead (it folds, its chips stay in the pot), or
+        limited to checking, calling or folding; the acts out of turn bind as made."""
+        self.verify_rule_skipped_hand(seat, ruling)
+        p = self._pos[seat]
+        self.skipped_ruling = None
+        self.actions += (A.RuleSkippedHand(seat, ruling),)
+        if ruling == "non-aggressive":
+            self.limited |= {seat}
+            return
+        self.folded = _with(self.folded, p, True)
+        self.acted |= {p}
+        self.pending -= {p}
+        if self._round_over():
+            self.to_act_pos = None
+            self._close_round()
+        else:
+            self.to_act_pos = self._next_pending(p)
+
     # fold
 
     def verify_fold(self, seat: int) -> None:
         # TDA-58: a fold in turn is allowed even when not facing a bet; it is binding.
-        self._in_turn(seat)
+        p = self._in_turn(seat)
+        self._verify_out_of_turn(p, "fold")
 
     def can_fold(self, seat: int) -> bool:
         return self._can(self.verify_fold, seat)
@@ -834,6 +1063,7 @@ class HoldemHand(DealingErrors):
         if to_call > 0:
             raise RuleViolation(N_("Seat %(seat)s faces %(call)s to call and cannot check: call, raise or fold"),
                                 "DEAL-11", seat=seat, call=to_call)
+        self._verify_out_of_turn(p, "check")
 
     def can_check(self, seat: int) -> bool:
         return self._can(self.verify_check, seat)
@@ -850,7 +1080,8 @@ class HoldemHand(DealingErrors):
 
     def verify_call(self, seat: int) -> None:
         # TDA-55: "call" when not facing a bet is a check.
-        self._in_turn(seat)
+        p = self._in_turn(seat)
+        self._verify_out_of_turn(p, "call")
 
     def can_call(self, seat: int) -> bool:
         return self._can(self.verify_call, seat)
@@ -881,6 +1112,7 @@ class HoldemHand(DealingErrors):
         if isinstance(to, bool) or not isinstance(to, int):
             raise RuleViolation(N_("A raise is a whole number of chips, not %(to)r"), "TDA-43-B", to=to)
         self._verify_aggression(p, to)
+        self._verify_out_of_turn(p, "raise", to)
 
     def _verify_aggression(self, p: int, to: int) -> None:
         seat = self.seats[p]
@@ -974,8 +1206,10 @@ class HoldemHand(DealingErrors):
         p = self._in_turn(seat)
         all_in = self.bets[p] + self.stack[p]
         if all_in <= self.current_bet:
+            self._verify_out_of_turn(p, "call")
             return  # a call for all his chips
         self._verify_aggression(p, all_in)
+        self._verify_out_of_turn(p, "raise", all_in)
 
     def can_all_in(self, seat: int) -> bool:
         return self._can(self.verify_all_in, seat)
@@ -1105,7 +1339,8 @@ class HoldemHand(DealingErrors):
                                                                  " a call, the rest is returned"), bet=bet))
 
     def verify_push_chips(self, seat: int, chips: Sequence[int]) -> None:
-        self.read_chips(seat, chips)
+        reading = self.read_chips(seat, chips)
+        self._verify_out_of_turn(self.to_act_pos, reading.act, reading.to)
 
     def can_push_chips(self, seat: int, chips: Sequence[int]) -> bool:
         return self._can(self.verify_push_chips, seat, chips)

@@ -45,6 +45,8 @@ TABLE_ACTS = ("misdeal", "defective-deck")
 ERROR_ACTS = tuple(sorted(DEALING_ERROR_KINDS))
 #: Those that take the place of a street's deal: the board is not dealt from ``board`` before them.
 DEALT_BY_ERROR = ("four-card-flop",)
+#: The director's ruling on a skipped hand (TDA-53-B): ``{"seat": 4, "act": "skipped-hand", "ruling": "dead"}``.
+RULING_ACT = "skipped-hand"
 
 
 class _ActionRefused(Exception):
@@ -160,10 +162,18 @@ def _apply(hand: HoldemHand, action: Any) -> HoldemHand:
         if act == "misdeal":
             return hand.declare_misdeal()
         return hand.declare_defective_deck()
-    if act not in SEAT_ACTS:
+    if act not in SEAT_ACTS and act != RULING_ACT:
         raise RuleViolation(N_("%(act)r is not an act: use one of %(acts)s"), FORMAT, act=act,
-                            acts=", ".join(SEAT_ACTS + TABLE_ACTS + ERROR_ACTS))
+                            acts=", ".join(SEAT_ACTS + TABLE_ACTS + (RULING_ACT,) + ERROR_ACTS))
     allowed = {"seat", "act"} | ({"to"} if act in ("bet", "raise") else {"chips"} if act == "chips" else set())
+    # An act out of turn (TDA-53-A), recorded at its seat: {"seat": 6, "act": "raise", "to": 800, "out_of_turn": true}
+    out_of_turn = action.get("out_of_turn", False)
+    if out_of_turn is not False:
+        allowed |= {"out_of_turn"}
+        if out_of_turn is not True:
+            raise RuleViolation(N_("out_of_turn is true or absent"), FORMAT)
+    if act == RULING_ACT:
+        allowed |= {"ruling"}
     extra = sorted(set(action) - allowed)
     if extra:
         raise RuleViolation(N_("A %(act)s action has no %(keys)s"), FORMAT, act=act, keys=", ".join(extra))
@@ -176,6 +186,14 @@ def _apply(hand: HoldemHand, action: Any) -> HoldemHand:
         if hand.phase in (Phase.SHOWDOWN, Phase.AWARD) or hand.is_over:
             raise RuleViolation(N_("The betting is over: seat %(seat)s cannot %(act)s any more"), "CC-113", seat=seat,
                                 act=act)
+    if act == RULING_ACT:
+        return hand.rule_skipped_hand(seat, action.get("ruling"))
+    if out_of_turn:
+        to = action.get("to")
+        if act in ("bet", "raise") and (isinstance(to, bool) or not isinstance(to, int)):
+            raise RuleViolation(N_("A %(act)s needs \"to\": the player's total for the round, in whole chips"),
+                                "TDA-43-B", act=act)
+        return hand.act_out_of_turn(seat, act, to)
     if act == "fold":
         return hand.fold(seat)
     if act == "kill-hand":  # the dealer kills a dead hand at the end of the deal (TDA-30, CC-29, TDA-71-D)

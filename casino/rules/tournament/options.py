@@ -16,6 +16,8 @@ ANTE_MODES = ("none", "button", "big_blind")
 CLOCK_EXPIRY = ("dead", "check")
 #: C-07: face-up cards found in the deck (the engine's ``HouseRules.boxed_cards``).
 BOXED_CARDS = ("CC-100", "TDA-35-A")
+#: C-08: an act out of turn when the action changed before the player's turn.
+OOT_AFTER_CHANGE = ("call_or_fold", "all_options")
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +44,9 @@ class HouseOptions:
     #: A hand mucked at the showdown: lost for good (CC-146, the house's reading, TDA-00), or still live
     #: while identified, to be tabled where the TD so rules (TDA-14, TDA-65-B). Dealt hands (issue #15).
     mucked_hand_recoverable: bool = False
+    #: C-04: the time to act, the seconds the player in turn has for any action (CC-114: 60, the house's
+    #: default), counted on the tablet from the moment the action reached him; 0: no base shot clock (TDA-29).
+    action_seconds: int = 60
     #: C-04: the clock called on a player: CC-115's 30 seconds with the last 10 counted aloud (the
     #: house's default), or TDA-29's 25 + 5 (``clock_seconds=30, clock_countdown_seconds=5``).
     clock_seconds: int = 30
@@ -54,6 +59,9 @@ class HouseOptions:
     #: C-07: face-up cards found in the deck during the deal: CC-100 (the house's: scrap paper, a misdeal only
     #: when a face-down card already went to the next player) or TDA-35-A (two or more: a misdeal).
     boxed_cards: str = "CC-100"
+    #: C-08: an act out of turn, and the action changed before the player's turn: he must call or fold
+    #: (CC-134, the default), or every option is his, the chips returned (TDA-53-A, ``"all_options"``).
+    oot_after_change: str = "call_or_fold"
 
     def __post_init__(self) -> None:
         if self.ante_mode not in ANTE_MODES:
@@ -65,6 +73,8 @@ class HouseOptions:
             raise RuleViolation(N_("A house option is out of range"), "C-19")
         if not 5 <= self.clock_seconds <= 600 or not 0 <= self.clock_countdown_seconds <= self.clock_seconds:
             raise RuleViolation(N_("The clock on a player is 5 to 600 seconds, its countdown within it"), "C-04")
+        if not 0 <= self.action_seconds <= 600:
+            raise RuleViolation(N_("The time to act is 0 (none) to 600 seconds"), "C-04")
         if not 1 <= self.max_penalty_rounds <= 20:
             raise RuleViolation(N_("The longest suspension is 1 to 20 rounds"), "C-22")
         if self.boxed_cards not in BOXED_CARDS:
@@ -72,6 +82,9 @@ class HouseOptions:
         if self.clock_expiry_unfaced not in CLOCK_EXPIRY:
             raise RuleViolation(N_("When the clock runs out on a player not facing a bet, his hand is dead or he "
                                    "checks"), "C-05")
+        if self.oot_after_change not in OOT_AFTER_CHANGE:
+            raise RuleViolation(N_("When the action changes after an act out of turn, the player calls or folds, "
+                                   "or has every option"), "C-08")
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

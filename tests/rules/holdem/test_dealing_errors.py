@@ -318,3 +318,13 @@ def test_a_tournament_s_C_07_option_reaches_the_engine_CC_100_by_default_C_07():
     assert refused(HouseOptions, boxed_cards="none") == "C-07"
     assert HouseRules().to_dict() == HouseRules.from_dict({}).to_dict()  # the default writes no new key
     assert "boxed_cards" not in HouseRules().to_dict()
+
+
+def test_a_hand_killed_for_a_wrong_card_count_takes_its_act_out_of_turn_with_it_TDA_38_TDA_53():
+    rules = HouseRules(misdeal_cutoff=MisdealCutoff.TDA_SUBSTANTIAL_ACTION)
+    hand = new_hand([10_000] * 6, button=6, rules=rules).fold(3).call(4)  # substantial action
+    hand = hand.act_out_of_turn(6, "call")  # seat 6 calls before seat 5 acts
+    assert hand.out_of_turn_at(6) is not None
+    hand = hand.wrong_card_count(6, 3)
+    assert hand.folded[5] and hand.out_of_turn_at(6) is None and hand.to_act == 5
+    replays_the_same(hand)
