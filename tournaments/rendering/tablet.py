@@ -38,7 +38,7 @@ from tournaments.models import DealtTable, TableHand, TableHandAction, TableRequ
 from tournaments.reads import event as event_reads
 from tournaments.reads import hands as hand_reads
 from tournaments.reads import rotation as rotation_reads
-from tournaments.rendering import tablet_cards, tablet_shortcuts
+from tournaments.rendering import tablet_cards, tablet_errors, tablet_shortcuts
 from tournaments.templatetags.tournament_display import chips
 
 SCREEN_ID = "deal-table"
@@ -148,6 +148,8 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
             # the card picker's grid, the cards already face up greyed out
             cards=tablet_cards.card_grid(tablet_cards.cards_face_up(engine)) if in_play else None,
             clock=_clock_view(hand) if in_play else None,
+            # issue #38 item 2: the dealing errors the hand can take now, and the next deal's burn when one changed it
+            errors=tablet_errors.dealing_errors(engine) if in_play else None,
             time_to_act=acting,
             may_undo=in_play and any(not hand_reads.part_of_the_deal(r, hand) for r in records[-1:]),
             # the last hand's award, until the next deal (C-15), where nobody busted in it (the director's)
@@ -373,6 +375,17 @@ _RECORD_SAID = {
     "muck": gettext_lazy("Seat %(seat)s mucked."), "award-pots": gettext_lazy("The pots were awarded."),
     "misdeal": gettext_lazy("A misdeal was declared."),
     "defective-deck": gettext_lazy("A defective deck was declared."),
+    # issue #38 item 2: the dealing errors
+    "premature-board": gettext_lazy("Board cards were dealt too soon (RP-05)."),
+    "four-card-flop": gettext_lazy("A four-card flop was recorded (CC-103)."),
+    "exposed-in-deal": gettext_lazy("A card exposed in the deal was recorded."),
+    "exposed-card": gettext_lazy("Seat %(seat)s's exposed card was recorded."),
+    "extra-card": gettext_lazy("An extra card to the first player was recorded."),
+    "boxed-cards": gettext_lazy("Face-up cards found in the deck were recorded."),
+    "button-short": gettext_lazy("The button's missing card was recorded."),
+    "wrong-card-count": gettext_lazy("Seat %(seat)s's wrong card count was recorded."),
+    "stub-rebuilt": gettext_lazy("The stub was rebuilt."),
+    "burn-error": gettext_lazy("A burn error was recorded."),
 }
 
 

@@ -178,7 +178,8 @@ def start_hand(*, table: DealtTable, by, key: str, expected_version: int) -> Tab
 def _board_held(w: TableWrite, hand: TableHand, before: HoldemHand, action) -> bool:
     """RP-08-F: during hand-for-hand, after an all-in and a call (every hand tabled, no more betting) no
     card is dealt until the director says so (``release_board``)."""
-    if action.kind not in BOARD_KINDS or not before.cards_up or hand.level.get("board_released"):
+    if (action.kind not in BOARD_KINDS and action.kind != "four-card-flop") or not before.cards_up \
+            or hand.level.get("board_released"):
         return False
     tournament = Tournament.objects.get(pk=w.table.tournament_id)
     state = event_reads.tournament_state(tournament)

@@ -90,7 +90,40 @@ def _record(action: str, post) -> dict[str, Any]:
         return {"action": "show", "seat": _seat(post), "cards": _cards(post.get("cards"), 2)}
     if action in ("muck", "award-pots", "misdeal"):
         return {"action": action, **({"seat": _seat(post)} if action == "muck" else {})}
+    if action in _DEALING_ERRORS:
+        return _DEALING_ERRORS[action](post)
     raise Http404
+
+
+def _optional_cards(post, count: int) -> dict[str, Any]:
+    """The cards of a dealing error when the dealer entered them (``count`` of them), else nothing."""
+    cards = _cards(post.get("cards"))
+    return {"cards": _cards(post.get("cards"), count)} if cards else {}
+
+
+def _count(post, name: str, low: int, high: int) -> int:
+    return forms.whole(post.get(name), _("The number of cards"), low=low, high=high)
+
+
+#: issue #38 item 2: each tap of the "dealing error" menu as the engine's record
+#: (``casino.rules.holdem.dealing_errors``); the engine refuses what the procedure does not allow.
+_DEALING_ERRORS = {
+    "premature": lambda post: {"action": "premature-board"},
+    "four-card-flop": lambda post: {"action": "four-card-flop", **_optional_cards(post, 4)},
+    "exposed-in-deal": lambda post: {"action": "exposed-in-deal", "position": _count(post, "position", 1, 20)},
+    "exposed-card": lambda post: {"action": "exposed-card", "seat": _seat(post),
+                                  **({"card": _cards(post.get("cards"), 1)[0]} if _cards(post.get("cards")) else {}),
+                                  **({"intentional": True} if post.get("intentional") == "1" else {})},
+    "extra-card": lambda post: {"action": "extra-card", **({"count": n} if (n := _count(post, "count", 1, 10)) > 1
+                                                            else {})},
+    "boxed-cards": lambda post: {"action": "boxed-cards", "count": _count(post, "count", 1, 10),
+                                 **({"next_dealt": True} if post.get("next_dealt") == "1" else {})},
+    "button-short": lambda post: {"action": "button-short"},
+    "wrong-card-count": lambda post: {"action": "wrong-card-count", "seat": _seat(post),
+                                      "count": _count(post, "count", 0, 10)},
+    "stub-rebuilt": lambda post: {"action": "stub-rebuilt", "how": str(post.get("how", ""))[:10]},
+    "burn-error": lambda post: {"action": "burn-error", "burns": _count(post, "burns", 0, 2)},
+}
 
 
 @role_required(*TABLET_ROLES)
