@@ -56,6 +56,21 @@ def test_cc26_a_busted_player_reenters_when_the_event_allows_it(running, directo
                for x in event_reads.tournament_record(running))
 
 
+def test_no_re_entry_while_the_first_entry_is_still_in_play_CC_26(running, director_dora, floor_fede):
+    act(services.change_setup, running, director_dora, options={"reentry_allowed": True}, reason="re-entry on")
+    assert state(running).entry(1).status == "seated"
+    again = register(running, floor_fede, 0)  # the same player, his entry 1 still seated
+    assert again.refusal is not None and again.refusal.clause == "CC-26" and again.entry is None
+    assert "still in the event with entry 1" in again.refusal.message
+    refused = last(running)
+    assert refused["type"] == "refused" and refused["clause"] == "CC-26"
+    assert len(state(running).entries) == 4
+    # Once that entry is out, the same player re-enters.
+    e = state(running).entry(1)
+    act(services.record_bust, running, floor_fede, table=e.table, seat=e.seat, hand=3)
+    assert register(running, floor_fede, 0).refusal is None
+
+
 def test_cc34_a_player_who_withdrew_is_refused_again_even_with_reentry_on(running, director_dora, floor_fede):
     act(services.change_setup, running, director_dora, options={"reentry_allowed": True}, reason="re-entry on")
     act(services.withdraw, running, director_dora, entry=1)
