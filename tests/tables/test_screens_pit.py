@@ -410,6 +410,21 @@ def test_a_wrong_password_signs_no_reconstruction_THB_71(
     assert not _reconstructions().exists()
 
 
+def test_wrong_signatures_count_toward_the_pit_bosss_login_lock_out_THB_71(
+    client, started, dealer_dana, pit_boss_pat, games_director_gloria, settings
+):
+    play_to_settlement(started, dealer_dana)
+    hand = Hand.objects.get(table=started, number=1)
+    client.force_login(games_director_gloria)
+    url = f"/tables/hands/{hand.pk}/reconstruct"
+    tries = [client.post(url, {"reason": "box 3", "director": games_director_gloria.pk,
+                               "pit_boss_password": "guess"}) for _ in range(settings.AXES_FAILURE_LIMIT)]
+    assert tries[-1].status_code == 429  # the lock-out page, as at the login page: no endless guesses
+    assert client.post(url, {"reason": "box 3", "director": games_director_gloria.pk,
+                             "pit_boss_password": pit_boss_pat.raw_password}).status_code == 429
+    assert not _reconstructions().exists()
+
+
 def test_the_pit_boss_does_not_sign_a_reconstruction_he_records_himself_THB_71(
     client, started, dealer_dana, pit_boss_pat, games_director_gloria
 ):

@@ -71,6 +71,20 @@ def test_no_re_entry_while_the_first_entry_is_still_in_play_CC_26(running, direc
     assert register(running, floor_fede, 0).refusal is None
 
 
+def test_a_late_entry_and_a_re_entry_each_get_a_full_starting_stack_CC_32(running, director_dora, floor_fede):
+    act(services.change_setup, running, director_dora, options={"reentry_allowed": True}, reason="re-entry on")
+    starting = state(running).setup.starting_stack
+    late = register(running, floor_fede, 4)
+    assert state(running).entry(late.entry).stack == starting
+    e = state(running).entry(1)
+    act(services.record_bust, running, floor_fede, table=e.table, seat=e.seat, hand=3)
+    again = register(running, floor_fede, 0)
+    assert again.refusal is None and state(running).entry(again.entry).stack == starting
+    seated = [x for x in event_reads.tournament_record(running) if x["type"] == "seated"
+              and x["entry"] in (late.entry, again.entry)]
+    assert [(x["why"], x["chips"]) for x in seated] == [("late", starting), ("reentry", starting)]
+
+
 def test_cc34_a_player_who_withdrew_is_refused_again_even_with_reentry_on(running, director_dora, floor_fede):
     act(services.change_setup, running, director_dora, options={"reentry_allowed": True}, reason="re-entry on")
     act(services.withdraw, running, director_dora, entry=1)
