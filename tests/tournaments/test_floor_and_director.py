@@ -85,6 +85,20 @@ def test_a_late_entry_and_a_re_entry_each_get_a_full_starting_stack_CC_32(runnin
     assert [(x["why"], x["chips"]) for x in seated] == [("late", starting), ("reentry", starting)]
 
 
+def test_the_desk_seats_no_late_entry_once_the_final_table_is_drawn_TDA_08_A(two_tables_in_play, floor_fede):
+    e = state(two_tables_in_play).entry(1)
+    act(services.record_bust, two_tables_in_play, floor_fede, table=e.table, seat=e.seat, hand=1)
+    act(services.confirm_plan, two_tables_in_play, floor_fede,
+        proposed=state(two_tables_in_play).pending_plan[0])
+    final = [t for t in state(two_tables_in_play).tables if t.count]
+    assert len(final) == 1 and final[0].final and final[0].open_seats()  # a seat is open there
+    entries = len(state(two_tables_in_play).entries)
+    with pytest.raises(RuleViolation) as refused:
+        late_player(two_tables_in_play, floor_fede, 0)
+    assert refused.value.clause == "TDA-08-A" and "final table" in refused.value.message
+    assert len(state(two_tables_in_play).entries) == entries  # nothing recorded
+
+
 def test_cc34_a_player_who_withdrew_is_refused_again_even_with_reentry_on(running, director_dora, floor_fede):
     act(services.change_setup, running, director_dora, options={"reentry_allowed": True}, reason="re-entry on")
     act(services.withdraw, running, director_dora, entry=1)
