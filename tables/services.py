@@ -569,22 +569,33 @@ def acknowledge_alert(*, table, by, key: str, expected_version: int, alert_id: i
 
 
 
-def record_reconstruction(*, hand: Hand, by, reason: str, director) -> None:
-    """A disputed hand reconstructed from its record, with the pit boss present and the games director
-    informed (THB-71): who, which hand, why and which director, on the table's audit stream.
+def record_reconstruction(*, hand: Hand, by, reason: str, director, pit_boss) -> None:
+    """A disputed hand reconstructed from its record "en presencia del Jefe de Mesa" and after informing
+    the games director (THB-71): who recorded it, the table's pit boss who signed it, which hand, why and
+    which director, on the table's audit stream.
 
-    Only a finished hand is reconstructed (one in play is still the table's); the reconstruction
-    itself changes nothing: the hand replays from its stored actions.
+    Two people: ``by`` (the games director or an administrator at the console) records it and ``pit_boss``,
+    the pit boss of the table's pit, signs it; the view authenticates the signer with his own password
+    before calling this, so a name alone never signs. Only a finished (settled) or voided hand is
+    reconstructed: one in play is still the table's. The reconstruction itself changes nothing: the hand
+    replays from its stored actions.
     """
     if not isinstance(reason, str) or not reason.strip():
         raise RuleViolation(N_("Say what dispute the reconstruction is for."), "THB-71")
     if director is None or not has_role(director, Role.GAMES_DIRECTOR):
         raise RuleViolation(N_("Name the games director who was informed before the reconstruction."), "THB-71")
+    if (pit_boss is None or not pit_boss.is_active or not has_role(pit_boss, Role.PIT_BOSS)
+            or hand.table.pit.pit_boss_id != pit_boss.pk):
+        raise RuleViolation(N_("The pit boss of this table's pit signs the reconstruction."), "THB-71")
+    if pit_boss.pk == by.pk:
+        raise RuleViolation(N_("The pit boss who signs is a second person: someone else records the "
+                               "reconstruction."), "THB-71")
     if not hand.is_over:
-        raise RuleViolation(N_("Hand %(hand)s is still in play: only a finished hand is reconstructed."), "THB-71",
-                            hand=hand.number)
+        raise RuleViolation(N_("Hand %(hand)s is still in play: only a finished or voided hand is reconstructed."),
+                            "THB-71", hand=hand.number)
     record_event(action="hand.reconstructed", actor=by, obj=hand, stream=object_label(hand.table),
-                 details={"hand": hand.number, "reason": reason.strip()[:200], "pit_boss_present": by.get_username(),
+                 details={"hand": hand.number, "reason": reason.strip()[:200], "recorded_by": by.get_username(),
+                          "pit_boss_present": pit_boss.get_username(),
                           "games_director_informed": director.get_username()})
 
 

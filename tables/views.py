@@ -23,7 +23,7 @@ import logging
 from collections.abc import Callable
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
+from django.contrib.auth import authenticate, get_user_model
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
@@ -41,7 +41,7 @@ from casino.form_input import BadInput, deck_cards, version_and_key, whole
 from casino.models import PlayerLink, object_label
 from casino.refusals import mark_refusal, outcome
 from casino.roles import Role, has_role
-from casino.rules.errors import RuleViolation
+from casino.rules.errors import N_, RuleViolation
 from tables import reads, rendering, services, sessions
 from tables.access import is_dealer_at, may_view, supervises, supervises_pit
 from tables.models import BOX_NUMBERS, Box, Hand, Pit, Seating, Table
@@ -486,7 +486,7 @@ def hand_recall(request, table_id: int):
     keep.pop("page", None)
     context = {
         "table": table,
-        "hands": [rendering.recall_view(hand) for hand in page.object_list],
+        "hands": _with_reconstructions([rendering.recall_view(hand) for hand in page.object_list]),
         "page": page,
         "filters": {"session": session_id, "from": query.get("from", ""), "to": query.get("to", ""), "hand": number},
         "keep": keep.urlencode(),
@@ -498,28 +498,69 @@ def hand_recall(request, table_id: int):
     return render(request, "tables/recall.html", context)
 
 
+def _pit_boss_signature(request, pit_boss):
+    """The table's pit boss, if the password typed in the reconstruction form is his (THB-71); a wrong or
+    missing one signs nothing. Checked by ``authenticate``, so django-axes counts a wrong password as it
+    does at the login page (and locks the pit boss's name out after as many). The signer is not logged in."""
+    password = request.POST.get("pit_boss_password", "")
+    if pit_boss is None:
+        raise RuleViolation(N_("This table's pit has no pit boss to sign the reconstruction."), "THB-71")
+    if not isinstance(password, str) or not password or len(password) > 4096:
+        raise RuleViolation(N_("The pit boss signs the reconstruction with his own password."), "THB-71")
+    if pit_boss.pk == request.user.pk:
+        return pit_boss  # the service refuses a signer who is the recorder, with its own sentence
+    signer = authenticate(request, username=pit_boss.get_username(), password=password)
+    if signer is None or signer.pk != pit_boss.pk:
+        raise RuleViolation(N_("The pit boss's password is not right: the reconstruction is not signed."),
+                            "THB-71")
+    return signer
+
+
+def _with_reconstructions(hands: list[dict]) -> list[dict]:
+    """Each recalled hand with its audited reconstructions (THB-71): when, why, who recorded it, the pit
+    boss who signed it and the games director informed, as the pit's recall shows them."""
+    from casino.models import AuditEvent
+
+    found: dict[str, list[dict]] = {}
+    for event in AuditEvent.objects.filter(object_type="tables.hand", action="hand.reconstructed",
+                                           object_id__in=[str(h["hand"].pk) for h in hands]).order_by("at", "seq"):
+        found.setdefault(event.object_id, []).append({"at": event.at, **event.details})
+    for h in hands:
+        h["reconstructions"] = found.get(str(h["hand"].pk), [])
+        h["reconstructable"] = h["hand"].is_over
+    return hands
+
+
 @role_required(*SUPERVISORS)
 def hand_reconstruction(request, hand_id: int):
-    """Reconstruct a disputed hand (THB-71): the pit boss present says why and which games director was
-    informed; the reconstruction is audited and shows the hand rebuilt action by action."""
-    hand = get_object_or_404(Hand.objects.select_related("table", "table__pit"), pk=hand_id)
+    """Reconstruct a disputed hand (THB-71) "en presencia del Jefe de Mesa": the games director or an
+    administrator records it at the console, says why and which games director was informed, and the
+    table's pit boss signs it there with his own password (a second person; his name alone signs
+    nothing). Only a settled or voided hand; audited; the page then shows the hand rebuilt action by
+    action."""
+    hand = get_object_or_404(Hand.objects.select_related("table", "table__pit", "table__pit__pit_boss"),
+                             pk=hand_id)
     if not supervises(request.user, hand.table):
         raise PermissionDenied
     User = get_user_model()
     directors = [u for u in User.objects.filter(is_active=True).order_by("username")
                  if has_role(u, Role.GAMES_DIRECTOR)]
-    context = {"hand": hand, "table": hand.table, "directors": directors, "steps": None, "error": None}
+    pit_boss = hand.table.pit.pit_boss
+    context = {"hand": hand, "table": hand.table, "directors": directors, "steps": None, "error": None,
+               "pit_boss": pit_boss, "signer_is_recorder": pit_boss is not None and pit_boss.pk == request.user.pk}
     if request.method == "POST":
         chosen = request.POST.get("director", "")
         director = next((d for d in directors if str(d.pk) == chosen), None)
         try:
+            signer = _pit_boss_signature(request, pit_boss)
             services.record_reconstruction(hand=hand, by=request.user, reason=_free_text(request.POST, "reason"),
-                                           director=director)
+                                           director=director, pit_boss=signer)
         except RuleViolation as refused:
             context["error"] = refusal_text(refused)
         else:
             context["steps"] = rendering.reconstruction_view(hand)
             context["director"] = director
+            context["signer"] = signer
     return render(request, "tables/reconstruction.html", context)
 
 
