@@ -65,8 +65,8 @@ class PitAdmin(AuditedAdmin):
 
 
 #: What the table's page edits (its ``odds`` beside them is read-only).
-TABLE_FIELDS = ("pit", "name", "game", "min_ante", "max_ante", "bonus_min", "bonus_max", "paytable", "house_options",
-                "dealer")
+TABLE_FIELDS = ("pit", "place", "name", "game", "min_ante", "max_ante", "bonus_min", "bonus_max", "paytable",
+                "house_options", "dealer")
 
 
 class TableForm(forms.ModelForm):

@@ -84,11 +84,15 @@ def check_pit_coverage(*, pit: Pit, table: Table | None = None) -> None:
     covered = Table.objects.filter(pit__in=pits)
     if table is not None and table.pk:
         covered = covered.exclude(pk=table.pk)
-    games = list(covered.values_list("game", flat=True))
+    rows = list(covered.values_list("game", "pit_id", "place"))
+    games = [game for game, _pit, _place in rows]
+    # THB-72's "contiguas": each table's place in its pit (a table not yet placed takes the pit's next place)
+    places = [(pit_id, place) for _game, pit_id, place in rows if place is not None]
     if table is not None:
         games.append(table.game)
+        places.append((pit.pk, table.place if table.place is not None else next_place(pit)))
     try:
-        verify_pit_coverage(games)
+        verify_pit_coverage(games, places)
     except RuleViolation as violation:
         raise ValidationError(explain(violation), code="THB-72") from None
 
@@ -175,6 +179,13 @@ class PaytableVersion(models.Model):
                              version=self.number)
 
 
+def next_place(pit: Pit) -> int:
+    """The place a table added to ``pit`` takes: after its last table (THB-72: the tables' order along the pit)."""
+    if pit.pk is None:
+        return 1
+    return (Table.objects.filter(pit=pit).aggregate(last=models.Max("place"))["last"] or 0) + 1
+
+
 class Table(models.Model):
     class Status(models.TextChoices):
         CLOSED = "closed", _("Closed")
@@ -187,6 +198,9 @@ class Table(models.Model):
     pit = models.ForeignKey(Pit, verbose_name=_("pit"), on_delete=models.PROTECT, related_name="tables")
     name = models.CharField(_("name"), max_length=60, unique=True)
     game = models.CharField(_("game"), max_length=30, choices=Game.choices, default=Game.TEXAS_HOLDEM_BONUS)
+    #: THB-72: the table's place along its pit (1, 2, ...): a pit boss's tables are contiguous when their places
+    #: follow one another. Empty: the pit's next place, given when the table is saved.
+    place = models.PositiveSmallIntegerField(_("place in the pit"), null=True, blank=True)
     # THB-18/19: the ante limits; the flop bet is 2x and turn/river 1x the ante, so they follow.
     min_ante = models.PositiveIntegerField(_("minimum ante"))
     max_ante = models.PositiveIntegerField(_("maximum ante"))
@@ -216,6 +230,8 @@ class Table(models.Model):
         constraints = [
             models.CheckConstraint(condition=models.Q(min_ante__gt=0), name="table_min_ante_positive"),
             models.CheckConstraint(condition=models.Q(max_ante__gte=models.F("min_ante")), name="table_max_ge_min"),
+            # THB-72: one table at each place of a pit
+            models.UniqueConstraint(fields=["pit", "place"], name="table_place_unique_per_pit"),
         ]
 
     def __str__(self) -> str:
@@ -223,13 +239,17 @@ class Table(models.Model):
 
     def save(self, *args, **kwargs):
         update_fields = kwargs.get("update_fields")
-        if update_fields is not None and not {"pit", "pit_id", "game"} & set(update_fields):
+        if update_fields is not None and not {"pit", "pit_id", "game", "place"} & set(update_fields):
             # The write path saves the version and status on every tap: nothing THB-72 counts.
             return super().save(*args, **kwargs)
         # A new table, or one moved or given another game: its pit boss may not cover more than
         # THB-72 allows. The pit's row is held so two tables added at once cannot both pass.
         with transaction.atomic():
             pit = Pit.objects.select_for_update().get(pk=self.pit_id)
+            if self.place is None:
+                self.place = next_place(pit)
+                if update_fields is not None:
+                    kwargs["update_fields"] = [*update_fields, "place"]
             check_pit_coverage(pit=pit, table=self)
             super().save(*args, **kwargs)
 
@@ -634,3 +654,26 @@ def table_rules(table: Table) -> TableRules:
         paytable=resolve_paytable(table.paytable),
         **options,
     )
+
+
+class PitRotation(models.Model):
+    """The dealers' rotation of a pit (issue #38 item 5; RP-07): its pit boss's setup, from which
+    ``casino.rules.rotation.schedule`` says who deals at which table and when the next change is; the pit has no
+    levels, so only the rotation's own breaks stop the changes. Written by ``tables.rotation`` (the pit's row
+    locked, audited, the pit's console told after commit); each table follows it between hands."""
+
+    pit = models.OneToOneField(Pit, on_delete=models.PROTECT, related_name="dealer_rotation")
+    #: the dealers' user ids, in the rotation's order
+    dealers = models.JSONField(_("dealers"))
+    #: the tables' ids, in the rotation's order (their places in the pit, by default)
+    tables = models.JSONField(_("tables"))
+    down_minutes = models.PositiveSmallIntegerField(_("down (minutes)"))
+    starts_at = models.DateTimeField(_("starts at"))
+    #: the rotation's own breaks: [[start, end], ...] as ISO times
+    breaks = models.JSONField(_("breaks"), default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("dealers' rotation of a pit")
+
+    def __str__(self) -> str:
+        return f"{self.pit} — {self.down_minutes}'"

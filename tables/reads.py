@@ -23,6 +23,7 @@ from django.utils.translation import gettext
 from casino import player_links, reads
 from casino.i18n import explain_note
 from casino.reads import effective_rows
+from casino.rules import rotation as rotation_engine
 from casino.rules.errors import N_, Note, RuleViolation
 from casino.rules.holdem_bonus import HandState, Phase, TableRules, replay
 from casino.rules.holdem_bonus.paytable import Paytable
@@ -384,3 +385,69 @@ def alert_text(alert: Alert) -> str:
         return gettext(alert.message) % params
     except (KeyError, TypeError, ValueError):
         return alert.message
+
+
+# --- The dealers' rotation of a pit (issue #38 item 5; RP-07) -------------------------------------------------
+
+
+def pit_rotation_setup(row) -> rotation_engine.RotationSetup:
+    from datetime import datetime
+
+    return rotation_engine.RotationSetup(
+        dealers=tuple(row.dealers), tables=tuple(row.tables), down_minutes=row.down_minutes, starts_at=row.starts_at,
+        breaks=tuple((datetime.fromisoformat(a), datetime.fromisoformat(b)) for a, b in row.breaks))
+
+
+def pit_schedule(pit_id: int, now, *, ahead: int = 3) -> rotation_engine.Schedule | None:
+    """The pit's rotation at ``now`` (its own breaks stop the changes: the pit has no levels); None without one."""
+    from tables.models import PitRotation
+
+    row = PitRotation.objects.filter(pit_id=pit_id).first()
+    return None if row is None else rotation_engine.schedule(pit_rotation_setup(row), now, ahead=ahead)
+
+
+def due_pit_dealer(table, now) -> tuple[bool, int | None]:
+    """(whether the table is in its pit's rotation, the dealer's id the rotation puts there at ``now``)."""
+    plan = pit_schedule(table.pit_id, now, ahead=0)
+    if plan is None or table.pk not in plan.current.tables:
+        return False, None
+    return True, plan.current.tables[table.pk]
+
+
+def pit_rotation_board(pit_id: int, now) -> dict | None:
+    """The pit console's view of the rotation: each table's dealer now and next, who rests, the next change."""
+    from django.contrib.auth import get_user_model
+
+    from tables.models import Table
+
+    plan = pit_schedule(pit_id, now)
+    if plan is None:
+        return None
+    nxt = plan.ahead[0][1] if plan.ahead else None
+    users = {u.pk: u.get_full_name() or u.get_username()
+             for u in get_user_model().objects.filter(pk__in=[*plan.current.tables.values(), *plan.current.resting])}
+    names = dict(Table.objects.filter(pk__in=list(plan.current.tables)).values_list("pk", "name"))
+    return {"next_at": plan.next_at,
+            "tables": [{"table": names.get(t, t), "table_id": t, "dealer": users.get(d, d),
+                        "next": users.get(nxt.tables[t], nxt.tables[t]) if nxt else None}
+                       for t, d in plan.current.tables.items()],
+            "resting": [users.get(d, d) for d in plan.current.resting]}
+
+
+def dealer_rotations(user, now) -> list[dict]:
+    """Where the pits' rotations put ``user`` now and next (his home): [{"pit", "now", "next_at", "next"}] with table
+    names (None: his break)."""
+    from tables.models import PitRotation, Table
+
+    found = []
+    for row in PitRotation.objects.select_related("pit"):
+        if user.pk not in row.dealers:
+            continue
+        plan = rotation_engine.schedule(pit_rotation_setup(row), now)
+        names = dict(Table.objects.filter(pk__in=row.tables).values_list("pk", "name"))
+        going = plan.next_for(user.pk)
+        here = plan.current.table_of(user.pk)
+        found.append({"pit": row.pit, "now": names.get(here) if here is not None else None,
+                      "next_at": going[0] if going else None,
+                      "next": names.get(going[1]) if going and going[1] is not None else None})
+    return found

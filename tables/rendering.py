@@ -30,6 +30,7 @@ from casino.rules.errors import RuleViolation
 from casino.rules.holdem_bonus import Phase, paytable_odds
 from casino.rules.holdem_bonus.paytable import Paytable
 from tables import reads, services
+from tables.access import supervises_pit
 from tables.labels import AWARD_LABELS
 from tables.models import BOX_NUMBERS, Alert, Hand, HandAction, Pit, Seating, Table, TableRequest, TableSession
 from tables.projections import (
@@ -298,7 +299,20 @@ def pit_context(pit: Pit, user, notice: dict | None = None) -> dict[str, Any]:
         "version": sum(t.version for t in tables),
         "notice": notice,
         "user": user,
+        # issue #38 item 5 (RP-07): who deals where, who rests, the next change; the dealers to set it with
+        "rotation": reads.pit_rotation_board(pit.pk, timezone.now()),
+        "tables_in_order": sorted(tables, key=lambda t: (t.place or 0, t.name)),
+        "dealers": list(_active_dealers()) if supervises_pit(user, pit) else [],
     }
+
+
+def _active_dealers():
+    from django.contrib.auth import get_user_model
+
+    from casino.roles import Role
+
+    return (get_user_model().objects.filter(is_active=True, groups__name=Role.DEALER)
+            .order_by("first_name", "username").distinct())
 
 
 def alert_text(alert) -> str:

@@ -68,6 +68,7 @@ __all__ = [
     "RuleViolation", "StaleVersion", "acknowledge_alert", "audit_details", "award_approver_role",
     "award_decision_refusal", "decide_award", "record_action", "record_deck_count", "repeat_last_bets",
     "replayed_columns", "report_irregularity", "report_suspect_cards", "start_hand", "undo_last_action",
+    "set_pit_rotation", "follow_pit_rotation", "hand_over_pit_table",
 ]
 
 
@@ -337,6 +338,7 @@ def start_hand(*, table, by, key: str, expected_version: int, mode: str = Hand.M
                 raise RuleViolation(N_("The last hand's Bonus award waits for approval: the next hand starts "
                                       "once it is decided."), "THB-54")
             raise RuleViolation(N_("The hand in play is not finished."))
+        verify_not_relieved_at_pit(w)  # issue #38 item 5: a dealer the rotation relieved hands the table over
         if deck_count_pending(w.table):
             raise RuleViolation(N_("The last deck count was wrong: the pit boss replaces the deck and acknowledges "
                                   "the alert before the next hand."), "THB-16")
@@ -384,6 +386,8 @@ def record_action(*, table, by, key: str, expected_version: int, record: dict) -
         after = _append(w, hand, before, action)
         _sync_hand(w, hand, before, after)
         w.event = "hand-action"
+        if _is_over(after) and not hand.pending_approvals:
+            follow_pit_rotation(w)  # issue #38 item 5: a change due during the hand is made at its end
 
     # each tap is one record: a key sent again with another record is not its retry (issue #34)
     return write_at_table(table=table, by=by, key=key, expected_version=expected_version,
@@ -537,6 +541,8 @@ def decide_award(*, table, by, key: str, expected_version: int, hand_id: int, bo
                 decision="approved" if approve else "denied", approver=approver, role=w.role,
                 at=w.now.isoformat(), award=bonus.award, stake=bonus.wager.stake, payout=bonus.wager.net,
                 reason=reason)
+        if _is_over(after) and not hand.pending_approvals:
+            follow_pit_rotation(w)  # issue #38 item 5: the hand is over once its last held award is decided
 
     return write_at_table(table=table, by=by, key=key, expected_version=expected_version,
                           action="decide_award", work=work)
@@ -563,20 +569,147 @@ def acknowledge_alert(*, table, by, key: str, expected_version: int, alert_id: i
 
 
 
-def record_reconstruction(*, hand: Hand, by, reason: str, director) -> None:
-    """A disputed hand reconstructed from its record, with the pit boss present and the games director
-    informed (THB-71): who, which hand, why and which director, on the table's audit stream.
+def record_reconstruction(*, hand: Hand, by, reason: str, director, pit_boss) -> None:
+    """A disputed hand reconstructed from its record "en presencia del Jefe de Mesa" and after informing
+    the games director (THB-71): who recorded it, the table's pit boss who signed it, which hand, why and
+    which director, on the table's audit stream.
 
-    Only a finished hand is reconstructed (one in play is still the table's); the reconstruction
-    itself changes nothing: the hand replays from its stored actions.
+    Two people: ``by`` (the games director or an administrator at the console) records it and ``pit_boss``,
+    the pit boss of the table's pit, signs it; the view authenticates the signer with his own password
+    before calling this, so a name alone never signs. Only a finished (settled) or voided hand is
+    reconstructed: one in play is still the table's. The reconstruction itself changes nothing: the hand
+    replays from its stored actions.
     """
     if not isinstance(reason, str) or not reason.strip():
         raise RuleViolation(N_("Say what dispute the reconstruction is for."), "THB-71")
     if director is None or not has_role(director, Role.GAMES_DIRECTOR):
         raise RuleViolation(N_("Name the games director who was informed before the reconstruction."), "THB-71")
+    if (pit_boss is None or not pit_boss.is_active or not has_role(pit_boss, Role.PIT_BOSS)
+            or hand.table.pit.pit_boss_id != pit_boss.pk):
+        raise RuleViolation(N_("The pit boss of this table's pit signs the reconstruction."), "THB-71")
+    if pit_boss.pk == by.pk:
+        raise RuleViolation(N_("The pit boss who signs is a second person: someone else records the "
+                               "reconstruction."), "THB-71")
     if not hand.is_over:
-        raise RuleViolation(N_("Hand %(hand)s is still in play: only a finished hand is reconstructed."), "THB-71",
-                            hand=hand.number)
+        raise RuleViolation(N_("Hand %(hand)s is still in play: only a finished or voided hand is reconstructed."),
+                            "THB-71", hand=hand.number)
     record_event(action="hand.reconstructed", actor=by, obj=hand, stream=object_label(hand.table),
-                 details={"hand": hand.number, "reason": reason.strip()[:200], "pit_boss_present": by.get_username(),
+                 details={"hand": hand.number, "reason": reason.strip()[:200], "recorded_by": by.get_username(),
+                          "pit_boss_present": pit_boss.get_username(),
                           "games_director_informed": director.get_username()})
+
+
+# --- The dealers' rotation of a pit (issue #38 item 5; RP-07) -------------------------------------------------
+
+
+def set_pit_rotation(*, pit, by, dealers: list, tables: list, down_minutes: int, breaks=(), starts_at=None) -> None:
+    """The pit boss (or a director) sets the pit's rotation, starting now (or at ``starts_at``): the dealers (users
+    or ids) in their order, the tables (of this pit, ids or rows) in theirs, the down in minutes and the
+    rotation's own breaks ((start, end) each: no change in the 90 s before one nor during it, RP-07). The pit's
+    row is locked, the engine checks it, the row is saved and audited (``table.dealer_rotation_set``, on the
+    pit's stream) and the pit's console told at commit; each table between hands then takes its first dealer."""
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+    from django.utils import timezone
+
+    from casino.realtime import announce_change
+    from casino.rules import rotation as rotation_engine
+    from tables.access import supervises_pit
+    from tables.models import Pit, PitRotation, pit_group
+
+    if not (supervises_pit(by, pit) and has_role(by, Role.PIT_BOSS, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)):
+        raise NotAllowed(N_("Only the pit's boss or a director sets its dealers' rotation."))
+    dealer_ids = [getattr(d, "pk", d) for d in dealers]
+    table_ids = [getattr(t, "pk", t) for t in tables]
+    users = get_user_model().objects.in_bulk(dealer_ids)
+    for pk in dealer_ids:
+        user = users.get(pk)
+        if user is None or not user.is_active or not has_role(user, Role.DEALER):
+            raise RuleViolation(N_("Choose the casino's active dealers."), None)
+    start = starts_at or timezone.now()
+    setup = rotation_engine.RotationSetup(dealers=tuple(dealer_ids), tables=tuple(table_ids),
+                                          down_minutes=down_minutes, starts_at=start, breaks=tuple(breaks))
+    rotation_engine.verify_setup(setup)
+    with transaction.atomic():
+        locked = Pit.objects.select_for_update().get(pk=pit.pk)
+        if set(Table.objects.filter(pk__in=table_ids, pit=locked).values_list("pk", flat=True)) != set(table_ids):
+            raise RuleViolation(N_("The rotation's tables are tables of this pit."), "THB-72")
+        PitRotation.objects.update_or_create(pit=locked, defaults={
+            "dealers": dealer_ids, "tables": table_ids, "down_minutes": down_minutes, "starts_at": start,
+            "breaks": [[a.isoformat(), b.isoformat()] for a, b in breaks]})
+        record_event(action="table.dealer_rotation_set", actor=by, obj=locked,
+                     details={"dealers": [users[pk].get_username() for pk in dealer_ids], "dealer_ids": dealer_ids,
+                              "tables": table_ids, "down_minutes": down_minutes, "starts_at": start.isoformat(),
+                              "breaks": [[a.isoformat(), b.isoformat()] for a, b in breaks]})
+        announce_change(pit_group(locked.pk), version=0, event="rotation")
+    follow_pit_rotation_at(table_ids, by=by)
+
+
+def follow_pit_rotation_at(table_ids: list, *, by) -> list:
+    """Each of these tables between hands takes the dealer the rotation puts there now (one write at each); the
+    others follow at their hand's end. The tables handed over."""
+    import uuid
+
+    done = []
+    for table in Table.objects.filter(pk__in=table_ids):
+        try:
+            hand_over_pit_table(table=table, by=by, key=uuid.uuid4().hex, expected_version=table.version)
+        except (RuleViolation, NotAllowed):
+            continue
+        done.append(table.pk)
+    return done
+
+
+def _between_hands(w: TableWrite) -> bool:
+    session = live_session_locked(w.table)
+    return session is None or unfinished_hand(session.hands) is None
+
+
+def follow_pit_rotation(w: TableWrite) -> bool:
+    """Inside a write at a table between hands: the table takes the dealer its pit's rotation puts there now.
+    Whether its dealer changed; audited (``table.dealer_rotated``, with the dealer relieved)."""
+    from django.contrib.auth import get_user_model
+
+    from tables.reads import due_pit_dealer
+
+    in_rotation, due = due_pit_dealer(w.table, w.now)
+    if not in_rotation or due is None or due == w.table.dealer_id:
+        return False
+    dealer = get_user_model().objects.filter(pk=due, is_active=True).first()
+    if dealer is None or not has_role(dealer, Role.DEALER):
+        return False
+    relieved = w.table.dealer
+    w.table.dealer = dealer
+    w.audit("table.dealer_rotated", dealer=dealer.get_username(), dealer_id=dealer.pk,
+            relieved=relieved.get_username() if relieved is not None else None)
+    return True
+
+
+def hand_over_pit_table(*, table, by, key: str, expected_version: int) -> ActionResult:
+    """The table takes the dealer its pit's rotation puts there now, between hands (never mid-hand): its dealer on
+    duty, or its pit boss."""
+
+    def work(w: TableWrite) -> None:
+        if not (is_dealer_at(w.by, w.table) or supervises_pit(w.by, w.table.pit)):
+            raise NotAllowed(N_("Only the dealer on duty at %(table)s or its pit boss can do this."),
+                             table=w.table.name)
+        if not _between_hands(w):
+            raise RuleViolation(N_("The dealer changes when the hand in play is over."), "RP-07")
+        if not follow_pit_rotation(w):
+            raise RuleViolation(N_("No dealer change is due at this table (RP-07: the rotation's schedule)."),
+                                "RP-07")
+        w.event = "dealer-rotated"
+
+    from tables.access import supervises_pit
+
+    return write_at_table(table=table, by=by, key=key, expected_version=expected_version, action="hand_over",
+                          work=work)
+
+
+def verify_not_relieved_at_pit(w: TableWrite) -> None:
+    """A dealer the pit's rotation has relieved starts no new hand at the table: he hands it over."""
+    from tables.reads import due_pit_dealer
+
+    in_rotation, due = due_pit_dealer(w.table, w.now)
+    if in_rotation and due is not None and due != w.by.pk and w.table.dealer_id == w.by.pk:
+        raise RuleViolation(N_("The rotation puts another dealer at this table now: hand it over."), "RP-07")

@@ -14,6 +14,7 @@ urlpatterns = [
     path("hands/<int:hand_id>.jsonl", views.hand_download, name="hand_download"),
     path("pit/", views.pit_home, name="pit_home"),
     path("pit/<int:pit_id>/", views.pit_console, name="pit_console"),
+    path("pit/<int:pit_id>/rotation/", views.pit_rotation, name="pit_rotation"),
     path("floor/", views.floor, name="floor"),
     path("<int:table_id>/boxes/<int:number>/link", views.issue_box_link, name="issue_box_link"),
     path("links/<uuid:link_id>/", views.player_link, name="player_link"),

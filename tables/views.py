@@ -24,12 +24,13 @@ import re
 from collections.abc import Callable
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
+from django.contrib.auth import authenticate, get_user_model
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -41,7 +42,7 @@ from casino.form_input import BadInput, deck_cards, version_and_key, whole
 from casino.models import PlayerLink, object_label
 from casino.refusals import mark_refusal, outcome
 from casino.roles import Role, has_role
-from casino.rules.errors import RuleViolation
+from casino.rules.errors import N_, RuleViolation
 from tables import reads, rendering, services, sessions
 from tables.access import is_dealer_at, may_view, supervises, supervises_pit
 from tables.models import BOX_NUMBERS, Box, Hand, Pit, Seating, Table
@@ -61,7 +62,9 @@ RECALL_PAGE = 10  # hands a recall page shows (THB-71 asks for at least the last
 def dealer_home(request):
     """The dealer's tablet home: the tables they are on duty at."""
     tables = Table.objects.filter(dealer=request.user).select_related("pit").prefetch_related("boxes")
-    return render(request, "tables/dealer_home.html", {"tables": tables})
+    # issue #38 item 5: where the pits' dealers' rotations put this dealer now and next (RP-07)
+    rotations = reads.dealer_rotations(request.user, timezone.now())
+    return render(request, "tables/dealer_home.html", {"tables": tables, "rotations": rotations})
 
 
 @role_required(Role.PIT_BOSS)
@@ -373,6 +376,8 @@ def _pit_call(action: str, post):
                                        "reason": _free_text(post, "reason")}
     if action == "alert":
         return services.acknowledge_alert, {"alert_id": whole(post.get("alert"), _("The alert"), low=1, high=10**9)}
+    if action == "hand-over":  # issue #38 item 5: the change the pit's rotation made due, between hands
+        return services.hand_over_pit_table, {}
     raise Http404
 
 
@@ -393,6 +398,48 @@ def pit_act(request, table_id: int, action: str):
     except BadInput as bad:
         return _answer(request, fragment, page, 400, {"level": "error", "text": str(bad)})
     return _submit(request, call, kwargs, table=table, page=page, render_fragment=fragment, by_the_pit=True)
+
+
+@checks_its_own_nul_bytes
+@role_required(*SUPERVISORS)
+@require_POST
+def pit_rotation(request, pit_id: int):
+    """The pit boss sets the pit's dealers' rotation (issue #38 item 5; RP-07): the dealers ticked (in the list's
+    order), the tables ticked (in their places' order), the down, and optionally one break (its start today and
+    its minutes: no change in the 90 s before it nor during it)."""
+    pit = _pit(request, pit_id)
+    page = reverse("tables:pit_console", args=[pit.pk])
+
+    def fragment(notice, version=None):
+        return rendering.pit_fragment(pit, request.user, notice)
+
+    post = request.POST
+    try:
+        _refuse_nul_bytes(post)
+        dealers = [whole(raw, _("The dealer"), low=1, high=2**62) for raw in post.getlist("dealers")]
+        chosen = {whole(raw, _("The table"), low=1, high=2**62) for raw in post.getlist("tables")}
+        tables = [t for t in pit.tables.order_by("place", "name").values_list("pk", flat=True) if t in chosen]
+        if not dealers or not tables:
+            raise BadInput(_("Tick the dealers and the tables of the rotation."))
+        down = whole(post.get("down_minutes"), _("The down"), low=1, high=240)
+        breaks = []
+        if post.get("break_at", "").strip():
+            try:
+                clock = datetime.time.fromisoformat(post["break_at"].strip())
+            except ValueError:
+                raise BadInput(_("The break's start is a time of day, such as 22:30.")) from None
+            minutes = whole(post.get("break_minutes"), _("The break's minutes"), low=1, high=240)
+            start = timezone.make_aware(datetime.datetime.combine(timezone.localdate(), clock))
+            breaks.append((start, start + datetime.timedelta(minutes=minutes)))
+    except BadInput as bad:
+        return _answer(request, fragment, page, 400, {"level": "error", "text": str(bad)})
+
+    status, notice, _result = outcome(lambda: services.set_pit_rotation(
+        pit=pit, by=request.user, dealers=dealers, tables=tables, down_minutes=down, breaks=breaks),
+        stale=TABLE_CHANGED)
+    if status == 200 and notice is None:
+        notice = {"level": "info", "text": _("The dealers' rotation is set.")}
+    return _answer(request, fragment, page, status, notice)
 
 
 # --------------------------------------------------------------------------- game recall
@@ -448,7 +495,7 @@ def hand_recall(request, table_id: int):
     keep.pop("page", None)
     context = {
         "table": table,
-        "hands": [rendering.recall_view(hand) for hand in page.object_list],
+        "hands": _with_reconstructions([rendering.recall_view(hand) for hand in page.object_list]),
         "page": page,
         "filters": {"session": session_id, "from": query.get("from", ""), "to": query.get("to", ""), "hand": number},
         "keep": keep.urlencode(),
@@ -460,28 +507,69 @@ def hand_recall(request, table_id: int):
     return render(request, "tables/recall.html", context)
 
 
+def _pit_boss_signature(request, pit_boss):
+    """The table's pit boss, if the password typed in the reconstruction form is his (THB-71); a wrong or
+    missing one signs nothing. Checked by ``authenticate``, so django-axes counts a wrong password as it
+    does at the login page (and locks the pit boss's name out after as many). The signer is not logged in."""
+    password = request.POST.get("pit_boss_password", "")
+    if pit_boss is None:
+        raise RuleViolation(N_("This table's pit has no pit boss to sign the reconstruction."), "THB-71")
+    if not isinstance(password, str) or not password or len(password) > 4096:
+        raise RuleViolation(N_("The pit boss signs the reconstruction with his own password."), "THB-71")
+    if pit_boss.pk == request.user.pk:
+        return pit_boss  # the service refuses a signer who is the recorder, with its own sentence
+    signer = authenticate(request, username=pit_boss.get_username(), password=password)
+    if signer is None or signer.pk != pit_boss.pk:
+        raise RuleViolation(N_("The pit boss's password is not right: the reconstruction is not signed."),
+                            "THB-71")
+    return signer
+
+
+def _with_reconstructions(hands: list[dict]) -> list[dict]:
+    """Each recalled hand with its audited reconstructions (THB-71): when, why, who recorded it, the pit
+    boss who signed it and the games director informed, as the pit's recall shows them."""
+    from casino.models import AuditEvent
+
+    found: dict[str, list[dict]] = {}
+    for event in AuditEvent.objects.filter(object_type="tables.hand", action="hand.reconstructed",
+                                           object_id__in=[str(h["hand"].pk) for h in hands]).order_by("at", "seq"):
+        found.setdefault(event.object_id, []).append({"at": event.at, **event.details})
+    for h in hands:
+        h["reconstructions"] = found.get(str(h["hand"].pk), [])
+        h["reconstructable"] = h["hand"].is_over
+    return hands
+
+
 @role_required(*SUPERVISORS)
 def hand_reconstruction(request, hand_id: int):
-    """Reconstruct a disputed hand (THB-71): the pit boss present says why and which games director was
-    informed; the reconstruction is audited and shows the hand rebuilt action by action."""
-    hand = get_object_or_404(Hand.objects.select_related("table", "table__pit"), pk=hand_id)
+    """Reconstruct a disputed hand (THB-71) "en presencia del Jefe de Mesa": the games director or an
+    administrator records it at the console, says why and which games director was informed, and the
+    table's pit boss signs it there with his own password (a second person; his name alone signs
+    nothing). Only a settled or voided hand; audited; the page then shows the hand rebuilt action by
+    action."""
+    hand = get_object_or_404(Hand.objects.select_related("table", "table__pit", "table__pit__pit_boss"),
+                             pk=hand_id)
     if not supervises(request.user, hand.table):
         raise PermissionDenied
     User = get_user_model()
     directors = [u for u in User.objects.filter(is_active=True).order_by("username")
                  if has_role(u, Role.GAMES_DIRECTOR)]
-    context = {"hand": hand, "table": hand.table, "directors": directors, "steps": None, "error": None}
+    pit_boss = hand.table.pit.pit_boss
+    context = {"hand": hand, "table": hand.table, "directors": directors, "steps": None, "error": None,
+               "pit_boss": pit_boss, "signer_is_recorder": pit_boss is not None and pit_boss.pk == request.user.pk}
     if request.method == "POST":
         chosen = request.POST.get("director", "")
         director = next((d for d in directors if str(d.pk) == chosen), None)
         try:
+            signer = _pit_boss_signature(request, pit_boss)
             services.record_reconstruction(hand=hand, by=request.user, reason=_free_text(request.POST, "reason"),
-                                           director=director)
+                                           director=director, pit_boss=signer)
         except RuleViolation as refused:
             context["error"] = refusal_text(refused)
         else:
             context["steps"] = rendering.reconstruction_view(hand)
             context["director"] = director
+            context["signer"] = signer
     return render(request, "tables/reconstruction.html", context)
 
 

@@ -65,7 +65,8 @@ def _table_groups(table: Table) -> list[str]:
 TABLES = Aggregate(
     model=Table, requests=TableRequest, owner="table", version_field="table_version",
     stream=lambda pk: label_of(Table, pk), groups=_table_groups, answer_ids=("hand",),
-    saved_fields=("status",),
+    # the dealer on duty: the rotation hands a table over through the write path (issue #38 item 5)
+    saved_fields=("status", "dealer"),
 )
 
 

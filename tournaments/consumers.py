@@ -13,6 +13,7 @@ import logging
 import weakref
 
 from channels.db import database_sync_to_async
+from django.utils import translation
 
 from casino.consumers import LiveConsumer, signed_in_user
 from casino.decks import decks_group
@@ -128,6 +129,14 @@ class DealerTabletConsumer(LiveConsumer):
         # since, a dealer went on receiving it (issue #34).
         self.table.refresh_from_db(fields=["dealer"])
         return access.may_open(self.user, self.table)
+
+    def _checked_fragment(self, version: int | None) -> tuple[str, bool, str | None]:
+        html, allowed, news = super()._checked_fragment(version)
+        if not allowed and self.user.is_active:
+            # issue #38 item 5: relieved by the rotation, the dealer reads who took over and where he goes
+            with translation.override(self.language):
+                html = tablet.handed_over(self.table, self.user) or html
+        return html, allowed, news
 
     async def state_changed(self, event) -> None:
         if event.get("group") == self.event_group:

@@ -280,6 +280,8 @@ def event_setup(post, *, editing: bool = False) -> dict:
         "clock_expiry_unfaced": a_choice(post.get("clock_expiry_unfaced", "dead"), ("dead", "check"),
                                          _("the clock's outcome")),
         "max_penalty_rounds": whole(post.get("max_penalty_rounds", 4), _("The longest suspension"), low=1, high=20),
+        "boxed_cards": a_choice(post.get("boxed_cards", "CC-100"), ("CC-100", "TDA-35-A"),
+                                _("the face-up cards found in the deck")),
         "oot_after_change": a_choice(post.get("oot_after_change", "call_or_fold"), ("call_or_fold", "all_options"),
                                      _("the out-of-turn option")),
     }

@@ -426,3 +426,24 @@ class TableRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id}:{self.key} {self.action}"
+
+
+class DealerRotation(models.Model):
+    """The dealers' rotation of an event (issue #38 item 5; RP-07): the floor's setup, from which
+    ``casino.rules.rotation.schedule`` and the event's clock say who deals where and when the next change is.
+    Written through the event's write path (``tournaments.services.rotation``), audited; each table follows it
+    between hands (its ``DealtTable.dealer``)."""
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.PROTECT, related_name="dealer_rotation")
+    #: the dealers' user ids, in the rotation's order
+    dealers = models.JSONField(_("dealers"))
+    #: the table numbers, in the rotation's order
+    tables = models.JSONField(_("tables"))
+    down_minutes = models.PositiveSmallIntegerField(_("down (minutes)"))
+    starts_at = models.DateTimeField(_("starts at"))
+
+    class Meta:
+        verbose_name = _("dealers' rotation")
+
+    def __str__(self) -> str:
+        return f"{self.tournament} — {self.down_minutes}'"

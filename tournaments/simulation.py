@@ -160,8 +160,8 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
             now += timedelta(seconds=max(reading.seconds_left, 1))
             continue
         if _hand_for_hand_due(s, paid) != s.hand_for_hand:
-            # RP-08: hand-for-hand from the bubble (one more player than the places paid) while more than
-            # one table plays; off once the bubble bursts
+            # RP-08-A: hand-for-hand as the bubble approaches (as soon as one bust at each table could take
+            # the event past it) while more than one table plays; off once the bubble bursts
             act(play.clock_command, director, kind="hand_for_hand_on" if not s.hand_for_hand else
                 "hand_for_hand_off")
             s = state()
@@ -198,9 +198,14 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
                 report.dealt_hands.append(dealt.pk)
                 busted = [seat for seat, chips in hand_reads.hand_state(dealt).stacks.items() if chips == 0]
             else:
+                # C-03, CC-53, CC-57, TDA-10: a player moved onto the button or between the button and the
+                # small blind sits this hand out, as at a dealt table (``services.dealing``)
                 hand = hand_simulator.play_hand(table, stacks, level, ante_mode=options.ante_mode, rng=rng,
                                                 hand=hands_at[number], all_in_chance=all_in_chance,
-                                                ante_halve_at_or_below=options.ante_halve_at_or_below)
+                                                ante_halve_at_or_below=options.ante_halve_at_or_below,
+                                                sitting_out=s.sitting_out_seats(number))
+                if hand is None:  # the dealt tables refuse such a deal too (CC-77): nothing the simulator can play
+                    raise RuntimeError(f"table {number}: fewer than two players to deal in, the others sitting out")
                 act(play.report_hand, floor, table=number, hand=hand.hand, button=hand.button,
                     small_blind_seat=hand.small_blind_position, big_blind_seat=hand.big_blind,
                     stacks_at_start=hand.stacks_at_start, stacks_at_end=hand.stacks_at_end,
@@ -232,9 +237,16 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
 
 
 def _hand_for_hand_due(state, paid: int) -> bool:
+    """RP-08-A: the event goes hand-for-hand as the bubble approaches, not only at it. A round deals a hand at
+    every table together, and one bust at each table takes the players left down by as many as there are
+    tables: from the places paid plus the tables playing, a round could pass the bubble (issue #38 item 15),
+    and the hand-for-hand hands make its busts at different tables share their places (CC-21). Only while
+    more than one table plays (CC-11: one table has none to wait for); it stays on until the bubble bursts
+    (the places paid or fewer left), however many tables break meanwhile."""
     playing = [t for t in state.tables if t.count >= 2]
-    return len(playing) > 1 and state.players_left > paid and state.players_left <= paid + 1 or (
-        state.hand_for_hand and len(playing) > 1 and state.players_left > paid)
+    if len(playing) < 2 or state.players_left <= paid:
+        return False
+    return state.hand_for_hand or state.players_left <= paid + len(playing)
 
 
 def _colour_up(act, floor, state, structure: Structure, index: int, step: Break, rng, report) -> None:

@@ -241,12 +241,17 @@ def _sync_entries(w: EventWrite) -> None:
 
 
 def seated_fields(state: TournamentState, move: seating.Move, chips: int, *, plan: int | None = None,
-                   table_seats: int | None = None, reason: str = "") -> dict[str, Any]:
-    """A ``seated`` event's fields: the move, and the table's button and occupied seats at that moment."""
+                   table_seats: int | None = None, reason: str = "", drawn_button: int | None = None
+                   ) -> dict[str, Any]:
+    """A ``seated`` event's fields: the move, and the table's button and occupied seats at that moment. A
+    redraw's or the final table's seat (``drawn_button``: the plan's button drawn for the table, CC-82) says
+    that drawn button, the button of the table's next hand (docs/tournament-record.md), not the table's old
+    one (issue #38 item 14)."""
     table = state.table_in_play(move.to_table)
+    button = drawn_button if drawn_button is not None else (table.button if table else None)
     fields: dict[str, Any] = {
         "entry": move.entry, "table": move.to_table, "seat": move.to_seat, "chips": chips, "why": move.why,
-        "button": table.button if table else None,
+        "button": button,
         "occupied": [s for s, _ in table.players] if table else [],
         "from_table": move.from_table, "from_seat": move.from_seat, "sits_out": move.sits_out,
     }

@@ -131,3 +131,45 @@ def test_the_demo_data_keeps_to_the_limit_thb_72(db):
     for boss_pits in Pit.objects.exclude(pit_boss=None).values_list("pit_boss", flat=True).distinct():
         games = list(Table.objects.filter(pit__pit_boss=boss_pits).values_list("game", flat=True))
         verify_pit_coverage(games)
+
+
+# --- THB-72's "contiguas" (issue #38 item 5): the tables' places along the pit ----------------------------------
+
+
+def test_the_engine_refuses_tables_that_are_not_next_to_each_other_thb_72():
+    verify_pit_coverage([THB] * 3, [(1, 2), (1, 3), (1, 4)])
+    with pytest.raises(RuleViolation) as refused:
+        verify_pit_coverage([THB] * 3, [(1, 1), (1, 2), (1, 4)])
+    assert refused.value.clause == "THB-72" and "not next to each other" in refused.value.message
+    with pytest.raises(RuleViolation):
+        verify_pit_coverage([THB, BLACKJACK], [(1, 1), (1, 3)])  # two mixed tables, apart
+
+
+def test_a_table_added_to_a_pit_takes_the_next_place_thb_72(pit_a):
+    assert [_add(pit_a, n).place for n in range(1, 4)] == [1, 2, 3]
+
+
+def test_a_table_placed_away_from_the_pit_bosss_others_is_refused_and_not_saved_thb_72(pit_a):
+    _add(pit_a, 1)
+    _add(pit_a, 2)
+    with pytest.raises(ValidationError, match="THB-72"):
+        Table.objects.create(pit=pit_a, name="far", min_ante=5, max_ante=100, place=5)
+    assert not Table.objects.filter(name="far").exists()
+    Table.objects.create(pit=pit_a, name="next", min_ante=5, max_ante=100, place=3)
+
+
+def test_moving_a_table_out_of_the_middle_of_a_pit_is_refused_thb_72(pit_a, pit_boss_paula):
+    tables = [_add(pit_a, n) for n in range(1, 4)]
+    table = tables[1]
+    table.place = 9
+    with pytest.raises(ValidationError, match="THB-72"):
+        table.save()
+    assert Table.objects.get(pk=table.pk).place == 2
+
+
+def test_full_clean_reports_a_gap_as_a_form_would_thb_72(pit_a):
+    _add(pit_a, 1)
+    table = Table(pit=pit_a, name="apart", min_ante=5, max_ante=100, place=3)
+    with pytest.raises(ValidationError) as refused:
+        table.full_clean()
+    assert "THB-72" in str(refused.value)

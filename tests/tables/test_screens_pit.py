@@ -357,28 +357,143 @@ def test_a_pit_boss_of_another_pit_cannot_download_the_session(client, started, 
     assert client.get(f"/tables/{started.pk}/sessions/{session.pk}/hands.jsonl").status_code == 403
 
 
-def test_a_disputed_hand_is_reconstructed_with_the_pit_boss_present_and_the_director_informed_THB_71(
-    client, started, dealer_dana, pit_boss_pat, games_director_gloria
-):
+def _reconstructions():
     from casino.models import AuditEvent
 
+    return AuditEvent.objects.filter(action="hand.reconstructed")
+
+
+def test_a_disputed_hand_is_reconstructed_by_the_director_and_signed_by_the_pit_boss_present_THB_71(
+    client, started, dealer_dana, pit_boss_pat, games_director_gloria
+):
     play_to_settlement(started, dealer_dana)
     hand = Hand.objects.get(table=started, number=1)
-    client.force_login(pit_boss_pat)
+    client.force_login(games_director_gloria)
     url = f"/tables/hands/{hand.pk}/reconstruct"
     assert f'href="{url}"' in client.get(f"/tables/{started.pk}/hands/").content.decode()
     form = client.get(url).content.decode()
     assert "data-step" not in form and f'value="{games_director_gloria.pk}"' in form
-    # Without the director informed, or without the dispute: refused, nothing recorded.
-    refused = client.post(url, {"reason": "box 3 says it won"}).content.decode()
-    assert "data-reconstruction-error" in refused and "THB-71" in refused
-    assert client.post(url, {"director": games_director_gloria.pk}).status_code == 200
-    assert not AuditEvent.objects.filter(action="hand.reconstructed").exists()
-    page = client.post(url, {"reason": "box 3 says it won", "director": games_director_gloria.pk}).content.decode()
-    assert page.count("data-step=") == hand.actions.count() and "8s" in page
-    event = AuditEvent.objects.get(action="hand.reconstructed")
-    assert event.details == {"hand": 1, "reason": "box 3 says it won", "pit_boss_present": "pat",
-                             "games_director_informed": "gloria"}
+    assert "data-pit-boss-signature" in form and 'name="pit_boss_password"' in form and "Pat" in form
+    signed = {"reason": "box 3 says it won", "director": games_director_gloria.pk,
+              "pit_boss_password": pit_boss_pat.raw_password}
+    # Without the director informed, without the dispute or without the pit boss's signature: refused,
+    # nothing recorded.
+    for missing in ("director", "reason", "pit_boss_password"):
+        refused = client.post(url, {k: v for k, v in signed.items() if k != missing})
+        assert refused.status_code == 200
+        page = refused.content.decode()
+        assert "data-reconstruction-error" in page and "THB-71" in page and "data-step" not in page
+    assert not _reconstructions().exists()
+    page = client.post(url, signed).content.decode()
+    assert page.count("data-step=") == hand.actions.count() and "8s" in page and "data-reconstructed" in page
+    event = _reconstructions().get()
+    assert event.actor == games_director_gloria
+    assert event.details == {"hand": 1, "reason": "box 3 says it won", "recorded_by": "gloria",
+                             "pit_boss_present": "pat", "games_director_informed": "gloria"}
+    # The pit's recall shows it, with who signed it.
+    client.force_login(pit_boss_pat)
+    recall = client.get(f"/tables/{started.pk}/hands/?hand=1").content.decode()
+    assert recall.count("data-reconstructed-at") == 1 and "box 3 says it won" in recall and "pat" in recall
+
+
+def test_a_wrong_password_signs_no_reconstruction_THB_71(
+    client, started, dealer_dana, pit_boss_pat, games_director_gloria
+):
+    play_to_settlement(started, dealer_dana)
+    hand = Hand.objects.get(table=started, number=1)
+    client.force_login(games_director_gloria)
+    for password in ("not-his", games_director_gloria.raw_password, "x" * 5000):
+        page = client.post(f"/tables/hands/{hand.pk}/reconstruct",
+                           {"reason": "box 3 says it won", "director": games_director_gloria.pk,
+                            "pit_boss_password": password}).content.decode()
+        assert "data-reconstruction-error" in page and "THB-71" in page and "data-step" not in page
+    assert not _reconstructions().exists()
+
+
+def test_wrong_signatures_count_toward_the_pit_bosss_login_lock_out_THB_71(
+    client, started, dealer_dana, pit_boss_pat, games_director_gloria, settings
+):
+    play_to_settlement(started, dealer_dana)
+    hand = Hand.objects.get(table=started, number=1)
+    client.force_login(games_director_gloria)
+    url = f"/tables/hands/{hand.pk}/reconstruct"
+    tries = [client.post(url, {"reason": "box 3", "director": games_director_gloria.pk,
+                               "pit_boss_password": "guess"}) for _ in range(settings.AXES_FAILURE_LIMIT)]
+    assert tries[-1].status_code == 429  # the lock-out page, as at the login page: no endless guesses
+    assert client.post(url, {"reason": "box 3", "director": games_director_gloria.pk,
+                             "pit_boss_password": pit_boss_pat.raw_password}).status_code == 429
+    assert not _reconstructions().exists()
+
+
+def test_the_pit_boss_does_not_sign_a_reconstruction_he_records_himself_THB_71(
+    client, started, dealer_dana, pit_boss_pat, games_director_gloria
+):
+    play_to_settlement(started, dealer_dana)
+    hand = Hand.objects.get(table=started, number=1)
+    client.force_login(pit_boss_pat)
+    url = f"/tables/hands/{hand.pk}/reconstruct"
+    page = client.get(url).content.decode()
+    assert "data-signer-is-recorder" in page and 'name="pit_boss_password"' not in page
+    refused = client.post(url, {"reason": "box 3 says it won", "director": games_director_gloria.pk,
+                                "pit_boss_password": pit_boss_pat.raw_password}).content.decode()
+    assert "data-reconstruction-error" in refused and "THB-71" in refused and "data-step" not in refused
+    assert not _reconstructions().exists()
+    with pytest.raises(services.RuleViolation) as refusal:
+        services.record_reconstruction(hand=hand, by=pit_boss_pat, reason="box 3", director=games_director_gloria,
+                                       pit_boss=pit_boss_pat)
+    assert refusal.value.clause == "THB-71"
+    assert not _reconstructions().exists()
+
+
+def test_only_the_pit_boss_of_the_tables_pit_signs_a_reconstruction_THB_71(
+    started, dealer_dana, pit_boss_pat, pit_boss_paula, games_director_gloria, admin_ada
+):
+    play_to_settlement(started, dealer_dana)
+    hand = Hand.objects.get(table=started, number=1)
+    for signer in (pit_boss_paula, games_director_gloria, admin_ada, None):
+        with pytest.raises(services.RuleViolation) as refusal:
+            services.record_reconstruction(hand=hand, by=admin_ada, reason="box 3", director=games_director_gloria,
+                                           pit_boss=signer)
+        assert refusal.value.clause == "THB-71"
+    assert not _reconstructions().exists()
+    services.record_reconstruction(hand=hand, by=admin_ada, reason="box 3", director=games_director_gloria,
+                                   pit_boss=pit_boss_pat)
+    assert _reconstructions().get().details["recorded_by"] == "ada"
+
+
+def test_a_hand_still_in_play_is_not_reconstructed_THB_71(
+    client, started, dealer_dana, pit_boss_pat, games_director_gloria
+):
+    play(started, dealer_dana, ante(1, 10), CLOSE_BETS, DEAL)
+    hand = Hand.objects.get(table=started)
+    assert not hand.is_over
+    client.force_login(games_director_gloria)
+    assert 'data-action="reconstruct"' not in client.get(f"/tables/{started.pk}/hands/").content.decode()
+    page = client.post(f"/tables/hands/{hand.pk}/reconstruct",
+                       {"reason": "box 1 says it won", "director": games_director_gloria.pk,
+                        "pit_boss_password": pit_boss_pat.raw_password}).content.decode()
+    assert "data-reconstruction-error" in page and "THB-71" in page and "data-step" not in page
+    with pytest.raises(services.RuleViolation) as refusal:
+        services.record_reconstruction(hand=hand, by=games_director_gloria, reason="box 1",
+                                       director=games_director_gloria, pit_boss=pit_boss_pat)
+    assert refusal.value.clause == "THB-71"
+    assert not _reconstructions().exists()
+
+
+def test_a_voided_hand_is_reconstructed_THB_71(client, started, dealer_dana, pit_boss_pat, games_director_gloria):
+    play(started, dealer_dana, ante(1, 10), CLOSE_BETS, DEAL)
+    services.report_irregularity(table=started, by=dealer_dana, key="void-1",
+                                 expected_version=Table.objects.get(pk=started.pk).version,
+                                 record={"action": "report-dealer-card-exposed"})
+    hand = Hand.objects.get(table=started)
+    assert hand.phase == "void"
+    client.force_login(games_director_gloria)
+    assert f"/tables/hands/{hand.pk}/reconstruct" in client.get(f"/tables/{started.pk}/hands/").content.decode()
+    page = client.post(f"/tables/hands/{hand.pk}/reconstruct",
+                       {"reason": "box 1 says the card was not seen", "director": games_director_gloria.pk,
+                        "pit_boss_password": pit_boss_pat.raw_password}).content.decode()
+    assert "data-step=" in page and "data-reconstruction-error" not in page
+    assert _reconstructions().get().details["pit_boss_present"] == "pat"
 
 
 def test_a_dealer_cannot_reconstruct_a_hand_THB_71(client, started, dealer_dana, games_director_gloria):

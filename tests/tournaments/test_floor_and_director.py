@@ -56,6 +56,49 @@ def test_cc26_a_busted_player_reenters_when_the_event_allows_it(running, directo
                for x in event_reads.tournament_record(running))
 
 
+def test_no_re_entry_while_the_first_entry_is_still_in_play_CC_26(running, director_dora, floor_fede):
+    act(services.change_setup, running, director_dora, options={"reentry_allowed": True}, reason="re-entry on")
+    assert state(running).entry(1).status == "seated"
+    again = register(running, floor_fede, 0)  # the same player, his entry 1 still seated
+    assert again.refusal is not None and again.refusal.clause == "CC-26" and again.entry is None
+    assert "still in the event with entry 1" in again.refusal.message
+    refused = last(running)
+    assert refused["type"] == "refused" and refused["clause"] == "CC-26"
+    assert len(state(running).entries) == 4
+    # Once that entry is out, the same player re-enters.
+    e = state(running).entry(1)
+    act(services.record_bust, running, floor_fede, table=e.table, seat=e.seat, hand=3)
+    assert register(running, floor_fede, 0).refusal is None
+
+
+def test_a_late_entry_and_a_re_entry_each_get_a_full_starting_stack_CC_32(running, director_dora, floor_fede):
+    act(services.change_setup, running, director_dora, options={"reentry_allowed": True}, reason="re-entry on")
+    starting = state(running).setup.starting_stack
+    late = register(running, floor_fede, 4)
+    assert state(running).entry(late.entry).stack == starting
+    e = state(running).entry(1)
+    act(services.record_bust, running, floor_fede, table=e.table, seat=e.seat, hand=3)
+    again = register(running, floor_fede, 0)
+    assert again.refusal is None and state(running).entry(again.entry).stack == starting
+    seated = [x for x in event_reads.tournament_record(running) if x["type"] == "seated"
+              and x["entry"] in (late.entry, again.entry)]
+    assert [(x["why"], x["chips"]) for x in seated] == [("late", starting), ("reentry", starting)]
+
+
+def test_the_desk_seats_no_late_entry_once_the_final_table_is_drawn_TDA_08_A(two_tables_in_play, floor_fede):
+    e = state(two_tables_in_play).entry(1)
+    act(services.record_bust, two_tables_in_play, floor_fede, table=e.table, seat=e.seat, hand=1)
+    act(services.confirm_plan, two_tables_in_play, floor_fede,
+        proposed=state(two_tables_in_play).pending_plan[0])
+    final = [t for t in state(two_tables_in_play).tables if t.count]
+    assert len(final) == 1 and final[0].final and final[0].open_seats()  # a seat is open there
+    entries = len(state(two_tables_in_play).entries)
+    with pytest.raises(RuleViolation) as refused:
+        late_player(two_tables_in_play, floor_fede, 0)
+    assert refused.value.clause == "TDA-08-A" and "final table" in refused.value.message
+    assert len(state(two_tables_in_play).entries) == entries  # nothing recorded
+
+
 def test_cc34_a_player_who_withdrew_is_refused_again_even_with_reentry_on(running, director_dora, floor_fede):
     act(services.change_setup, running, director_dora, options={"reentry_allowed": True}, reason="re-entry on")
     act(services.withdraw, running, director_dora, entry=1)
@@ -93,6 +136,8 @@ def test_cc32_without_an_end_set_late_entries_are_taken_at_any_level(running, di
 
 def test_cc32_the_directors_override_registers_after_the_end_recorded_and_audited(running, director_dora,
                                                                                     floor_fede):
+    from django.utils import translation
+
     from casino.models import AuditEvent
     from tournaments import record_text
 
@@ -106,7 +151,8 @@ def test_cc32_the_directors_override_registers_after_the_end_recorded_and_audite
     registered = next(e for e in event_reads.tournament_record(running)
                       if e["type"] == "registered" and e["entry"] == 5)
     assert registered["late_override"] is True
-    assert "override" in record_text.record_sentence(registered)
+    with translation.override("en"):  # the sentence is said in the active language, which another test may leave
+        assert "override" in record_text.record_sentence(registered)
     audited = AuditEvent.objects.get(action="tournament.registered", details__entry=5)
     assert audited.details["late_override"] is True and audited.actor_id == director_dora.pk
     # an entry in time carries no override, even when the director ticks it

@@ -280,7 +280,7 @@ def test_the_clock_is_kept_from_recorded_commands(started, director_dora):
     assert [c.kind for c in event_reads.tournament_state(started).clock_events] == ["start", "pause"]
 
 
-def test_the_winner_is_paid_after_an_id_check_and_only_once(started, director_dora, floor_fede):
+def test_the_winner_is_paid_after_an_id_check_and_only_once_CC_15(started, director_dora, floor_fede):
     for entry in (1, 2, 3, 4):
         table, seat = seat_of(started, entry)
         act(services.record_bust, started, floor_fede, table=table, seat=seat, hand=10 + entry)

@@ -140,7 +140,8 @@ def test_the_command_simulates_and_exports(tmp_path, capsys):
 
 def test_at_the_bubble_over_two_tables_the_event_goes_hand_for_hand_and_each_hand_takes_its_fixed_time_RP_08():
     """44 entries at 6-max with a final table of six (RP-09): 6 places paid, so the bubble (7 players,
-    RP-08-A) is played at two tables. The simulated director turns hand-for-hand on there; each
+    RP-08-A) is played at two tables. The simulated director turns hand-for-hand on as it approaches (issue
+    #38 item 15: at the places paid plus the tables playing, 8 here, where a round could pass it); each
     synchronised hand takes the house's 120 s off the level however long it lasted (RP-08-B/C), the busts
     of those hands carry their hand-for-hand hand (CC-21), and the record alone still checks."""
     from casino.rules.tournament.clock import clock_at
@@ -156,7 +157,9 @@ def test_at_the_bubble_over_two_tables_the_event_goes_hand_for_hand_and_each_han
     assert len(h4h_hands) >= 2
     on = next(e["seq"] for e in events if e.get("kind") == "hand_for_hand_on")
     left_at_on = 44 - sum(1 for e in events if e["type"] in ("bust", "withdrawal") and e["seq"] < on)
-    assert left_at_on == 7  # the bubble: one more than the six places paid
+    playing = [t for t in replay(events[:on]).tables if t.count >= 2]
+    # before the bubble (7): the six places paid plus the two tables playing (it was 7 when it waited for it)
+    assert len(playing) == 2 and left_at_on == 6 + len(playing) == 8
     busts_in_h4h = [e for e in events if e["type"] == "bust" and e["seq"] > on and e.get("hand_for_hand_hand")]
     assert busts_in_h4h
 

@@ -12,7 +12,7 @@ from typing import Any
 from casino import reads
 from casino.memo import BoundedCache
 from casino.rules.holdem import HoldemHand, HouseRules, Phase, TableSetup
-from casino.rules.holdem.actions import BETTING_KINDS
+from casino.rules.holdem.actions import BETTING_KINDS, DEALING_ERROR_KINDS
 from casino.rules.holdem.hand import ENDED
 from casino.rules.tournament import time_to_act as acting
 from casino.rules.tournament.options import HouseOptions
@@ -26,7 +26,7 @@ from tournaments.reads import event as event_reads
 
 #: What the dealer enters besides the players' acts: the board, the showdown, the pots, a misdeal.
 DEALER_KINDS = frozenset({"deal-flop", "deal-turn", "deal-river", "show", "muck", "award-pots", "misdeal",
-                          "defective-deck", "kill-hand", "out-of-turn"})
+                          "defective-deck", "kill-hand", "out-of-turn"}) | DEALING_ERROR_KINDS
 
 
 #: The dealer's steps that deal the board.
@@ -202,6 +202,8 @@ def summary_of(table: DealtTable, hand: TableHand, engine: HoldemHand) -> dict[s
         # for the players' phones: who sits where in this hand, and the clock called on a player (C-04)
         "entries": {int(seat): entry for seat, entry in hand.entries.items()},
         "clock": hand.level.get("clock") if in_play else None,
+        # issue #38 item 2: the dealing errors whose clause calls the director (TDA-39, CC-95), for the console
+        "director_called": list(engine.director_calls),
         # TDA-53: the acts out of turn waiting at their seats, and the skipped hand the director rules on
         "out_of_turn": [{"seat": o.seat, "act": o.act, "to": o.to} for o in engine.out_of_turn] if in_play else [],
         "skipped": engine.skipped_ruling if in_play else None,
@@ -248,7 +250,9 @@ def hand_line(hand: TableHand, rows: list[TableHandAction] | None = None) -> dic
     acts: list[dict[str, Any]] = []
     cards: dict[str, list[str]] = {}
     board: list[str] = []
-    for row in effective_rows(hand) if rows is None else rows:
+    errors = False
+    rows = effective_rows(hand) if rows is None else rows
+    for row in rows:
         record = row.record
         kind = record["action"]
         if kind in BETTING_KINDS:
@@ -262,6 +266,10 @@ def hand_line(hand: TableHand, rows: list[TableHandAction] | None = None) -> dic
             acts.append({"act": kind})
         elif kind == "kill-hand":
             acts.append({"seat": record["seat"], "act": kind})
+        elif kind in DEALING_ERROR_KINDS:
+            # issue #38 item 2: the dealing error as its record, "act" for "action" (docs/hand-history.md)
+            acts.append({"act": kind, **{k: v for k, v in record.items() if k != "action"}})
+            errors = True
         elif kind == "out-of-turn":  # TDA-53-A: recorded at its seat, bound (or not) at its turn
             acts.append({"seat": record["seat"], "act": record["act"], **({"to": record["to"]} if "to" in record
                                                                           else {}), "out_of_turn": True})
@@ -273,6 +281,10 @@ def hand_line(hand: TableHand, rows: list[TableHandAction] | None = None) -> dic
         elif kind == "show" and record.get("cards"):
             cards[str(record["seat"])] = list(record["cards"])
     line["actions"] = acts
+    if errors:
+        # a street taken back (CC-104) or a flop picked from four (TDA-39): the board as the hand ended
+        engine = hand_state(hand, rows)
+        board = [str(c) for c in engine.board if c is not None]
     if cards:
         line["cards"] = cards
     if board:

@@ -31,6 +31,7 @@ from tournaments.access import may_direct, may_work_floor
 from tournaments.models import Entry, Tournament, TournamentEvent, TournamentRequest
 from tournaments.projections import entry_number
 from tournaments.reads import event as event_reads
+from tournaments.reads import rotation as rotation_reads
 from tournaments.rendering import clock as clock_screen
 from tournaments.rendering.clock import epoch_ms
 
@@ -317,6 +318,9 @@ def console_context(tournament: Tournament, user, notice: dict | None = None) ->
     dealt = dealt_tables(tournament, bool(clock.reading and clock.reading.hand_for_hand))
     return {
         "on_duty": dealers_on_duty(tournament) if the_field.tables else {},
+        # issue #38 item 5 (RP-07): who deals where, who rests, the next change
+        "rotation": rotation_reads.board(rotation_reads.schedule_at(tournament, timezone.now()))
+        if the_field.tables else None,
         "dealers": list(dealers_on_staff().values("pk", "first_name", "username")) if floor and the_field.tables
         else [],
         "dealt": dealt,
@@ -359,6 +363,8 @@ def console_fragment(tournament: Tournament, user, notice: dict | None = None) -
 _REQUEST_SAID = {
     "director_assigned": gettext_lazy("Another director was put in charge of the event."),
     "player_links_revoked": gettext_lazy("An entry's player links were ended."),
+    "set_rotation": gettext_lazy("The dealers' rotation was set."),
+    "stop_rotation": gettext_lazy("The dealers' rotation was stopped."),
 }
 
 

@@ -39,7 +39,8 @@ from casino.rules.tournament.structure import Structure
 from tournaments.models import DealtTable, TableHand, TableHandAction, TableRequest, Tournament
 from tournaments.reads import event as event_reads
 from tournaments.reads import hands as hand_reads
-from tournaments.rendering import tablet_cards, tablet_shortcuts
+from tournaments.reads import rotation as rotation_reads
+from tournaments.rendering import tablet_cards, tablet_errors, tablet_shortcuts
 from tournaments.templatetags.tournament_display import chips
 
 SCREEN_ID = "deal-table"
@@ -150,12 +151,15 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
             # the card picker's grid, the cards already face up greyed out
             cards=tablet_cards.card_grid(tablet_cards.cards_face_up(engine)) if in_play else None,
             clock=_clock_view(hand) if in_play else None,
+            # issue #38 item 2: the dealing errors the hand can take now, and the next deal's burn when one changed it
+            errors=tablet_errors.dealing_errors(engine) if in_play else None,
             time_to_act=acting,
             may_undo=in_play and any(not hand_reads.part_of_the_deal(r, hand) for r in records[-1:]),
             # the last hand's award, until the next deal (C-15), where nobody busted in it (the director's)
             may_undo_award=engine.phase is Phase.COMPLETE and hand.reported_seq is not None
             and all(engine.stacks.values()),
         )
+    view["rotation"] = rotation_view(table, tournament, state)
     if not in_play:
         view["race"] = race_due_view(state, table.number, names)
         view["raced"] = last_race_view(tournament, table.number, hand, names)
@@ -241,6 +245,40 @@ def deck_view(table: DealtTable, state, level: dict[str, Any] | None) -> dict[st
                                     level_now=level["reading"].level_number if level else None,
                                     dealer_in_play=deck.in_play_at.get("dealer"), dealer_now=table.dealer_id)
     return {"deck": deck, "due": due, "defects": DEFECTS}
+def rotation_view(table: DealtTable, tournament: Tournament, state) -> dict[str, Any] | None:
+    """The dealers' rotation at this table (issue #38 item 5; RP-07): the dealer it puts here now, and the next
+    change here (its time and who comes); None when the table is in no rotation."""
+    plan = rotation_reads.schedule_at(tournament, timezone.now(), state=state, ahead=1)
+    if plan is None or table.number not in plan.current.tables:
+        return None
+    due = plan.current.tables[table.number]
+    coming = plan.ahead[0][1].tables[table.number] if plan.ahead else None
+    names = rotation_reads.names_of([due, coming, table.dealer_id])
+    on_duty = table.dealer_id
+    return {"due": names.get(due, ""), "change_due": due != on_duty, "next_at": plan.next_at,
+            "next": names.get(coming, "") if coming is not None else "",
+            "on_duty_goes": _where(plan, on_duty) if on_duty is not None else None}
+
+
+def _where(plan, dealer) -> dict[str, Any] | None:
+    """Where and when the dealer goes next: {"at", "table"} (table None: his break)."""
+    going = plan.next_for(dealer)
+    return None if going is None else {"at": going[0], "table": going[1]}
+
+
+def handed_over(table: DealtTable, user) -> str | None:
+    """The relieved dealer's tablet once the rotation put another dealer at the table (issue #38 item 5): who took
+    over and where the dealer goes now or next. None when the table is in no rotation."""
+    tournament = Tournament.objects.get(pk=table.tournament_id)
+    plan = rotation_reads.schedule_at(tournament, timezone.now(), ahead=4)
+    if plan is None or table.number not in plan.current.tables:
+        return None
+    names = rotation_reads.names_of([table.dealer_id])
+    now_at = plan.current.table_of(user.pk)
+    return render_to_string("tournaments/_tablet_handed_over.html", {
+        "screen_id": SCREEN_ID, "tournament": tournament, "table": table,
+        "successor": names.get(table.dealer_id, ""), "now_at": now_at,
+        "resting": user.pk in plan.current.resting, "next": _where(plan, user.pk)})
 
 
 def event_facts(state, number: int) -> tuple:
@@ -359,6 +397,17 @@ _RECORD_SAID = {
     "muck": gettext_lazy("Seat %(seat)s mucked."), "award-pots": gettext_lazy("The pots were awarded."),
     "misdeal": gettext_lazy("A misdeal was declared."),
     "defective-deck": gettext_lazy("A defective deck was declared."),
+    # issue #38 item 2: the dealing errors
+    "premature-board": gettext_lazy("Board cards were dealt too soon (RP-05)."),
+    "four-card-flop": gettext_lazy("A four-card flop was recorded (CC-103)."),
+    "exposed-in-deal": gettext_lazy("A card exposed in the deal was recorded."),
+    "exposed-card": gettext_lazy("Seat %(seat)s's exposed card was recorded."),
+    "extra-card": gettext_lazy("An extra card to the first player was recorded."),
+    "boxed-cards": gettext_lazy("Face-up cards found in the deck were recorded."),
+    "button-short": gettext_lazy("The button's missing card was recorded."),
+    "wrong-card-count": gettext_lazy("Seat %(seat)s's wrong card count was recorded."),
+    "stub-rebuilt": gettext_lazy("The stub was rebuilt."),
+    "burn-error": gettext_lazy("A burn error was recorded."),
 }
 
 
@@ -367,6 +416,7 @@ _REQUEST_SAID = {
     "pause": gettext_lazy("The director paused play at this table."),
     "resume": gettext_lazy("Play resumed at this table."),
     "assign_dealer": gettext_lazy("Another dealer was put on duty."),
+    "hand_over": gettext_lazy("The table was handed over to the next dealer of the rotation."),
     "call_clock": gettext_lazy("The clock was called."),
     "clock_ran_out": gettext_lazy("The clock ran out."),
     "release_board": gettext_lazy("The director released the board."),

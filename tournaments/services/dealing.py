@@ -77,7 +77,7 @@ from tournaments.reads.hands import (
     replayed,
     tables_playing,
 )
-from tournaments.services import corrections, play
+from tournaments.services import corrections, play, rotation
 from tournaments.writing import TableResult, TableWrite, append_records, audit_hand, hand_in_play, write_at_table
 
 
@@ -99,6 +99,7 @@ def start_hand(*, table: DealtTable, by, key: str, expected_version: int) -> Tab
         last = latest_hand(w.table)
         if last is not None and Phase(last.phase) not in ENDED:
             raise RuleViolation(N_("The hand in play is not finished."), "CC-43")
+        rotation.verify_not_relieved(w)  # issue #38 item 5: a dealer the rotation relieved hands the table over
         tournament = Tournament.objects.get(pk=w.table.tournament_id)
         state = event_reads.tournament_state(tournament)
         if state.finished or state.setup is None:
@@ -184,7 +185,8 @@ def start_hand(*, table: DealtTable, by, key: str, expected_version: int) -> Tab
 def _board_held(w: TableWrite, hand: TableHand, before: HoldemHand, action) -> bool:
     """RP-08-F: during hand-for-hand, after an all-in and a call (every hand tabled, no more betting) no
     card is dealt until the director says so (``release_board``)."""
-    if action.kind not in BOARD_KINDS or not before.cards_up or hand.level.get("board_released"):
+    if (action.kind not in BOARD_KINDS and action.kind != "four-card-flop") or not before.cards_up \
+            or hand.level.get("board_released"):
         return False
     tournament = Tournament.objects.get(pk=w.table.tournament_id)
     state = event_reads.tournament_state(tournament)
@@ -216,9 +218,11 @@ def act(*, table: DealtTable, by, key: str, expected_version: int, record: dict,
             raise RuleViolation(N_("Hand-for-hand: after an all-in and a call no card is dealt until the other "
                                    "tables' hands of this deal are over or the director releases the board."),
                                 "RP-08-F")
-        _apply(w, hand, before, action, rng, last=last, rows=rows)
+        after = _apply(w, hand, before, action, rng, last=last, rows=rows)
         audit_hand(w, "tournament.table_action", hand, table=w.table.number, hand=hand.number,
                     record=action.to_dict())
+        if after.phase in ENDED:
+            rotation.follow_rotation(w)  # issue #38 item 5: a change due during the hand is made at its end
 
     # each tap is one record: a key sent again with another record is not its retry (issue #34)
     return write_at_table(table, by=by, key=key, expected_version=expected_version,

@@ -124,10 +124,12 @@ def confirm_plan(*, tournament, by, key: str, expected_version: int, proposed: i
                                 "TDA-11", table=min(waits))
         w.record("plan_confirmed", proposed=proposed)
         table_seats = dict(getattr(plan, "seats", ()) or ())
+        drawn = dict(plan.buttons)  # a redraw's and the final table's buttons (CC-82): the next hand's
         for move in plan.moves:
             stack = w.state.entry(move.entry).stack
             w.record("seated", **seated_fields(w.state, move, stack, plan=proposed,
-                                                table_seats=table_seats.get(move.to_table)))
+                                                table_seats=table_seats.get(move.to_table),
+                                                drawn_button=drawn.get(move.to_table)))
         # each event of the confirmation names its plan: a correction of the confirmation takes them all back
         for t in w.state.tables:
             # the tables the plan breaks, and those a redraw leaves empty (CC-48, CC-61/62)

@@ -54,7 +54,7 @@ from tournaments.reads import event as event_reads
 from tournaments.reads import hands as hand_reads
 from tournaments.rendering import console
 from tournaments.rendering import tablet as tablet_screen
-from tournaments.services import dealing
+from tournaments.services import dealing, rotation
 from tournaments.views import desk
 from tournaments.views.common import (
     FLOOR,
@@ -251,6 +251,19 @@ def _draw(post, tournament) -> dict:
     return {"reason": forms.reason(post), "choices": [c.strip() for c in choices]}
 
 
+def _rotation(post, tournament) -> dict:
+    """Issue #38 item 5 (RP-07): the dealers ticked (in the list's order), the tables typed in their order, the
+    down in minutes."""
+    dealers = [forms.whole(raw, _("The dealer"), low=1, high=2**62) for raw in post.getlist("dealers")]
+    if not dealers:
+        raise BadInput(_("Tick the dealers of the rotation."))
+    tables = list(forms.numbers(post.get("tables", ""), _("A table's number"), high=10_000))
+    if not tables:
+        raise BadInput(_("Type the tables of the rotation, in their order."))
+    return {"dealers": dealers, "tables": tables,
+            "down_minutes": forms.whole(post.get("down_minutes"), _("The down"), low=1, high=240)}
+
+
 ACTIONS: dict[str, Action] = {
     "open-registration": Action(services.open_registration, _no_fields),
     "close-registration": Action(services.close_registration, _no_fields),
@@ -274,6 +287,10 @@ ACTIONS: dict[str, Action] = {
     "call-clock": Action(dealing.call_clock, lambda post, tournament: {"table": _table_number(post)}, "floor"),
     # the floor puts a dealer on duty at a table (only that dealer deals there) or takes them off
     "assign-dealer": Action(dealing.assign_dealer, lambda post, tournament: {"table": _table_number(post)}, "floor"),
+    # issue #38 item 5, RP-07: the dealers' rotation, set and stopped by the floor, its due changes made between hands
+    "set-rotation": Action(rotation.set_rotation, _rotation, "floor"),
+    "follow-rotation": Action(rotation.follow_due, _no_fields, "floor"),
+    "stop-rotation": Action(rotation.stop_rotation, _no_fields, "floor"),
     # TDA-01: the director (or the floor for him) rules the hand in play back to before one of its actions
     "back-up-hand": Action(dealing.back_up_hand, lambda post, tournament: {"table": _table_number(post)}, "floor",
                            "table"),

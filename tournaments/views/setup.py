@@ -55,6 +55,7 @@ def _setup_initial(tournament: Tournament | None) -> dict:
         "clock_countdown_seconds": options.clock_countdown_seconds,
         "clock_expiry_unfaced": options.clock_expiry_unfaced,
         "max_penalty_rounds": options.max_penalty_rounds,
+        "boxed_cards": options.boxed_cards,
         "oot_after_change": options.oot_after_change,
         "deck_change_on": options.deck_change_on,
     }

@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -26,8 +27,15 @@ from tournaments.access import TABLET_ROLES, may_open
 from tournaments.models import DealtTable, Tournament
 from tournaments.reads import event as event_reads
 from tournaments.reads import hands as hand_reads
-from tournaments.rendering.tablet import DEFECTS, fragment_at, table_and_event, tablet_fragment, what_changed
-from tournaments.services import dealing
+from tournaments.rendering.tablet import (
+    DEFECTS,
+    fragment_at,
+    handed_over,
+    table_and_event,
+    tablet_fragment,
+    what_changed,
+)
+from tournaments.services import dealing, rotation
 from tournaments.views.common import outcome
 
 _CARDS = re.compile(r"[\s,]+")
@@ -90,6 +98,8 @@ def _record(action: str, post) -> dict[str, Any]:
         return {"action": "show", "seat": _seat(post), "cards": _cards(post.get("cards"), 2)}
     if action in ("muck", "award-pots", "misdeal"):
         return {"action": action, **({"seat": _seat(post)} if action == "muck" else {})}
+    if action in _DEALING_ERRORS:
+        return _DEALING_ERRORS[action](post)
     raise Http404
 
 
@@ -104,6 +114,35 @@ def _deck_here(dealt: DealtTable, post) -> Deck:
     if deck is None:
         raise BadInput(_("No checked deck %(serial)s was issued to this table.") % {"serial": serial})
     return deck
+def _optional_cards(post, count: int) -> dict[str, Any]:
+    """The cards of a dealing error when the dealer entered them (``count`` of them), else nothing."""
+    cards = _cards(post.get("cards"))
+    return {"cards": _cards(post.get("cards"), count)} if cards else {}
+
+
+def _count(post, name: str, low: int, high: int) -> int:
+    return forms.whole(post.get(name), _("The number of cards"), low=low, high=high)
+
+
+#: issue #38 item 2: each tap of the "dealing error" menu as the engine's record
+#: (``casino.rules.holdem.dealing_errors``); the engine refuses what the procedure does not allow.
+_DEALING_ERRORS = {
+    "premature": lambda post: {"action": "premature-board"},
+    "four-card-flop": lambda post: {"action": "four-card-flop", **_optional_cards(post, 4)},
+    "exposed-in-deal": lambda post: {"action": "exposed-in-deal", "position": _count(post, "position", 1, 20)},
+    "exposed-card": lambda post: {"action": "exposed-card", "seat": _seat(post),
+                                  **({"card": _cards(post.get("cards"), 1)[0]} if _cards(post.get("cards")) else {}),
+                                  **({"intentional": True} if post.get("intentional") == "1" else {})},
+    "extra-card": lambda post: {"action": "extra-card", **({"count": n} if (n := _count(post, "count", 1, 10)) > 1
+                                                            else {})},
+    "boxed-cards": lambda post: {"action": "boxed-cards", "count": _count(post, "count", 1, 10),
+                                 **({"next_dealt": True} if post.get("next_dealt") == "1" else {})},
+    "button-short": lambda post: {"action": "button-short"},
+    "wrong-card-count": lambda post: {"action": "wrong-card-count", "seat": _seat(post),
+                                      "count": _count(post, "count", 0, 10)},
+    "stub-rebuilt": lambda post: {"action": "stub-rebuilt", "how": str(post.get("how", ""))[:10]},
+    "burn-error": lambda post: {"action": "burn-error", "burns": _count(post, "burns", 0, 2)},
+}
 
 
 @role_required(*TABLET_ROLES)
@@ -134,6 +173,8 @@ def tablet_act(request, tournament_id: int, table: int, action: str):
             return dealing.declare_defective_deck(**common, defect=forms.a_choice(
                 post.get("defect", ""), [code for code, _said in DEFECTS], _("the defect")),
                 reason=forms.text(post, "reason", _("Why"), limit=200))
+        if action == "hand-over":
+            return rotation.hand_over(**common)  # issue #38 item 5: the change the rotation made due
         if action == "colour-up":
             # TDA-24-A: the race computed from the stacks, a write on the event (not on this table's hand)
             return services.race_odd_chips(tournament=dealt.tournament_id, by=request.user, key=key,
@@ -146,6 +187,13 @@ def tablet_act(request, tournament_id: int, table: int, action: str):
         return what_changed(dealt, since)
 
     status, notice, result = outcome(run, changed)
+    if status == 200 and request.htmx:
+        # issue #38 item 5: this tap ended the hand and the rotation put another dealer here (or handed it over)
+        dealt.refresh_from_db(fields=["dealer"])
+        if not may_open(request.user, dealt):
+            return HttpResponse(handed_over(dealt, request.user)
+                                or render_to_string("casino/fragments/staff_access_ended.html",
+                                                    {"screen_id": "deal-table"}))
     if request.htmx:
         if status == 200 and result is not None and action != "colour-up":
             # the version this tap made, rendered on the first ask: its push asks the same (a retry's answer

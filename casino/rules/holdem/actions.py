@@ -254,12 +254,129 @@ class DeclareDefectiveDeck(Action):
     method: ClassVar[str] = "declare_defective_deck"
 
 
+# -- dealing errors, by the dealer (issue #38 item 2; casino.rules.holdem.dealing_errors) -------------
+
+
+@dataclass(frozen=True, slots=True)
+class PrematureBoard(Action):
+    """Board cards dealt before the betting round was complete (RP-05-A/B/C, CC-106): the next street's
+    ``cards`` (three for a flop, one for a turn or a river) and its ``burn``, as far as recorded."""
+
+    kind: ClassVar[str] = "premature-board"
+    method: ClassVar[str] = "premature_board"
+    cards: tuple[Card, ...] | None = None
+    burn: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FourCardFlop(Action):
+    """Four cards turned for the flop (CC-103, TDA-39); ``pick``: the card the director picked at random as
+    the next burn where the house follows TDA-39."""
+
+    kind: ClassVar[str] = "four-card-flop"
+    method: ClassVar[str] = "four_card_flop"
+    cards: tuple[Card, ...] | None = None
+    burn: Card | None = None
+    pick: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ExposedInDeal(Action):
+    """A card exposed by the dealer's error during the deal (CC-98, CC-101, TDA-35-A(5)): the ``position``-th
+    card off the deck (1 for the first), dealt to ``seat``; ``replacement``: the top card given instead."""
+
+    kind: ClassVar[str] = "exposed-in-deal"
+    method: ClassVar[str] = "exposed_in_deal"
+    position: int
+    seat: int | None = None
+    card: Card | None = None
+    replacement: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ExposedCard(Action):
+    """A player's card exposed after the deal (CC-94, CC-95, CC-96): ``card`` when identified (otherwise the
+    whole hand is shown), ``intentional`` when the player exposed it himself (penalised at the hand's end)."""
+
+    kind: ClassVar[str] = "exposed-card"
+    method: ClassVar[str] = "exposed_card"
+    seat: int
+    card: Card | None = None
+    intentional: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraCard(Action):
+    """Extra cards dealt to the first player in the initial deal (CC-102; two or more: CC-98)."""
+
+    kind: ClassVar[str] = "extra-card"
+    method: ClassVar[str] = "extra_card"
+    card: Card | None = None
+    count: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BoxedCards(Action):
+    """Face-up cards found in the deck during the deal (C-07: CC-100 or TDA-35-A(1)); ``next_dealt``: a
+    face-down card had already gone to the next player."""
+
+    kind: ClassVar[str] = "boxed-cards"
+    method: ClassVar[str] = "boxed_cards"
+    count: int
+    cards: tuple[Card, ...] | None = None
+    next_dealt: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonShortCard(Action):
+    """The button says he is a card short (TDA-37): dealt the missing ``card``, or dead if he has acted."""
+
+    kind: ClassVar[str] = "button-short"
+    method: ClassVar[str] = "button_short"
+    card: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WrongCardCount(Action):
+    """A player holds ``count`` cards instead of two (CC-98, TDA-38)."""
+
+    kind: ClassVar[str] = "wrong-card-count"
+    method: ClassVar[str] = "wrong_card_count"
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class StubRebuilt(Action):
+    """A dropped, disordered stub rebuilt (RP-04): ``how`` is ``order`` (its order restored), ``stub`` (a new
+    stub from the stub's cards only) or ``all`` (mixed with the muck and burns: everything reshuffled)."""
+
+    kind: ClassVar[str] = "stub-rebuilt"
+    method: ClassVar[str] = "stub_rebuilt"
+    how: str
+
+
+@dataclass(frozen=True, slots=True)
+class BurnError(Action):
+    """The last street was dealt with ``burns`` burn cards (0 or 2) instead of one (CC-104, CC-105)."""
+
+    kind: ClassVar[str] = "burn-error"
+    method: ClassVar[str] = "burn_error"
+    burns: int
+
+
+DEALING_ERROR_CLASSES = (PrematureBoard, FourCardFlop, ExposedInDeal, ExposedCard, ExtraCard, BoxedCards,
+                         ButtonShortCard, WrongCardCount, StubRebuilt, BurnError)
+
+
 for _cls in (Fold, Check, Call, Bet, Raise, AllIn, PushChips, PostAntes, PostBlinds, DealHoleCards, DealFlop,
              DealTurn, DealRiver, ShowHand, MuckHand, AwardPots, KillHand, DeclareMisdeal, DeclareDefectiveDeck,
-             OutOfTurn, RuleSkippedHand):
+             OutOfTurn, RuleSkippedHand, *DEALING_ERROR_CLASSES):
     _REGISTRY[_cls.kind] = _cls
 
 BETTING_KINDS = frozenset({"fold", "check", "call", "bet", "raise", "all-in", "chips"})
+#: The dealer's records of a dealing error (issue #38 item 2).
+DEALING_ERROR_KINDS = frozenset(cls.kind for cls in DEALING_ERROR_CLASSES)
 
 
 def _int(kind: str, name: str, value: object) -> int:
@@ -316,6 +433,17 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
                 raise RuleViolation(N_("In a %(kind)s action, %(name)s must be a word, not %(value)r"), FORMAT,
                                     kind=kind, name=f.name, value=raw)
             values[f.name] = raw
-        elif f.name in ("card", "burn"):
+        elif f.name in ("card", "burn", "pick", "replacement"):
             values[f.name] = _cards(kind, f.name, [raw])[0]
+        elif f.name in ("position", "count", "burns"):
+            values[f.name] = _int(kind, f.name, raw)
+        elif f.name in ("intentional", "next_dealt"):
+            if not isinstance(raw, bool):
+                raise RuleViolation(N_("In a %(kind)s action, %(name)s is true or false"), FORMAT, kind=kind,
+                                    name=f.name)
+            values[f.name] = raw
+        elif f.name == "how":
+            if not isinstance(raw, str):
+                raise RuleViolation(N_("In a %(kind)s action, %(name)s is a word"), FORMAT, kind=kind, name=f.name)
+            values[f.name] = raw
     return cls(**values)

@@ -46,6 +46,12 @@ class Mode(Enum):
     RING = "ring"
 
 
+#: C-07's readings of face-up cards found in the deck (HouseRules.boxed_cards).
+BOXED_CARDS = ("CC-100", "TDA-35-A")
+#: A four-card flop's readings (HouseRules.four_card_flop).
+FOUR_CARD_FLOP = ("CC-103", "TDA-39")
+
+
 class MisdealCutoff(Enum):
     """Until when a misdeal may still be declared (C-06)."""
 
@@ -136,6 +142,10 @@ class HouseRules:
     - ``limit_cap_lifted_when`` (C-21): ``None`` follows the mode, the cap
       lifted heads-up in the hand in ring games (DEAL-15) and only when two
       players remain in the tournament in tournaments (TDA-48).
+    - ``boxed_cards`` (C-07): face-up cards found in the deck, CC-100 by default
+      (scrap paper) or TDA-35-A (two or more are a misdeal).
+    - ``four_card_flop``: CC-103 by default (the flop redealt) or TDA-39 (the
+      director's random pick is the next burn).
     """
 
     mode: Mode = Mode.TOURNAMENT
@@ -147,11 +157,23 @@ class HouseRules:
     #: A hand mucked at the showdown: lost for good by default (CC-146, the house's reading, TDA-00); with
     #: True, still live while it is identified and tabled (TDA-14, TDA-65-B), where the TD so rules.
     mucked_hand_recoverable: bool = False
+    #: C-07: face-up cards found in the deck during the deal: CC-100 (the house's, by default: scrap
+    #: paper, a misdeal only when a face-down card already went to the next player) or TDA-35-A (two or
+    #: more boxed cards are a misdeal).
+    boxed_cards: str = "CC-100"
+    #: A four-card flop: CC-103 (the house's, by default: the board is redealt, CC-107) or TDA-39 (the
+    #: director is called and picks one of the four at random as the next burn; the other three are the flop).
+    four_card_flop: str = "CC-103"
     #: C-08: an out-of-turn act when the action changed before the player's turn: call or fold (CC-134, the
     #: default) or every option (TDA-53-A).
     oot_after_change: OutOfTurnAfterChange = OutOfTurnAfterChange.CALL_OR_FOLD
 
     def __post_init__(self) -> None:
+        if self.boxed_cards not in BOXED_CARDS:
+            raise RuleViolation(N_("boxed_cards is one of %(choices)s"), "C-07", choices=", ".join(BOXED_CARDS))
+        if self.four_card_flop not in FOUR_CARD_FLOP:
+            raise RuleViolation(N_("four_card_flop is one of %(choices)s"), "TDA-39",
+                                choices=", ".join(FOUR_CARD_FLOP))
         if isinstance(self.limit_raise_cap, bool) or not isinstance(self.limit_raise_cap, int) \
                 or self.limit_raise_cap < 1:
             raise RuleViolation(N_("The fixed-limit cap is a whole number of bets and raises, at least 1 (the bet)"),
@@ -179,6 +201,8 @@ class HouseRules:
             "limit_cap_lifted_when": None if self.limit_cap_lifted_when is None else self.limit_cap_lifted_when.value,
             # Written only when chosen: the rules of the hands recorded before the option keep their JSON.
             **({"mucked_hand_recoverable": True} if self.mucked_hand_recoverable else {}),
+            **({"boxed_cards": self.boxed_cards} if self.boxed_cards != "CC-100" else {}),
+            **({"four_card_flop": self.four_card_flop} if self.four_card_flop != "CC-103" else {}),
             **({"oot_after_change": self.oot_after_change.value}
                if self.oot_after_change is not OutOfTurnAfterChange.CALL_OR_FOLD else {}),
         }
@@ -197,6 +221,8 @@ class HouseRules:
             limit_raise_cap=data.get("limit_raise_cap", 4),
             limit_cap_lifted_when=None if lifted is None else CapLift(lifted),
             mucked_hand_recoverable=data.get("mucked_hand_recoverable", False),
+            boxed_cards=data.get("boxed_cards", "CC-100"),
+            four_card_flop=data.get("four_card_flop", "CC-103"),
             oot_after_change=OutOfTurnAfterChange(data.get("oot_after_change",
                                                            OutOfTurnAfterChange.CALL_OR_FOLD.value)),
         )

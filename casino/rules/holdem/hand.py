@@ -32,7 +32,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from functools import wraps
 from typing import Any, NamedTuple
 
@@ -50,35 +49,9 @@ from casino.rules.holdem.config import (
     OutOfTurnAfterChange,
     TableSetup,
 )
+from casino.rules.holdem.dealing_errors import DealingErrors
+from casino.rules.holdem.phases import ENDED, STREETS, Phase, Street
 from casino.rules.holdem.pots import Pot, build_pots, split_pot
-
-
-class Street(Enum):
-    PREFLOP = "preflop"
-    FLOP = "flop"
-    TURN = "turn"
-    RIVER = "river"
-
-
-STREETS = (Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER)
-
-
-class Phase(Enum):
-    """What the dealer has to do next."""
-
-    ANTES = "post-antes"
-    BLINDS = "post-blinds"
-    DEAL = "deal-hole-cards"
-    BETTING = "betting"
-    BOARD = "deal-board"  # the next street's burn and cards
-    SHOWDOWN = "showdown"  # hands to be shown (or mucked)
-    AWARD = "award-pots"
-    COMPLETE = "complete"
-    MISDEAL = "misdeal"  # void: every bet returned (CC-97)
-    VOID = "void"  # defective deck: every bet returned (TDA-35-E)
-
-
-ENDED = (Phase.COMPLETE, Phase.MISDEAL, Phase.VOID)
 
 
 class Legal(NamedTuple):
@@ -231,7 +204,7 @@ def _add(values: tuple[int, ...], i: int, amount: int) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True, repr=False)
-class HoldemHand:
+class HoldemHand(DealingErrors):
     """One hand of Texas Hold'em at a dealt table, as a frozen value. See the module docstring."""
 
     setup: TableSetup
@@ -277,6 +250,12 @@ class HoldemHand:
     out_of_turn: tuple[PendingOutOfTurn, ...] = field(init=False)
     skipped_ruling: int | None = field(init=False)
     limited: frozenset[int] = field(init=False)
+    # Dealing errors (casino.rules.holdem.dealing_errors): the streets whose burn is already decided
+    # (street, "ready" or "two", the card, the clause), a premature turn set aside until the turn is dealt
+    # (RP-05-B), and the clauses that called the director (TDA-39, CC-95).
+    burn_plan: tuple = field(init=False, default=())
+    set_aside: tuple[Card, ...] = field(init=False, default=())
+    director_calls: tuple[str, ...] = field(init=False, default=())
 
     def __post_init__(self) -> None:
         setup = self.setup
@@ -294,6 +273,10 @@ class HoldemHand:
             mucked=(False,) * n, _payouts=None, awarded_pots=(), players_acted=frozenset(), voluntary_actions=0,
             chip_actions=0, out_of_turn=(), skipped_ruling=None, limited=frozenset(),
         )
+
+    def _next_state_of(self, change: Callable[..., Any], *args: Any, **kwargs: Any) -> HoldemHand:
+        """A dealing error's step (``casino.rules.holdem.dealing_errors``), taken as every step is (``_next_state``)."""
+        return _next_state(change)(self, *args, **kwargs)
 
     # -- reading the table ---------------------------------------------------------------------------------
 
@@ -669,7 +652,8 @@ class HoldemHand:
                                     "CC-103" if len(cards) > count else "CC-112", street=_STREET_NAME[street],
                                     count=len(cards))
         burned = None if burn is None else parse_card(burn)
-        self._verify_new_cards((burned, *(cards or ())))
+        burned, fresh = self._burn_for(street, burned)  # a burn already on the table (RP-05, CC-101, CC-102)
+        self._verify_new_cards((fresh, *(cards or ())))
         return cards, burned
 
     def _deal_board(self, street: Street, cards: tuple[Card, ...] | None, burned: Card | None) -> None:
@@ -679,6 +663,7 @@ class HoldemHand:
         new = (None,) * count if cards is None else cards
         self.board += new
         self._cards_seen = self._cards_seen.union(c for c in (burned, *new) if c is not None)
+        self._burn_dealt(street)  # the dealing errors' plan for this street is used up (RP-05-B)
         self._open_round(street)
 
     def verify_deal_flop(self, cards: Sequence[Card | str] | None = None, burn: Card | str | None = None) -> None:

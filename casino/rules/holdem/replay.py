@@ -27,6 +27,7 @@ from typing import Any
 
 from casino.rules.cards import Card, parse_cards
 from casino.rules.errors import N_, RuleViolation
+from casino.rules.holdem.actions import DEALING_ERROR_KINDS, action_from_dict
 from casino.rules.holdem.config import FORMAT, HouseRules, Mode, TableSetup
 from casino.rules.holdem.hand import HoldemHand, Phase
 
@@ -42,6 +43,10 @@ KNOWN_KEYS = frozenset({
 })
 SEAT_ACTS = ("fold", "check", "call", "bet", "raise", "all-in", "chips", "kill-hand")
 TABLE_ACTS = ("misdeal", "defective-deck")
+#: The dealing errors (issue #38 item 2), written as their records with "act" for "action".
+ERROR_ACTS = tuple(sorted(DEALING_ERROR_KINDS))
+#: Those that take the place of a street's deal: the board is not dealt from ``board`` before them.
+DEALT_BY_ERROR = ("four-card-flop",)
 #: The director's ruling on a skipped hand (TDA-53-B): ``{"seat": 4, "act": "skipped-hand", "ruling": "dead"}``.
 RULING_ACT = "skipped-hand"
 
@@ -133,13 +138,13 @@ def _replay(record: Any) -> dict:
     if hand.phase is Phase.ANTES:
         hand = hand.post_antes()
     hand = hand.post_blinds().deal_hole_cards(hole)
-    hand = _deal_what_is_due(hand, board)
+    hand = _deal_what_is_due(hand, board, _upcoming(actions, 0))
     for index, action in enumerate(actions):
         try:
             hand = _apply(hand, action)
         except RuleViolation as violation:
             raise _ActionRefused(index, violation) from None
-        hand = _deal_what_is_due(hand, board)
+        hand = _deal_what_is_due(hand, board, _upcoming(actions, index + 1))
     hand = _settle_if_possible(hand)._done()
     answer = _answer(hand)
     if hand_id is not None:
@@ -153,13 +158,15 @@ def _apply(hand: HoldemHand, action: Any) -> HoldemHand:
         raise RuleViolation(N_("An action must be an object such as {\"seat\": 3, \"act\": \"call\"}, not"
                                " %(action)r"), FORMAT, action=action)
     act = action.get("act")
+    if act in ERROR_ACTS:
+        return hand.apply(action_from_dict({"action": act, **{k: v for k, v in action.items() if k != "act"}}))
     if act in TABLE_ACTS:
         if act == "misdeal":
             return hand.declare_misdeal()
         return hand.declare_defective_deck()
     if act not in SEAT_ACTS and act != RULING_ACT:
         raise RuleViolation(N_("%(act)r is not an act: use one of %(acts)s"), FORMAT, act=act,
-                            acts=", ".join(SEAT_ACTS + TABLE_ACTS + (RULING_ACT,)))
+                            acts=", ".join(SEAT_ACTS + TABLE_ACTS + (RULING_ACT,) + ERROR_ACTS))
     allowed = {"seat", "act"} | ({"to"} if act in ("bet", "raise") else {"chips"} if act == "chips" else set())
     # An act out of turn (TDA-53-A), recorded at its seat: {"seat": 6, "act": "raise", "to": 800, "out_of_turn": true}
     out_of_turn = action.get("out_of_turn", False)
@@ -214,8 +221,16 @@ def _apply(hand: HoldemHand, action: Any) -> HoldemHand:
     return hand.push_chips(seat, list(chips))
 
 
-def _deal_what_is_due(hand: HoldemHand, board: list[Card]) -> HoldemHand:
-    """Deal the next streets from the recorded board (unrecorded cards stay unknown)."""
+def _upcoming(actions: list | tuple, index: int) -> Any:
+    """The line's act at ``index``, if any (a four-card flop deals the flop itself)."""
+    return actions[index] if index < len(actions) else None
+
+
+def _deal_what_is_due(hand: HoldemHand, board: list[Card], upcoming: Any = None) -> HoldemHand:
+    """Deal the next streets from the recorded board (unrecorded cards stay unknown); not when the next act
+    is a dealing error that takes the place of the deal (a four-card flop)."""
+    if isinstance(upcoming, Mapping) and upcoming.get("act") in DEALT_BY_ERROR and hand.phase is Phase.BOARD:
+        return hand
     while hand.phase is Phase.BOARD:
         dealt = len(hand.board)
         count = 3 if dealt == 0 else 1

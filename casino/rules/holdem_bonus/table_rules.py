@@ -40,11 +40,14 @@ MAX_TABLES_ONE_GAME = 4
 MAX_TABLES_MIXED = 2
 
 
-def verify_pit_coverage(games: Sequence[str]) -> None:
+def verify_pit_coverage(games: Sequence[str], places: Sequence[tuple[object, int]] | None = None) -> None:
     """Refuse a pit boss's tables beyond what one jefe de mesa may watch (THB-72).
 
     ``games`` holds one entry per table the pit boss would cover, the game each table plays (all
-    the pits the pit boss runs together: a jefe de mesa given two pits covers both).
+    the pits the pit boss runs together: a jefe de mesa given two pits covers both). ``places``, when
+    given, holds each of those tables' (pit, place in the pit): the tables are "contiguas" when, in each
+    pit, their places are consecutive numbers, no place left out between two of them (the places are the
+    tables' order along the pit; two pits of one pit boss are the house's word that they adjoin).
     """
     tables = len(games)
     if len(set(games)) > 1 and tables > MAX_TABLES_MIXED:
@@ -53,6 +56,35 @@ def verify_pit_coverage(games: Sequence[str]) -> None:
     if tables > MAX_TABLES_ONE_GAME:
         raise RuleViolation(N_("A pit boss covers at most %(most)s tables of one game, not %(tables)s"),
                             "THB-72", most=MAX_TABLES_ONE_GAME, tables=tables)
+    if places is not None:
+        verify_contiguous(places)
+
+
+def verify_contiguous(places: Sequence[tuple[object, int]]) -> None:
+    """THB-72: "mesas contiguas": in each pit, the places of the tables one pit boss covers follow one another."""
+    by_pit: dict[object, list[int]] = {}
+    for pit, place in places:
+        by_pit.setdefault(pit, []).append(place)
+    for numbers in by_pit.values():
+        numbers.sort()
+        if len(set(numbers)) != len(numbers):
+            raise RuleViolation(N_("Two tables of a pit stand at place %(place)s"), "THB-72",
+                                place=next(n for n in numbers if numbers.count(n) > 1))
+        for before, after in zip(numbers, numbers[1:], strict=False):
+            if after != before + 1:
+                raise RuleViolation(N_("A pit boss covers contiguous tables: the tables at places %(before)s and "
+                                       "%(after)s of the pit are not next to each other"), "THB-72",
+                                    before=before, after=after)
+
+
+def can_cover(games: Sequence[str], places: Sequence[tuple[object, int]] | None = None) -> bool:
+    try:
+        verify_pit_coverage(games, places)
+    except RuleViolation:
+        return False
+    return True
+
+
 #: The two hands a house may choose for paying the ante (THB-50; house option C-29b).
 ANTE_PAYS_FROM_CHOICES = (Category.STRAIGHT, Category.FLUSH)
 

@@ -8,16 +8,19 @@ go all-in and each pot (the main pot and the side pots of unequal stacks) goes t
 eligible for it, drawn with the injected ``rng``. A bet nobody could call is returned. Chips are
 conserved exactly: what the hand's players have at its end adds up to what they had at its start.
 
-Where the rules are silent for a simulation: a dead button (an empty seat) pays no button ante, the big
-blind pays it instead (the hand still has one ante); a player who cannot cover the blind or the ante
-posts what he has and is all-in.
+Where the rules are silent for a simulation: a dead button (an empty seat, or a player sitting the hand out,
+CC-53) pays no button ante, the big blind pays it instead (the hand still has one ante); a player who
+cannot cover the blind or the ante posts what he has and is all-in. Players moved onto the button or
+between the button and the small blind are not dealt in (``sitting_out``: C-03, CC-53, CC-57, TDA-10).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from random import Random
 
+from casino.rules.errors import N_, RuleViolation
 from casino.rules.tournament import seating
 from casino.rules.tournament.structure import Level, ante_for
 
@@ -85,13 +88,24 @@ def split_pots(put_in: dict[int, int], live: set[int]) -> tuple[list[tuple[int, 
 
 
 def play_hand(table: seating.TableSeats, stacks: dict[int, int], level: Level, *, ante_mode: str, rng: Random,
-              hand: int = 1, ante_halve_at_or_below: int = 6, all_in_chance: float = 0.4) -> HandSummary | None:
+              hand: int = 1, ante_halve_at_or_below: int = 6, all_in_chance: float = 0.4,
+              sitting_out: Iterable[int] = ()) -> HandSummary | None:
     """Play the next hand at ``table`` (``stacks``: entry -> chips of its players); None with fewer than
-    two players. Every draw is made with ``rng``."""
+    two players dealt in. ``sitting_out``: the seats whose players were moved onto the button or between the
+    button and the small blind (C-03, CC-53, CC-57, TDA-10, ``TournamentState.sitting_out_seats``): not dealt
+    in, they post nothing (a button sitting out pays no button ante: the big blind pays it, as for a dead
+    button), as the dealt tables' ``table_hand.next_hand_setup``. Every draw is made with ``rng``."""
     where = seating.next_hand(table)
     if where is None:
         return None
-    seat_of = table.occupied()
+    out = set(sitting_out)
+    for seat in (where.big_blind, where.small_blind):
+        if seat is not None and seat in out:
+            raise RuleViolation(N_("Seat %(seat)s is due a blind this hand and cannot sit it out"), "CC-53",
+                                seat=seat)
+    seat_of = {seat: entry for seat, entry in table.occupied().items() if seat not in out}
+    if len(seat_of) < 2:
+        return None
     start = {seat: int(stacks[entry]) for seat, entry in seat_of.items()}
     put_in = dict.fromkeys(start, 0)
     players = len(start)

@@ -15,6 +15,8 @@ from casino.rules.errors import N_, RuleViolation
 ANTE_MODES = ("none", "button", "big_blind")
 #: C-05: what happens when the clock runs out on a player not facing a bet.
 CLOCK_EXPIRY = ("dead", "check")
+#: C-07: face-up cards found in the deck (the engine's ``HouseRules.boxed_cards``).
+BOXED_CARDS = ("CC-100", "TDA-35-A")
 #: C-08: an act out of turn when the action changed before the player's turn.
 OOT_AFTER_CHANGE = ("call_or_fold", "all_options")
 
@@ -55,6 +57,9 @@ class HouseOptions:
     clock_expiry_unfaced: str = "dead"
     #: C-22: the longest suspension, in rounds (CC-46: 1 to 4 hands for each player at the table).
     max_penalty_rounds: int = 4
+    #: C-07: face-up cards found in the deck during the deal: CC-100 (the house's: scrap paper, a misdeal only
+    #: when a face-down card already went to the next player) or TDA-35-A (two or more: a misdeal).
+    boxed_cards: str = "CC-100"
     #: C-08: an act out of turn, and the action changed before the player's turn: he must call or fold
     #: (CC-134, the default), or every option is his, the chips returned (TDA-53-A, ``"all_options"``).
     oot_after_change: str = "call_or_fold"
@@ -79,6 +84,8 @@ class HouseOptions:
             raise RuleViolation(N_("The time to act is 0 (none) to 600 seconds"), "C-04")
         if not 1 <= self.max_penalty_rounds <= 20:
             raise RuleViolation(N_("The longest suspension is 1 to 20 rounds"), "C-22")
+        if self.boxed_cards not in BOXED_CARDS:
+            raise RuleViolation(N_("Face-up cards found in the deck follow CC-100 or TDA-35-A"), "C-07")
         if self.clock_expiry_unfaced not in CLOCK_EXPIRY:
             raise RuleViolation(N_("When the clock runs out on a player not facing a bet, his hand is dead or he "
                                    "checks"), "C-05")

@@ -10,8 +10,9 @@ the readings chosen where the regulations are silent.
   prizes always add up to the pool.
 * ``results`` ranks the players by how long they survived (CC-17/18): the first one out ranks last.
   Players out in the same hand at one table rank by their stacks at the start of the hand (CC-19); players
-  out in the same hand-for-hand hand at different tables, or whose order cannot be told, share the prizes
-  of the places involved equally (CC-20, CC-21, RP-08-A). A withdrawal ranks as an elimination at that
+  out in the same hand-for-hand hand at different tables, or whose order cannot be told (busts in hands at
+  different tables recorded at the same instant, ``Elimination.at``), share the prizes of the places
+  involved equally (CC-20, CC-21, RP-08-A). A withdrawal ranks as an elimination at that
   moment and keeps its prize (CC-34). A disqualified player takes the place he was at but no prize; that
   place's prize is shared equally among the players still in at that moment (CC-47).
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 
 from casino.rules.errors import N_, RuleViolation
@@ -40,6 +42,9 @@ class Elimination:
     hand: int | None = None  # the table's hand number
     hand_for_hand_hand: int | None = None  # the event's hand-for-hand hand, if in hand-for-hand (CC-21)
     stack_at_start: int | None = None  # CC-19
+    #: when the bust was recorded (the record's ``at``): busts in hands at different tables recorded at the
+    #: same instant cannot be told apart (CC-20): the simulator's round deals every table at one time
+    at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,28 +166,39 @@ def place_prizes(pool: int, shares: tuple[int, ...], unit: int = 1) -> tuple[int
     return tuple(prizes)
 
 
-def _same_hand(elimination: Elimination) -> tuple | None:
-    """The hand an elimination happened in, for grouping eliminations in one hand (None: on its own)."""
+def _same_hand(elimination: Elimination) -> tuple[tuple, ...]:
+    """What ties an elimination to others of the same hand, for grouping them (none: on its own): its
+    hand-for-hand hand (CC-21, RP-08-A); else its table's hand (CC-19) and the instant its bust in a hand was
+    recorded, which busts in hands at other tables at that same instant share (CC-20: their order cannot be
+    told)."""
     if elimination.how != "bust":
-        return None  # a withdrawal or a disqualification happens at a moment of its own (CC-34, CC-47)
+        return ()  # a withdrawal or a disqualification happens at a moment of its own (CC-34, CC-47)
     if elimination.hand_for_hand_hand is not None:
-        return ("hand-for-hand", elimination.hand_for_hand_hand)
+        return (("hand-for-hand", elimination.hand_for_hand_hand),)
     if elimination.table is not None and elimination.hand is not None:
-        return ("table", elimination.table, elimination.hand)
-    return None
+        same_time = (("time", elimination.at),) if elimination.at is not None else ()
+        return (("table", elimination.table, elimination.hand), *same_time)
+    return ()
 
 
 def _hands(eliminations: list[Elimination]) -> list[list[Elimination]]:
-    """The eliminations in order (CC-18), those of one hand together."""
+    """The eliminations in order (CC-18), those of one hand together (groups that an elimination ties
+    together, as one table's hand and another table's bust at the same instant, become one)."""
     hands: list[list[Elimination]] = []
-    keys: list[tuple | None] = []
+    keys: list[set[tuple]] = []
     for elimination in sorted(eliminations, key=lambda e: e.order):
-        key = _same_hand(elimination)
-        if key is not None and key in keys:
-            hands[keys.index(key)].append(elimination)
-        else:
+        own = set(_same_hand(elimination))
+        joined = [i for i, known in enumerate(keys) if own & known]
+        if not joined:
             hands.append([elimination])
-            keys.append(key)
+            keys.append(own)
+            continue
+        first = joined[0]
+        for i in reversed(joined[1:]):
+            hands[first].extend(hands.pop(i))
+            keys[first] |= keys.pop(i)
+        hands[first].append(elimination)
+        keys[first] |= own
     return hands
 
 

@@ -29,7 +29,7 @@ from casino.rules.tournament.clock import CLOCK_KINDS, ClockEvent
 from casino.rules.tournament.options import HouseOptions
 from casino.rules.tournament.penalties import PENALTY_KINDS, Penalty, hands_left
 from casino.rules.tournament.prizes import Elimination, Result
-from casino.rules.tournament.seating import WHY, Move, Plan, TableSeats
+from casino.rules.tournament.seating import WHY, Move, Plan, TableSeats, with_drawn_button
 
 #: Every event type of the record, with the fields it carries besides seq, at and type
 #: (docs/tournament-record.md describes each).
@@ -131,6 +131,19 @@ class TournamentState:
     last_seq: int = 0
     voided: tuple[int, ...] = ()  # seqs the corrections voided
     penalties: tuple[Penalty, ...] = ()  # TDA-71, CC-46: every penalty given, in the record's order
+    #: (entry, table): players moved onto the button or between the button and the small blind since their
+    #: table's last hand, who sit its next hand out (``seated`` with ``sits_out``: C-03, CC-53, CC-57, TDA-10)
+    sitting_out: tuple[tuple[int, int], ...] = ()
+    #: (seq of the hand, table, hand, entry): a hand reported dealing a player who had to sit it out (issue #38)
+    dealt_sitting_out: tuple[tuple[int, int, int, int], ...] = ()
+
+    def sitting_out_seats(self, table: int) -> tuple[int, ...]:
+        """The seats at ``table`` whose players sit its next hand out (C-03, CC-53, CC-57, TDA-10)."""
+        at = self.table_in_play(table)
+        if at is None:
+            return ()
+        seats = (at.seat_of(entry) for entry, where in self.sitting_out if where == table)
+        return tuple(sorted(seat for seat in seats if seat is not None))
 
     def penalty_hands_left(self, entry: int) -> int:
         """The hands the entry still sits out for its penalties (TDA-71-D)."""
@@ -322,6 +335,9 @@ class _Replay:
         # the moves of the plan being confirmed that are still to be recorded
         self.pending_moves: dict[int, Move] = {}
         self.penalties: list[Penalty] = []
+        # entry -> table: the player sits that table's next hand out (C-03, CC-53, CC-57)
+        self.sitting_out: dict[int, int] = {}
+        self.dealt_sitting_out: list[tuple[int, int, int, int]] = []
 
     def copy(self) -> _Replay:
         """A replay of its own at the same point: each container copied, not what it holds (entries, tables,
@@ -355,6 +371,7 @@ class _Replay:
         if e.status not in IN_PLAY:
             raise RuleViolation(N_("Entry %(entry)s is no longer in the event"), "CC-18", entry=number)
         self.unseat(number)
+        self.sitting_out.pop(number, None)
         self.update(number, status=status, stack=0, table=None, seat=None)
         self.eliminations.append(Elimination(entry=number, order=seq, how=how, **extra))
 
@@ -367,7 +384,8 @@ class _Replay:
             hand_for_hand=self.hand_for_hand, hand_for_hand_hands=self.hfh_hands,
             eliminations=tuple(self.eliminations), prize_pool=self.prize_pool, refusals=self.refusals,
             pending_plan=self.pending, results=self.results, finished=self.finished, last_seq=self.last_seq,
-            penalties=tuple(self.penalties),
+            penalties=tuple(self.penalties), sitting_out=tuple(sorted(self.sitting_out.items())),
+            dealt_sitting_out=tuple(self.dealt_sitting_out),
         )
 
     # the events
@@ -428,6 +446,8 @@ class _Replay:
             t = _replace_table(t, seats=seats)
         if ev.get("why") == "final_table" and not t.final:
             t = _replace_table(t, final=True)
+        if ev.get("why") not in ("draw", "redraw", "final_table"):
+            t = _first_blinds_fixed(t)
         if not 1 <= seat <= t.seats:
             raise RuleViolation(N_("Table %(table)s has no seat %(seat)s"), "TDA-07", table=table, seat=seat)
         taken = dict(t.players)
@@ -449,6 +469,11 @@ class _Replay:
             self.broken.remove(table)
         self.update(number, status="seated", stack=int(ev.get("chips", e.stack)), table=table, seat=seat)
         self.pending_moves.pop(number, None)
+        # C-03, CC-53, CC-57, TDA-10: moved onto the button or between the button and the small blind, he sits
+        # the table's next hand out (a later seat, or his leaving, ends it)
+        self.sitting_out.pop(number, None)
+        if ev.get("sits_out"):
+            self.sitting_out[number] = table
 
     def on_hand(self, ev):
         table = int(ev["table"])
@@ -465,6 +490,14 @@ class _Replay:
             if p.get("end") is not None and self.entries.get(number) and self.entries[number].status in IN_PLAY:
                 self.update(number, stack=int(p["end"]))
         self.last_hand[table] = (int(ev["hand"]), starts)
+        # the players who had to sit this hand out have sat it out; one the hand dealt in is an irregular record
+        # (issue #38: the verifier says so, the replay goes on: older records still read)
+        waiting = [n for n, where in self.sitting_out.items() if where == table]
+        for p in ev.get("players") or ():
+            if int(p["entry"]) in waiting:
+                self.dealt_sitting_out.append((int(ev["seq"]), table, int(ev["hand"]), int(p["entry"])))
+        for number in waiting:
+            del self.sitting_out[number]
         if ev.get("button") is not None:
             # the seats of the last hand reported (seating reads the next hand's from them)
             self.tables[table] = _replace_table(t, button=int(ev["button"]), small_blind=ev.get("small_blind"),
@@ -480,8 +513,10 @@ class _Replay:
             last_hand, starts = self.last_hand[table]
             if hand is None or hand == last_hand:
                 stack = starts.get(number)
+        # ``at``: busts in hands at different tables recorded at one instant share their places (CC-20)
         self.leave(number, "bust", int(ev["seq"]), "busted", table=table, hand=hand,
-                   hand_for_hand_hand=ev.get("hand_for_hand_hand"), stack_at_start=stack)
+                   hand_for_hand_hand=ev.get("hand_for_hand_hand"), stack_at_start=stack,
+                   at=parse_at(ev["at"]) if ev.get("at") else None)
 
     def on_withdrawal(self, ev):
         number = int(ev["entry"])
@@ -612,6 +647,17 @@ def _replace_table(t: TableSeats, **changes: Any) -> TableSeats:
     return TableSeats(**values)
 
 
+def _first_blinds_fixed(t: TableSeats) -> TableSeats:
+    """A table waiting for its first hand, its blinds still read from its drawn button, has them fixed where
+    they are before a player arrives (as ``seating.plan`` and ``seating.apply`` read it, ``_blinds_fixed``):
+    the newcomer finds them there instead of pushing them along, and sits out between the button and the
+    small blind as the plan said (CC-57; issue #38: read live, the newcomer was due the small blind the plan
+    had him sit out)."""
+    if t.button_is_next and t.small_blind is None and t.button is not None and t.count >= 2:
+        return with_drawn_button(t, t.button)
+    return t
+
+
 def _replace_penalty(p: Penalty, **changes: Any) -> Penalty:
     return Penalty(**{**{f.name: getattr(p, f.name) for f in fields(Penalty)}, **changes})
 
@@ -737,8 +783,11 @@ class Verification:
 def verify_record(events: list[dict[str, Any]]) -> Verification:
     """Replay an exported record alone and check it is enough: the sequence runs 1, 2, 3..., every seat
     change replays (no seat taken twice, no one seated after leaving), the prize pool is the buy-ins of
-    the entries (CC-14), and the ranking and prizes recomputed from the eliminations are the recorded
-    ``results``. A record that cannot be replayed raises ``RuleViolation``."""
+    the entries (CC-14), no hand deals a player who had to sit it out (moved onto the button or between
+    the button and the small blind: C-03, CC-53, CC-57, TDA-10), a redraw's seats carry the button drawn
+    for their table's next hand (CC-82), and the ranking and prizes recomputed
+    from the eliminations are the recorded ``results``. A record that cannot be replayed raises
+    ``RuleViolation``."""
     check_sequence(events)
     state = replay(events)
     problems: list[str] = []
@@ -758,7 +807,32 @@ def verify_record(events: list[dict[str, Any]]) -> Verification:
         recomputed = compute_results(state)
         if recomputed != state.results:
             problems.append("the recorded results differ from those recomputed from the eliminations")
+    problems.extend(_drawn_buttons_not_recorded(effective_events(events)))
+    for seq, table, hand, entry in state.dealt_sitting_out:
+        # C-03, CC-53, CC-57, TDA-10: a player moved onto the button or between the button and the small blind
+        # is not dealt the table's next hand
+        problems.append(f"hand {hand} at table {table} (event {seq}) deals entry {entry}, who had to sit it out "
+                        f"(CC-53, CC-57)")
     for e in state.in_play:
         if e.status == "seated" and (e.table is None or all(e.entry != n for _, n in state.table(e.table).players)):
             problems.append(f"entry {e.entry} is seated nowhere")
     return Verification(state=state, results=recomputed, problems=tuple(problems))
+
+
+def _drawn_buttons_not_recorded(events: list[dict[str, Any]]) -> list[str]:
+    """A redraw's and the final table's ``seated`` events whose ``button`` is not the button their plan drew
+    for that table: the draw's ``button`` is the drawn button of the table's next hand (CC-82,
+    docs/tournament-record.md; issue #38 item 14)."""
+    drawn: dict[int, dict[int, int]] = {}  # proposal seq -> {table: drawn button}
+    problems = []
+    for event in events:
+        if event["type"] == "plan_proposed":
+            buttons = (event.get("plan") or {}).get("buttons") or ()
+            drawn[int(event["seq"])] = {int(table): int(seat) for table, seat in buttons}
+        elif event["type"] == "seated" and event.get("why") in ("redraw", "final_table") and event.get("plan"):
+            button = drawn.get(int(event["plan"]), {}).get(int(event["table"]))
+            if button is not None and event.get("button") != button:
+                problems.append(f"event {event['seq']} seats entry {event['entry']} in the {event['why']} at table "
+                                f"{event['table']} with button {event.get('button')}, where the draw put it at "
+                                f"seat {button} (CC-82)")
+    return problems

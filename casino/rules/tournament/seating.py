@@ -412,7 +412,7 @@ def open_table(table: int, seats: int, tables: tuple[TableSeats, ...] = (), *, b
 
 def seat_late_entry(entry: int, tables: tuple[TableSeats, ...], rng: Random, *, why: str = "late") -> Move:
     """A late entry or re-entry: a random open seat at a short table, never between the button and the
-    small blind (TDA-08-A, CC-57).
+    small blind (TDA-08-A, CC-57), and never once the final table plays (refused, TDA-08-A).
 
     The seat is drawn among the open seats of the tables with the fewest players that have one the
     newcomer can play from at once: never the button's seat, a seat between the button and the small
@@ -423,10 +423,12 @@ def seat_late_entry(entry: int, tables: tuple[TableSeats, ...], rng: Random, *, 
         raise RuleViolation(N_("A late entry is seated as late or reentry, not %(why)s"), "TDA-08-A", why=why)
     if any(t.seat_of(entry) is not None for t in tables):
         raise RuleViolation(N_("Entry %(entry)s already has a seat"), "TDA-08-A", entry=entry)
+    if any(t.final for t in tables):
+        # Nobody joins the final table: late entries and re-entries are for the field still at several tables.
+        raise RuleViolation(N_("The final table is in play: no late entry or re-entry is seated at it"),
+                            "TDA-08-A")
     choices: dict[int, list[tuple[int, int]]] = {}
     for table in tables:
-        if table.final:
-            continue
         hand = next_hand(table)
         barred = _not_dealt_in(table, hand) | {_small_blind_seat(hand)}
         seats = [s for s in table.open_seats() if s not in barred]

@@ -50,11 +50,13 @@ class TournamentHand:
 
 def house_rules_for(options: HouseOptions) -> HouseRules:
     """The engine's house rules for a tournament under these options (C-02's halving, TDA-48's cap, a
-    mucked hand: CC-146 or TDA-14; a changed action after an act out of turn: C-08)."""
+    mucked hand: CC-146 or TDA-14; a changed action after an act out of turn: C-08; face-up cards found in the
+    deck: C-07)."""
     halve_at = options.ante_halve_at_or_below if options.ante_mode == "button" else None
     return HouseRules(mode=Mode.TOURNAMENT, button_ante_halved_at_or_below=halve_at,
                       mucked_hand_recoverable=options.mucked_hand_recoverable,
-                      oot_after_change=OutOfTurnAfterChange(options.oot_after_change))
+                      oot_after_change=OutOfTurnAfterChange(options.oot_after_change),
+                      boxed_cards=options.boxed_cards)
 
 
 def next_hand_setup(table: seating.TableSeats, chips: Mapping[int, int], level: Level, *,

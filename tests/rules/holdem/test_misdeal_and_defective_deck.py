@@ -61,6 +61,26 @@ def test_TDA_36_any_three_actions_are_substantial_action():
     assert hand.substantial_action and not hand.can_declare_misdeal()
 
 
+def test_a_fold_then_a_call_is_substantial_action_one_chip_action_of_two_is_enough_TDA_36():
+    hand = five_handed(TDA)
+    hand = hand.fold(3)
+    assert not hand.substantial_action and hand.can_declare_misdeal()
+    hand = hand.call(4)  # the second act in turn, the only one putting chips in
+    assert hand.voluntary_actions == 2 and hand.chip_actions == 1
+    assert hand.substantial_action
+    with pytest.raises(RuleViolation) as refused:
+        hand.declare_misdeal()
+    assert refused.value.clause == "TDA-35-D"
+
+
+def test_a_call_then_a_check_heads_up_is_substantial_action_TDA_36():
+    hand = new_hand([10_000, 10_000], button=1, rules=TDA)
+    hand = hand.call(1)  # the button's small blind completes: one chip action
+    assert not hand.substantial_action and hand.can_declare_misdeal()
+    hand = hand.check(2)  # the big blind checks: no chips, but the second act in turn
+    assert hand.substantial_action and not hand.can_declare_misdeal()
+
+
 def test_TDA_36_blinds_do_not_count_as_action():
     hand = five_handed(TDA)
     assert hand.voluntary_actions == 0 and hand.can_declare_misdeal()

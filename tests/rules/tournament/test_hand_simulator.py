@@ -86,3 +86,33 @@ def test_the_same_seed_plays_the_same_hand():
 def test_fewer_than_two_players_play_no_hand():
     table, by_entry = table_of({3: 1_000})
     assert play_hand(table, by_entry, LEVEL, ante_mode="none", rng=random.Random(0)) is None
+
+
+def test_a_player_moved_onto_the_button_sits_the_hand_out_and_posts_nothing_CC_53():
+    table, by_entry = table_of({1: 5_000, 3: 5_000, 5: 5_000, 7: 5_000}, button=1)
+    for seed in range(30):
+        hand = play_hand(table, by_entry, LEVEL, ante_mode="button", rng=random.Random(seed), all_in_chance=0.5,
+                         sitting_out=[1])
+        assert hand.button == 1 and 1 not in hand.stacks_at_start and 1 not in hand.stacks_at_end
+        assert 1 not in hand.busted and all(1 not in pot.eligible for pot in hand.pots)
+        assert hand.ante == LEVEL.small_blind  # three dealt in: halved (CC-51)
+        assert sum(hand.stacks_at_end.values()) == 15_000
+
+
+def test_a_player_moved_between_the_button_and_the_small_blind_is_not_dealt_in_CC_57():
+    players = ((1, 101), (2, 102), (4, 104), (6, 106))
+    table = seating.TableSeats(table=4, seats=9, players=players, button=1, small_blind=4, button_is_next=True)
+    by_entry = {101: 5_000, 102: 5_000, 104: 5_000, 106: 5_000}
+    hand = play_hand(table, by_entry, LEVEL, ante_mode="none", rng=random.Random(2), sitting_out=[2])
+    assert (hand.button, hand.small_blind, hand.big_blind) == (1, 4, 6)
+    assert sorted(hand.stacks_at_start) == [1, 4, 6]
+
+
+def test_a_seat_due_a_blind_cannot_sit_the_hand_out_CC_53():
+    from casino.rules.errors import RuleViolation
+
+    table, by_entry = table_of({1: 5_000, 3: 5_000, 5: 5_000}, button=1)  # blinds: seats 3 and 5
+    for blind in (3, 5):
+        with pytest.raises(RuleViolation) as refused:
+            play_hand(table, by_entry, LEVEL, ante_mode="none", rng=random.Random(0), sitting_out=[blind])
+        assert refused.value.clause == "CC-53"

@@ -126,6 +126,49 @@ def test_cc20_when_the_stacks_are_not_known_the_order_cannot_be_told_and_the_pla
     assert ranking[0].places == (3, 4)
 
 
+def test_cc20_busts_in_hands_at_different_tables_recorded_at_one_instant_share_their_places():
+    """The simulator deals a round at every table at one instant (issue #38 item 15): which of these busts came
+    first cannot be told, so the places are shared, whichever was written first."""
+    from datetime import UTC, datetime
+
+    now = datetime(2026, 12, 6, 20, 0, tzinfo=UTC)
+    out = [Elimination(1, 1, table=1, hand=12, stack_at_start=9_000, at=now),
+           Elimination(2, 2, table=2, hand=15, stack_at_start=100, at=now)]
+    ranking = results(4, out, (3, 4), (600, 300, 100))
+    assert ranking[0].places == (3, 4) and ranking[0].entries == (2, 1) and ranking[0].prize_each == 50
+
+
+def test_cc18_busts_at_different_tables_at_different_instants_keep_their_order():
+    from datetime import UTC, datetime, timedelta
+
+    now = datetime(2026, 12, 6, 20, 0, tzinfo=UTC)
+    out = [Elimination(1, 1, table=1, hand=12, stack_at_start=9_000, at=now),
+           Elimination(2, 2, table=2, hand=15, stack_at_start=100, at=now + timedelta(microseconds=1))]
+    assert by_entry(results(4, out, (3, 4), (600, 300, 100))) == {2: ((3,), 100), 1: ((4,), 0)}
+
+
+def test_cc19_cc20_two_out_at_one_table_and_one_at_another_at_the_same_instant_all_share():
+    """Two busts of one hand at one table are ranked by their stacks (CC-19) only against each other; a bust
+    at another table at the same instant cannot be placed between or around them: the three share (as in a
+    hand-for-hand hand, RP-08-A)."""
+    from datetime import UTC, datetime
+
+    now = datetime(2026, 12, 6, 20, 0, tzinfo=UTC)
+    out = [Elimination(1, 1, table=1, hand=12, stack_at_start=100, at=now),
+           Elimination(2, 2, table=1, hand=12, stack_at_start=9_000, at=now),
+           Elimination(3, 3, table=2, hand=15, stack_at_start=500, at=now)]
+    ranking = results(5, out, (4, 5), (600, 300, 100))
+    assert [(r.places, set(r.entries)) for r in ranking] == [((3, 4, 5), {1, 2, 3})]
+
+
+def test_a_withdrawal_at_the_same_instant_as_a_bust_elsewhere_keeps_its_own_place_CC_34():
+    from datetime import UTC, datetime
+
+    now = datetime(2026, 12, 6, 20, 0, tzinfo=UTC)
+    out = [Elimination(1, 1, table=1, hand=12, at=now), Elimination(2, 2, how="withdrawal", table=2, at=now)]
+    assert by_entry(results(4, out, (3, 4), (600, 300, 100))) == {2: ((3,), 100), 1: ((4,), 0)}
+
+
 def test_busts_in_different_hands_at_one_table_are_not_grouped():
     out = [Elimination(1, 1, table=3, hand=40, stack_at_start=9), Elimination(2, 2, table=3, hand=41, stack_at_start=1)]
     assert by_entry(results(3, out, (3,), (600, 300, 100))) == {3: ((1,), 600), 2: ((2,), 300), 1: ((3,), 100)}

@@ -293,3 +293,126 @@ def test_an_entry_is_found_by_its_number_wherever_it_sits_in_the_state_and_a_mis
         with pytest.raises(RuleViolation) as refused:
             state.entry(missing)
         assert refused.value.clause == "CC-26"
+
+
+def two_tables(sits_out: bool = True) -> Record:
+    """Six entries drawn at two tables (1: seats 1..3, 2: seats 1..3), then entry 6 moved from table 2 to table
+    1 seat 5, sitting its next hand out (``sits_out``, as the plan says for a seat between the button and the
+    small blind, CC-57) or not."""
+    r = Record()
+    r.add("setup", buy_in=100, fee=0, starting_stack=1_000, seats_per_table=9, structure={}, payout_table=[],
+          break_order=[], options={}, late_registration_level=None)
+    r.add("registration_opened")
+    for n in range(1, 7):
+        r.add("registered", entry=n, reentry_of=None)
+    r.add("registration_closed", entries=6, prize_pool=600)
+    for n in range(1, 7):
+        table, seat = (1, n) if n <= 3 else (2, n - 3)
+        r.add("seated", entry=n, table=table, seat=seat, chips=1_000, why="draw", button=1, occupied=[],
+              from_table=None, from_seat=None, sits_out=False)
+    r.add("seated", entry=6, table=1, seat=5, chips=1_000, why="balance", button=1, occupied=[1, 2, 3],
+          from_table=2, from_seat=3, sits_out=sits_out)
+    return r
+
+
+def hand_at(r: Record, table: int, hand: int, entries: list[int]) -> int:
+    players = [{"entry": n, "seat": None, "start": 1_000, "end": 1_000} for n in entries]
+    return r.add("hand", table=table, hand=hand, button=1, small_blind=2, big_blind=3, players=players)
+
+
+def test_a_hand_dealing_a_player_who_had_to_sit_it_out_is_a_problem_of_the_record_CC_53_CC_57():
+    from casino.rules.tournament.record import verify_record
+
+    r = two_tables()
+    assert replay(r.events).sitting_out == ((6, 1),) and replay(r.events).sitting_out_seats(1) == (5,)
+    hand_at(r, 1, 2, [1, 2, 3, 6])  # entry 6 dealt the hand he had to sit out
+    verification = verify_record(r.events)
+    assert not verification.ok
+    assert any("deals entry 6, who had to sit it out" in p for p in verification.problems)
+    assert replay(r.events).sitting_out == ()  # the hand is played: the next one deals him
+
+
+def test_the_hand_a_moved_player_sits_out_clears_it_and_the_next_deals_him_CC_53():
+    from casino.rules.tournament.record import verify_record
+
+    r = two_tables()
+    hand_at(r, 2, 1, [4, 5])  # another table's hand serves nothing of it
+    assert replay(r.events).sitting_out_seats(1) == (5,)
+    hand_at(r, 1, 2, [1, 2, 3])
+    assert replay(r.events).sitting_out == ()
+    hand_at(r, 1, 3, [1, 2, 3, 6])
+    assert verify_record(r.events).ok
+
+
+def test_a_move_without_sits_out_deals_the_player_in_and_a_later_move_ends_a_sit_out():
+    from casino.rules.tournament.record import verify_record
+
+    r = two_tables(sits_out=False)
+    hand_at(r, 1, 2, [1, 2, 3, 6])
+    assert verify_record(r.events).ok
+    moved = two_tables()
+    moved.add("seated", entry=6, table=1, seat=7, chips=1_000, why="correction", button=1, occupied=[1, 2, 3],
+              from_table=1, from_seat=5, sits_out=False, reason="wrong seat")
+    assert replay(moved.events).sitting_out == ()
+
+
+def test_a_redraw_seated_with_another_button_than_its_plan_drew_is_a_problem_of_the_record_CC_82():
+    from casino.rules.tournament.record import verify_record
+
+    for recorded, ok in ((7, True), (1, False)):
+        r = two_tables(sits_out=False)
+        plan = Plan(moves=(Move(1, 2, 7, "redraw", from_table=1, from_seat=1),), redraw="redraw",
+                    buttons=((2, 7), (1, 3)))
+        proposed = r.add("plan_proposed", plan=plan_to_dict(plan))
+        r.add("plan_confirmed", proposed=proposed)
+        r.add("seated", entry=1, table=2, seat=7, chips=1_000, why="redraw", button=recorded, occupied=[1, 2],
+              from_table=1, from_seat=1, sits_out=False, plan=proposed)
+        r.add("button", table=2, seat=7, plan=proposed)
+        r.add("button", table=1, seat=3, plan=proposed)
+        verification = verify_record(r.events)
+        assert verification.ok is ok, verification.problems
+        assert replay(r.events).table(2).button == 7
+
+
+def test_busts_in_hands_at_two_tables_recorded_at_one_instant_share_their_places_CC_20():
+    from casino.rules.tournament.record import compute_results
+
+    r = two_tables(sits_out=False)
+    r.add("bust", entry=1, table=1, hand=4, hand_for_hand_hand=None, stack_at_start=50)
+    r.add("bust", entry=4, table=2, hand=9, hand_for_hand_hand=None, stack_at_start=900)
+    shared = compute_results(replay(r.events))
+    assert [(x.places, set(x.entries)) for x in shared] == [((5, 6), {1, 4})]
+    later = two_tables(sits_out=False)
+    later.add("bust", entry=1, table=1, hand=4, hand_for_hand_hand=None, stack_at_start=50)
+    later.events.append({"seq": len(later.events) + 1, "at": "2026-11-23T20:00:01+00:00", "type": "bust", "entry": 4,
+                         "table": 2, "hand": 9, "hand_for_hand_hand": None, "stack_at_start": 900})
+    assert [(x.places, x.entries) for x in compute_results(replay(later.events))] == [((5,), (4,)), ((6,), (1,))]
+
+
+def test_a_player_moved_to_a_table_before_its_first_hand_finds_the_drawn_blinds_where_they_were_CC_57():
+    """50 entries, 8 seats, seed 4 (issue #38): a table broke before the next table's first hand; the plan had
+    the player moved between its drawn button and small blind sit out (CC-57), and the replay read the blinds
+    live from the button, making him the small blind he could not sit out (CC-53)."""
+    from casino.rules.tournament.seating import next_hand
+
+    r = Record()
+    r.add("setup", buy_in=100, fee=0, starting_stack=1_000, seats_per_table=8, structure={}, payout_table=[],
+          break_order=[], options={}, late_registration_level=None)
+    r.add("registration_opened")
+    for n in range(1, 10):
+        r.add("registered", entry=n, reentry_of=None)
+    r.add("registration_closed", entries=9, prize_pool=900)
+    for n in range(1, 8):
+        r.add("seated", entry=n, table=4, seat=n, chips=1_000, why="draw", button=7, occupied=[],
+              from_table=None, from_seat=None, sits_out=False)
+    for n in (8, 9):
+        r.add("seated", entry=n, table=7, seat=n - 7, chips=1_000, why="draw", button=1, occupied=[],
+              from_table=None, from_seat=None, sits_out=False)
+    drawn = next_hand(replay(r.events).table(4))
+    assert (drawn.button, drawn.small_blind, drawn.big_blind) == (7, 1, 2)  # read from the drawn button
+    r.add("seated", entry=8, table=4, seat=8, chips=1_000, why="break", button=7, occupied=list(range(1, 8)),
+          from_table=7, from_seat=1, sits_out=True)
+    state = replay(r.events)
+    where = next_hand(state.table(4))
+    assert (where.button, where.small_blind, where.big_blind) == (7, 1, 2)
+    assert state.sitting_out_seats(4) == (8,)

@@ -273,6 +273,21 @@ def test_tda08a_a_full_field_is_refused_until_the_director_opens_a_table():
     assert (move.to_table, move.why) == (3, "reentry")
 
 
+def test_no_late_entry_or_re_entry_is_seated_at_the_final_table_TDA_08_A():
+    # The final table, 10 seats with two open: a late entry or a re-entry is refused, not seated there.
+    final = table(1, [1, 2, 3, 4, 5, 6, 7, 8], button=1, sb=2, bb=3, final=True)
+    for why in ("late", "reentry"):
+        for seed in range(20):
+            with pytest.raises(RuleViolation, match="final table") as refusal:
+                seat_late_entry(999, (final,), random.Random(seed), why=why)
+            assert refusal.value.clause == "TDA-08-A"
+    # Nor at a table the director opens beside it.
+    with pytest.raises(RuleViolation, match="final table"):
+        seat_late_entry(999, (final, open_table(2, 10, (final,))), random.Random(1))
+    # The same table before it is the final one takes him.
+    assert seat_late_entry(999, (replace(final, final=False),), random.Random(1)).to_table == 1
+
+
 def test_tda08a_a_seated_entry_or_an_existing_table_number_is_refused():
     tables = (full(1, but=(5,), button=1, sb=2, bb=3),)
     with pytest.raises(RuleViolation):

@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('casino', '0005_decks'),
-        ('tournaments', '0007_id_checks_append_only'),
+        ('tournaments', '0008_dealer_rotation'),
     ]
 
     operations = [
