@@ -13,7 +13,8 @@ class CasinoConfig(AppConfig):
     def ready(self) -> None:
         from axes.signals import user_locked_out
 
-        from casino import database_pool, db_roles, lockouts, roles
+        from casino import database_pool, db_roles, deck_reads, lockouts, roles
+        from casino.audit import RecordCheck, register_record_check
 
         # Migrated as the owner: the application's role gets its rights on every table there is now
         # (first: the role groups below are written through the application's connection).
@@ -25,6 +26,9 @@ class CasinoConfig(AppConfig):
         user_locked_out.connect(lockouts.record_lockout, dispatch_uid="casino.lockouts.record_lockout")
         # After a PostgreSQL restart, the pool's dead connections go at once (casino.database_pool).
         connection_created.connect(database_pool.sweep_dead_connections_at_the_first, dispatch_uid="casino.pool")
+        # verify_audit compares each deck's steps with its stream (issue #39).
+        register_record_check(RecordCheck("Decks: {count} checked against the steps the log recorded for them.",
+                                          deck_reads.verify_deck_steps))
 
 
 class CasinoAdminConfig(admin_apps.AdminConfig):

@@ -160,3 +160,115 @@ class PlayerLink(models.Model):
     @property
     def group_name(self) -> str:
         return f"casino.playerlink.{self.id.hex}"
+
+
+# --- Decks (issue #39): each deck's life, from the stock to its cancellation (casino.rules.decks) ---------
+
+
+class Deck(models.Model):
+    """One physical deck, from the pit's (or the tournament room's) stock to its cancellation: the aggregate
+    its steps are written to (``casino.decks``, through ``casino.writes``). Its state is what the engine's
+    ``casino.rules.decks.Deck`` makes of its steps; its steps are ``DeckStep`` rows, append-only.
+
+    ``stock`` and ``place`` name the pit (or event) and the table by the core's labels (``object_label``:
+    ``tables.pit.2``, ``tables.table.3``, ``tournaments.dealttable.7``): the core knows no game. They are also
+    the channel-layer groups of the consoles and tablets that show them."""
+
+    class State(models.TextChoices):
+        IN_STOCK = "in-stock", _("In stock")
+        ISSUED = "issued", _("Issued to a table")
+        CHECKED = "checked", _("Checked")
+        IN_PLAY = "in-play", _("In play")
+        RETIRED = "retired", _("Retired")
+        DEFECTIVE = "defective", _("Defective")
+        CANCELLING = "cancelling", _("Counted, one signature")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    stock = models.CharField(_("stock"), max_length=80, db_index=True)
+    stock_name = models.CharField(_("stock's name"), max_length=120, blank=True)
+    back = models.CharField(_("back's colour"), max_length=30)
+    design = models.CharField(_("design"), max_length=80, blank=True)
+    serial = models.CharField(_("lot or serial"), max_length=80)
+    state = models.CharField(_("state"), max_length=20, choices=State.choices, default=State.IN_STOCK)
+    place = models.CharField(_("table"), max_length=80, blank=True, db_index=True)
+    place_name = models.CharField(_("table's name"), max_length=120, blank=True)
+    issued_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                  related_name="+", verbose_name=_("issued by"))
+    checked_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                   related_name="+", verbose_name=_("checked by"))
+    defect = models.CharField(_("defect"), max_length=20, blank=True)
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    counted = models.PositiveSmallIntegerField(_("cards counted"), null=True, blank=True)
+    signed_by = models.JSONField(_("cancellation signed by"), default=list, blank=True)
+    #: What the table played when this deck went into play (a tournament's level and dealer: CC-71, TDA-26).
+    in_play_at = models.JSONField(_("put in play at"), default=dict, blank=True)
+    version = models.PositiveBigIntegerField(default=0)
+    received_at = models.DateTimeField(_("received at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["stock", "serial"]
+        verbose_name = _("deck")
+        constraints = [models.UniqueConstraint(fields=["stock", "back", "serial"], name="deck_unique_in_stock")]
+
+    def __str__(self) -> str:
+        return f"{self.serial} ({self.back})"
+
+
+class DeckStepQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise TypeError("a deck's steps are append-only: they are never updated")
+
+    def delete(self):
+        raise TypeError("a deck's steps are append-only: they are never deleted")
+
+
+class DeckStep(models.Model):
+    """One step of a deck's life, in order: received, issued, checked, in play, retired, defective, each
+    signature of its cancellation. Append-only (a trigger refuses UPDATE and DELETE); each has its audit
+    event in the deck's stream."""
+
+    deck = models.ForeignKey(Deck, on_delete=models.PROTECT, related_name="steps")
+    seq = models.PositiveIntegerField(_("number"))
+    action = models.CharField(_("step"), max_length=40)
+    place = models.CharField(_("table"), max_length=80, blank=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(_("at"))
+    details = models.JSONField(_("details"), default=dict, blank=True)
+
+    objects = DeckStepQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["deck", "seq"]
+        verbose_name = _("deck step")
+        constraints = [models.UniqueConstraint(fields=["deck", "seq"], name="deck_step_seq_unique")]
+        indexes = [models.Index(fields=["place", "at"], name="deck_step_place_at")]
+
+    def __str__(self) -> str:
+        return f"{self.deck_id} #{self.seq} {self.action}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise TypeError("a deck's steps are append-only: they are never updated")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError("a deck's steps are append-only: they are never deleted")
+
+
+class DeckRequest(models.Model):
+    """A write on a deck kept under its idempotency key (casino.writes.Aggregate)."""
+
+    deck = models.ForeignKey(Deck, on_delete=models.PROTECT, related_name="requests")
+    key = models.CharField(_("request key"), max_length=100)
+    action = models.CharField(_("action"), max_length=40)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(_("at"))
+    deck_version = models.PositiveBigIntegerField()
+    alerts = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("deck request")
+        constraints = [models.UniqueConstraint(fields=["deck", "key"], name="deck_request_key_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.deck_id}:{self.key} {self.action}"

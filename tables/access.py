@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
+from casino.models import label_of, object_label
 from casino.roles import Role, has_role
 from tables.models import Pit, Table
 
@@ -36,3 +37,15 @@ def supervised_tables(user) -> QuerySet[Table]:
     if has_role(user, Role.PIT_BOSS):
         return tables.filter(pit__pit_boss=user)
     return tables.none()
+
+
+def pit_of_stock(label: str) -> Pit | None:
+    """The pit whose stock of decks ``label`` names (``tables.pit.<id>``, docs/decks.md), or None."""
+    prefix = label_of(Pit, 0)[:-1]
+    rest = label[len(prefix):] if label.startswith(prefix) else ""
+    return Pit.objects.filter(pk=int(rest)).first() if rest.isdigit() and len(rest) < 10 else None
+
+
+def pit_tables_for_decks(pit: Pit) -> list[tuple[str, str]]:
+    """The tables a deck of the pit's stock may be issued to: their labels and names."""
+    return [(object_label(t), t.name) for t in pit.tables.order_by("name")]

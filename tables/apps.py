@@ -23,5 +23,16 @@ class TablesConfig(AppConfig):
         ))
 
         # verify_audit compares every hand's stored actions with what the audit log recorded for them.
+        # issue #39: the hands dealt while a deck was in play, for the inspector (manage.py export_deck_hands)
+        from casino.deck_reads import register_deck_hands
+        from tables.reads import hand_lines_with_deck
+
+        register_deck_hands(hand_lines_with_deck)
+        # ... and a pit's stock of decks, its pit boss signing (casino's decks page, docs/decks.md)
+        from casino.deck_reads import Stock, register_stock
+        from tables.access import pit_of_stock, pit_tables_for_decks, supervises_pit
+
+        register_stock(Stock(find=pit_of_stock, may_sign=supervises_pit, name=lambda pit: pit.name,
+                             places=pit_tables_for_decks))
         register_record_check(RecordCheck("Hands: {count} checked against the actions the log recorded for them.",
                                           verify_hands))

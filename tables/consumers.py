@@ -8,6 +8,7 @@ from the database. Nothing here changes the game; actions are HTTP POSTs.
 from __future__ import annotations
 
 from casino.consumers import LiveConsumer, signed_in_user
+from casino.decks import decks_group
 from casino.roles import read_again
 from tables import rendering
 from tables.access import is_dealer_at, supervises_pit
@@ -56,7 +57,8 @@ class PitConsumer(LiveConsumer):
         self.pit = Pit.objects.filter(pk=pit_id).first()
         if self.user is None or self.pit is None or not supervises_pit(self.user, self.pit):
             return None
-        return [pit_group(self.pit.pk)]
+        # issue #39: and every step of the pit's decks (a deck declared defective on the decks page: at once)
+        return [pit_group(self.pit.pk), decks_group(self.pit.deck_stock)]
 
     def still_allowed(self, version: int | None = None) -> bool:
         self.pit.refresh_from_db(fields=["pit_boss"])

@@ -61,6 +61,11 @@ class Pit(models.Model):
             check_pit_coverage(pit=self)
             super().save(*args, **kwargs)
 
+    @property
+    def deck_stock(self) -> str:
+        """The label of the pit's stock of decks (issue #39, docs/decks.md): its console's group."""
+        return pit_group(self.pk)
+
     def clean(self) -> None:
         check_pit_coverage(pit=self)
 

@@ -47,9 +47,9 @@ from tables.models import (
 __all__ = [
     "ENGINE_NOTE_ALERTS", "PendingAward", "RECENT_HANDS", "SNAPSHOTS", "STATES", "Snapshot", "alert_params",
     "alert_text", "current_hand", "deck_count_pending", "effective_rows", "hand_history_record", "hand_state",
-    "latest_live_hand", "live_session", "open_alerts", "pending_approvals", "recent_hands", "rules_of",
-    "session_result", "snapshot_anywhere", "snapshot_from_db", "snapshot_from_redis", "snapshot_in_process",
-    "state_key", "table_rules", "watching_links", "watching_links_in_process",
+    "hand_lines_with_deck", "hands_with_deck", "latest_live_hand", "live_session", "open_alerts", "pending_approvals",
+    "recent_hands", "rules_of", "session_result", "snapshot_anywhere", "snapshot_from_db", "snapshot_from_redis",
+    "snapshot_in_process", "state_key", "table_rules", "watching_links", "watching_links_in_process",
 ]
 
 RECENT_HANDS = 10  # game recall: the current game and at least nine before it (design notes, AGCO 13.1.1)
@@ -294,6 +294,36 @@ def hand_history_record(hand: Hand) -> dict:
     if state.phase not in (Phase.SETTLED, Phase.VOID):
         raise RuleViolation(N_("The hand is not settled yet: it still needs %(what)s"), None, what=state.awaiting)
     return record_from_state(state, hand=f"{hand.table.name}#{hand.number}")
+
+
+def hands_with_deck(deck) -> list[Hand]:
+    """The inspector's question at the pit (issue #39): every hand dealt at a table while ``deck`` was in play
+    there (its spells, ``casino.deck_reads.spells_of``), with its table, session and start, in one query."""
+    from django.db.models import Q
+
+    from casino.deck_reads import spells_of
+
+    prefix = f"{Table._meta.label_lower}."
+    when = Q()
+    for place, start, end in spells_of(deck):
+        if place.startswith(prefix):
+            when |= Q(table_id=int(place[len(prefix):]), started_at__gte=start,
+                      **({"started_at__lt": end} if end is not None else {}))
+    if not when:
+        return []
+    return list(Hand.objects.filter(when).select_related("table", "session").order_by("started_at", "pk"))
+
+
+def hand_lines_with_deck(deck):
+    """The settled pit hands dealt while ``deck`` was in play, one ``replay_hand`` JSON line each."""
+    import json
+
+    for hand in hands_with_deck(deck):
+        try:
+            record = hand_history_record(hand)
+        except RuleViolation:
+            continue  # in play: not settled, nothing to replay yet
+        yield json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def deck_count_pending(table: Table) -> bool:

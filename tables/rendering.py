@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.i18n import explain
 from casino.memo import BoundedCache
+from casino.models import Deck, object_label
 from casino.refusals import CHANGES_SAID, last_changes
 from casino.rules.cards import RANKS, SUITS
 from casino.rules.errors import RuleViolation
@@ -264,6 +265,14 @@ def pit_context(pit: Pit, user, notice: dict | None = None) -> dict[str, Any]:
             "deck_check": session is not None and session.status == TableSession.Status.DECK_CHECK,
             "closing": session is not None and session.status == TableSession.Status.CLOSING,
         })
+    # issue #39: the decks at each table (issued, checked, in play), one query for the pit
+    at_tables: dict[str, list] = {}
+    for deck in Deck.objects.filter(place__in=[object_label(t) for t in tables],
+                                    state__in=(Deck.State.ISSUED, Deck.State.CHECKED, Deck.State.IN_PLAY,
+                                               Deck.State.DEFECTIVE)):
+        at_tables.setdefault(deck.place, []).append(deck)
+    for row in rows:
+        row["decks"] = sorted(at_tables.get(object_label(row["table"]), ()), key=lambda d: d.serial)
     by_table = {t.pk: t for t in tables}
     approvals = []
     for award in reads.pending_approvals(pit):

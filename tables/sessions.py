@@ -11,9 +11,11 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
+from casino import decks as deck_commands
 from casino.audit import record_event
-from casino.models import PlayerLink, object_label
+from casino.models import Deck, PlayerLink, object_label
 from casino.player_links import end_links, issue_player_link
+from casino.rules.decks import verify_shuffler_pair
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.holdem_bonus import HandState
 from casino.writes import NotAllowed
@@ -56,10 +58,43 @@ def request_opening(*, table, by, key: str, expected_version: int) -> ActionResu
                           action="request_opening", work=work)
 
 
+def _decks_checked(w: TableWrite, serials, session) -> list[Deck]:
+    """The decks the pit boss names at the opening (issue #39): each issued to this table (THB-21); two are one
+    red and one blue (THB-36: a table with a shuffler); each is checked, signed by him, and put in play."""
+    place = object_label(w.table)
+    found = []
+    for serial in dict.fromkeys(serials):
+        deck = Deck.objects.select_for_update().filter(place=place, serial=serial, state=Deck.State.ISSUED).first()
+        if deck is None:
+            raise RuleViolation(N_("Deck %(serial)s was not issued to this table, or is checked already."),
+                                "THB-21", serial=serial)
+        found.append(deck)
+    if len(found) > 1:
+        verify_shuffler_pair([d.back for d in found])
+    for deck in found:
+        deck_commands.check_deck(deck=deck, by=w.by, key=f"{w.key}:check:{deck.pk}"[:100], expected_version=None,
+                                 complete=True, undamaged=True, unmarked=True)
+        deck_commands.put_in_play(deck=deck, by=w.by, key=f"{w.key}:play:{deck.pk}"[:100], expected_version=None,
+                                  place=place, context={"session": session.pk})
+    return found
+
+
+def _retire_decks(w: TableWrite, reason: str) -> list[str]:
+    """The decks in play at the table leave it (its closing), each step audited in its own stream."""
+    retired = []
+    for deck in Deck.objects.select_for_update().filter(place=object_label(w.table), state=Deck.State.IN_PLAY):
+        deck_commands.retire_deck(deck=deck, by=w.by, key=f"{w.key}:retire:{deck.pk}"[:100], expected_version=None,
+                                  reason=reason)
+        retired.append(deck.serial)
+    return retired
+
+
 def confirm_deck_check(*, table, by, key: str, expected_version: int, approve: bool = True,
-                       note: str = "") -> ActionResult:
+                       note: str = "", decks: tuple[str, ...] = ()) -> ActionResult:
     """The pit boss confirms the deck check in their presence and the table opens (THB-21);
-    or refuses a missing or flawed deck, which alerts for the Subdirector and keeps it closed (THB-22)."""
+    or refuses a missing or flawed deck, which alerts for the Subdirector and keeps it closed (THB-22).
+    ``decks``: the serials of the decks checked (issue #39), issued to this table: each is recorded checked and
+    in play, and two must be one red and one blue (THB-36). Without them the check is recorded as before."""
 
     def work(w: TableWrite) -> None:
         require_supervisor(w)
@@ -73,7 +108,9 @@ def confirm_deck_check(*, table, by, key: str, expected_version: int, approve: b
             session.status, session.opened_at = TableSession.Status.OPEN, w.now
             w.table.status = Table.Status.OPEN
             w.event = "opened"
-            w.audit("table.deck_check_confirmed", session=session.pk, note=note)
+            checked = _decks_checked(w, decks, session) if decks else []
+            w.audit("table.deck_check_confirmed", session=session.pk, note=note,
+                    **({"decks": [d.serial for d in checked]} if checked else {}))
         else:
             session.status, session.closed_by, session.closed_at = TableSession.Status.DECK_REFUSED, w.by, w.now
             w.table.status = Table.Status.CLOSED
@@ -123,7 +160,9 @@ def confirm_closing(*, table, by, key: str, expected_version: int, approve: bool
             session.status, session.closed_by, session.closed_at = TableSession.Status.CLOSED, w.by, w.now
             w.table.status = Table.Status.CLOSED
             w.event = "closed"
-            w.audit("table.closed", session=session.pk, house_net=session.hands.aggregate(t=Sum("house_net"))["t"] or 0)
+            retired = _retire_decks(w, "table closed")  # issue #39: its decks leave play with it
+            w.audit("table.closed", session=session.pk, house_net=session.hands.aggregate(t=Sum("house_net"))["t"] or 0,
+                    **({"decks": retired} if retired else {}))
             # Every player's link dies with the session: the next session's player at a box must never
             # be seen through a link issued to someone before (issue #12).
             end_seatings(w, session.seatings.filter(ended_at__isnull=True), Seating.EndReason.SESSION_CLOSED)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime
 import json
 import logging
+import re
 from collections.abc import Callable
 
 from django.contrib import messages
@@ -353,9 +354,17 @@ def pit_console(request, pit_id: int):
     return render(request, "tables/pit_console.html", {"pit": pit, "fragment": fragment, "table_links": table_links})
 
 
+def _serials(post) -> tuple[str, ...]:
+    """The decks' serials the pit boss typed at the opening's check (issue #39): one or two (THB-36)."""
+    serials = tuple(s for s in re.split(r"[\s,;]+", post.get("decks") or "") if s)
+    if len(serials) > 2 or any(len(s) > 80 for s in serials):
+        raise BadInput(_("Name one deck, or the two a shuffler plays (THB-36), by their serials."))
+    return serials
+
+
 def _pit_call(action: str, post):
     if action == "deck-check":
-        return sessions.confirm_deck_check, {"approve": post.get("approve") == "1"}
+        return sessions.confirm_deck_check, {"approve": post.get("approve") == "1", "decks": _serials(post)}
     if action == "closing":
         return sessions.confirm_closing, {"approve": post.get("approve") == "1"}
     if action == "award":

@@ -103,3 +103,23 @@ TABLET_ROLES = (Role.DEALER, Role.TOURNAMENT_FLOOR, Role.TOURNAMENT_DIRECTOR, Ro
 def may_open(user, table: DealtTable) -> bool:
     """Who opens a tournament table's tablet: its dealer on duty, the floor and the director."""
     return has_role(user, *TABLET_ROLES) and may_deal_at(user, table)
+
+
+def event_of_deck_stock(label: str):
+    """The event whose stock of decks ``label`` names (its tables' group, ``tournaments.tournament.<id>.tables``,
+    docs/decks.md), or None."""
+    from tournaments.models import Tournament, tables_group
+
+    head, _dot, tail = label.rpartition(".tournament.")
+    number = tail.removesuffix(".tables")
+    if not head or not number.isdigit() or len(number) >= 10 or label != tables_group(int(number)):
+        return None
+    return Tournament.objects.filter(pk=int(number)).first()
+
+
+def event_tables_for_decks(tournament) -> list[tuple[str, str]]:
+    """The event's dealt tables a deck may be issued to: their labels and names."""
+    from django.utils.translation import gettext
+
+    return [(t.group_name, gettext("Table %(number)s") % {"number": t.number})
+            for t in tournament.dealt_tables.order_by("number")]

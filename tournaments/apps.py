@@ -45,5 +45,16 @@ class TournamentsConfig(AppConfig):
                                           "assignment.", verify_dealers))
         register_record_check(RecordCheck("Entries: {count} players and their ID documents checked against the "
                                           "log's registrations.", verify_players))
+        # issue #39: the hands dealt with a deck, for the inspector (manage.py export_deck_hands)
+        from casino.deck_reads import register_deck_hands
+        from tournaments.reads.hands import hand_lines_with_deck
+
+        register_deck_hands(hand_lines_with_deck)
+        # ... and an event's stock of decks, its floor and director signing (casino's decks page)
+        from casino.deck_reads import Stock, register_stock
+        from tournaments.access import event_of_deck_stock, event_tables_for_decks, works_floor
+
+        register_stock(Stock(find=event_of_deck_stock, may_sign=works_floor, name=lambda event: event.name,
+                             places=event_tables_for_decks))
         register_record_check(RecordCheck("Exclusion list: {count} entries checked against the digest of its last "
                                           "import.", verify_exclusion_list))

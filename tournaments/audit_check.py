@@ -126,6 +126,9 @@ def _compare_hand(hand: TableHand, rows: list[TableHandAction], events: list[Aud
         problems.append(f"{where}: the audit log has {len(started)} {HAND_STARTED} events for it, not 1")
     elif started[0].details.get("hand") != hand.number:
         problems.append(f"{where}: its number differs from the one audited when it started")
+    elif started[0].details.get("deck_id") != hand.deck_id:
+        # issue #39: the deck it was dealt with, as its start audited it (a deck later found marked lists it)
+        problems.append(f"{where}: its deck differs from the one audited when it started")
     if any(e.stream != f"{HAND_PREFIX}{hand.table_id}" for e in events):
         problems.append(f"{where}: some of its audit events are in another table's stream")
     logged: dict[int, tuple[dict, AuditEvent]] = {}

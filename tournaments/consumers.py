@@ -16,6 +16,7 @@ from channels.db import database_sync_to_async
 from django.utils import translation
 
 from casino.consumers import LiveConsumer, signed_in_user
+from casino.decks import decks_group
 from casino.roles import Role, has_role, read_again
 from tournaments import access
 from tournaments.models import DealtTable, Tournament, event_screens_group, tables_group
@@ -54,7 +55,9 @@ class TournamentConsoleConsumer(LiveConsumer):
         self.coalesce_groups = frozenset({self.tournament.group_name})
         self.tables_group = tables_group(self.tournament.pk)
         self.tables_push: asyncio.Task | None = None
-        return [self.tournament.group_name, self.tables_group]
+        # issue #39: and of every step of the event's decks (a deck found defective away from its table)
+        self.decks_group = decks_group(self.tables_group)
+        return [self.tournament.group_name, self.tables_group, self.decks_group]
 
     #: The console redraws the dealt tables' hands at most this often: at a hundred tables the taps come
     #: twenty a second, and a whole console rendered for each, per open console, would cost more than the
@@ -62,7 +65,7 @@ class TournamentConsoleConsumer(LiveConsumer):
     TABLES_PUSH_SECONDS = 1.0
 
     async def state_changed(self, event) -> None:
-        if event.get("group") != self.tables_group:
+        if event.get("group") not in (self.tables_group, getattr(self, "decks_group", None)):
             await super().state_changed(event)
             return
         if self.tables_push is None or self.tables_push.done():

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from casino.bad_input import first_field_with_nul
 from casino.form_input import BadInput, optional_whole, whole
+from casino.rules.decks import CHANGE_TRIGGERS
 from casino.rules.tournament.bounds import (
     MAX_CHIPS,
     MAX_MONEY,
@@ -284,6 +285,12 @@ def event_setup(post, *, editing: bool = False) -> dict:
         "oot_after_change": a_choice(post.get("oot_after_change", "call_or_fold"), ("call_or_fold", "all_options"),
                                      _("the out-of-turn option")),
     }
+    if post.get("deck_change_shown") == "1":  # C-17 (issue #39): a form without it keeps the event's
+        chosen = tuple(t for t in CHANGE_TRIGGERS if post.get(f"deck_change_{t}") == "1")
+        if not chosen:
+            raise BadInput(_("Choose when the deck changes (C-17): at the level's end, at a dealer change or when "
+                             "the director says."))
+        options["deck_change_on"] = chosen
     fields = {
         "buy_in": whole(post.get("buy_in"), _("The buy-in"), low=0, high=MAX_MONEY),
         "fee": whole(post.get("fee") or 0, _("The fee"), low=0, high=MAX_MONEY),

@@ -67,6 +67,11 @@ class Tournament(models.Model):
     def group_name(self) -> str:
         return object_label(self)
 
+    @property
+    def deck_stock(self) -> str:
+        """The label of the event's stock of decks (issue #39, docs/decks.md): its tables' group."""
+        return tables_group(self.pk)
+
 
 class StructureTemplate(models.Model):
     """A saved structure (levels, breaks, denominations) a director copies into a new event."""
@@ -313,6 +318,10 @@ class DealtTable(models.Model):
     #: floor and the director may at any table of their event).
     dealer = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("dealer on duty"), null=True, blank=True,
                                on_delete=models.PROTECT, related_name="dealt_tournament_tables")
+    #: The deck in play here (issue #39, ``casino.decks``): each hand names it; it changes as the house sets
+    #: (C-17: at the level's end, at a dealer change, when the director says). None: no deck recorded yet.
+    deck = models.ForeignKey("casino.Deck", verbose_name=_("deck in play"), null=True, blank=True,
+                             on_delete=models.PROTECT, related_name="+")
     # With the id, names this row for the per-process and shared caches (casino.reads.version_key): a
     # test database reuses ids, never creation stamps.
     created_at = models.DateTimeField(_("created at"), default=timezone.now, editable=False)
@@ -347,6 +356,9 @@ class TableHand(models.Model):
     ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
     #: the tournament record's "hand" event this hand's end wrote (None: not reported, or a misdeal)
     reported_seq = models.PositiveIntegerField(_("reported as event"), null=True, blank=True)
+    #: the deck it was dealt with (issue #39): a deck later found marked lists its hands in one query
+    deck = models.ForeignKey("casino.Deck", verbose_name=_("deck"), null=True, blank=True, on_delete=models.PROTECT,
+                             related_name="tournament_hands")
 
     class Meta:
         ordering = ["table", "-number"]

@@ -341,7 +341,7 @@ DIRECTOR_ACTIONS = frozenset({"pause", "resume", "release_board", "assign_dealer
 TABLES = Aggregate(
     model=DealtTable, requests=TableRequest, owner="table", version_field="table_version",
     stream=lambda pk: label_of(DealtTable, pk), groups=lambda t: [t.group_name, tables_group(t.tournament_id)],
-    answer_ids=("hand",), saved_fields=("paused_reason", "dealer"),
+    answer_ids=("hand",), saved_fields=("paused_reason", "dealer", "deck"),
 )
 
 

@@ -23,8 +23,8 @@ from tests.conftest import ROOT, database_url_for_servers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-APPEND_ONLY = ["casino_auditevent", "tables_handaction", "tables_paytableversion", "tournaments_idcheck",
-               "tournaments_tablehandaction", "tournaments_tournamentevent"]
+APPEND_ONLY = ["casino_auditevent", "casino_deckstep", "tables_handaction", "tables_paytableversion",
+               "tournaments_idcheck", "tournaments_tablehandaction", "tournaments_tournamentevent"]
 
 
 @dataclass(frozen=True)

@@ -244,6 +244,9 @@ def hand_line(hand: TableHand, rows: list[TableHandAction] | None = None) -> dic
         line["started_at"] = hand.started_at.astimezone(UTC).isoformat().replace("+00:00", "Z")
     if hand.level.get("level_number") is not None:
         line["level"] = hand.level["level_number"]
+    # issue #39: the deck it was dealt with, so a deck later found marked names its hands; read, not replayed
+    if hand.deck_id is not None:
+        line["deck"] = hand.deck.serial
     acts: list[dict[str, Any]] = []
     cards: dict[str, list[str]] = {}
     board: list[str] = []
@@ -302,10 +305,34 @@ def hand_lines_text(tournament: Tournament, *, table: int | None = None):
     from django.db.models import Prefetch
 
     hands = (TableHand.objects.filter(table__tournament=tournament, phase__in=OVER)
-             .select_related("table").order_by("table__number", "number")
+             .select_related("table", "deck").order_by("table__number", "number")
              .prefetch_related(Prefetch("actions", queryset=TableHandAction.objects.order_by("seq"))))
     if table is not None:
         hands = hands.filter(table__number=table)
+    for hand in hands.iterator(chunk_size=200):
+        line = hand_line(hand, reads.effective_rows(hand.actions.all()))
+        yield json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+# --- The inspector's question (issue #39): which hands were played with a deck -----------------------------
+
+
+def hands_with_deck(deck) -> list[TableHand]:
+    """Every hand dealt with ``deck`` at any event's tables, with its event, table and start: one query."""
+    return list(TableHand.objects.filter(deck=deck).select_related("table__tournament", "deck")
+                .order_by("started_at", "table__number", "number"))
+
+
+def hand_lines_with_deck(deck):
+    """The hands dealt with ``deck`` that are over, one JSON line each in the ``replay_hand`` format (a deck
+    later found marked: the inspector replays its hands)."""
+    import json
+
+    from django.db.models import Prefetch
+
+    hands = (TableHand.objects.filter(deck=deck, phase__in=OVER).select_related("table", "deck")
+             .order_by("started_at", "table__number", "number")
+             .prefetch_related(Prefetch("actions", queryset=TableHandAction.objects.order_by("seq"))))
     for hand in hands.iterator(chunk_size=200):
         line = hand_line(hand, reads.effective_rows(hand.actions.all()))
         yield json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n"

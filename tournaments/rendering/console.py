@@ -22,6 +22,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
+from casino.models import Deck
 from casino.refusals import CHANGES_SAID, last_changes
 from casino.roles import Role
 from casino.rules.tournament.seating import plan_tables
@@ -239,7 +240,11 @@ def dealt_tables(tournament: Tournament, hand_for_hand: bool) -> list[dict]:
         waits = {"waits_for_deal": several and summary["phase"] == "complete",
                  "waits_for_board": several and summary["board_held"]
                  and hand_reads.another_hand_still_running(state, table)}
-        rows.append({**summary, **(waits if hand_for_hand else {})})
+        rows.append({**summary, **(waits if hand_for_hand else {}), "deck_id": table.deck_id})
+    # issue #39: each table's deck in play, and a defective one at once (CC-72): one query for every table
+    found = {d.pk: d for d in Deck.objects.filter(pk__in=[r["deck_id"] for r in rows if r["deck_id"]])}
+    for row in rows:
+        row["deck"] = found.get(row.pop("deck_id"))
     return rows
 
 

@@ -30,6 +30,8 @@ from django.utils.translation import gettext_lazy
 
 from casino import reads
 from casino.memo import BoundedCache
+from casino.models import Deck
+from casino.rules import decks as deck_rules
 from casino.rules.holdem import Phase
 from casino.rules.holdem.hand import ENDED
 from casino.rules.tournament import chip_race, clock
@@ -112,6 +114,7 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
                             # versions grows with either, so live.js orders its pushes by it.
                             "screen_version": table.version + tournament.version,
                             "hand": hand, "in_play": in_play, "level": _level_view(tournament, state)}
+    view["deck"] = deck_view(table, state, view["level"])
     if engine is not None:
         legal = engine.legal() if in_play else None
         view.update(
@@ -223,6 +226,25 @@ def last_race_view(tournament: Tournament, number: int, hand, names: dict[int, s
                       for entry, cards in race.get("cards") or ()]}
 
 
+#: CC-72's defects (and THB-21's), as the tablet's form offers them.
+DEFECTS = (("duplicate", gettext_lazy("two identical cards")), ("different-backs", gettext_lazy("different backs")),
+           ("missing", gettext_lazy("missing cards")), ("extra", gettext_lazy("extra cards")),
+           ("damaged", gettext_lazy("damaged cards")), ("marked", gettext_lazy("marked cards")))
+
+
+def deck_view(table: DealtTable, state, level: dict[str, Any] | None) -> dict[str, Any]:
+    """The table's deck (issue #39): the one in play, and whether it must change before the next hand: the
+    level or the dealer changed since it went into play, as the house sets (C-17, CC-71, TDA-26), or it is out
+    of play (found defective, CC-72). ``due``: ``"level"``, ``"dealer_change"``, ``"out"`` or None."""
+    deck = Deck.objects.filter(pk=table.deck_id).first() if table.deck_id else None
+    due = None
+    if deck is not None and deck.state != Deck.State.IN_PLAY:
+        due = "out"
+    elif deck is not None and state.setup is not None:
+        due = deck_rules.change_due(state.setup.options.deck_change_on, level_in_play=deck.in_play_at.get("level"),
+                                    level_now=level["reading"].level_number if level else None,
+                                    dealer_in_play=deck.in_play_at.get("dealer"), dealer_now=table.dealer_id)
+    return {"deck": deck, "due": due, "defects": DEFECTS}
 def rotation_view(table: DealtTable, tournament: Tournament, state) -> dict[str, Any] | None:
     """The dealers' rotation at this table (issue #38 item 5; RP-07): the dealer it puts here now, and the next
     change here (its time and who comes); None when the table is in no rotation."""

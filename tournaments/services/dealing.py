@@ -40,7 +40,12 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.utils.translation import gettext
+
+from casino import decks
+from casino.models import Deck
 from casino.roles import Role, has_role
+from casino.rules import decks as deck_rules
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.holdem import HoldemHand, Phase, action_from_dict
 from casino.rules.holdem.actions import BETTING_KINDS
@@ -130,6 +135,7 @@ def start_hand(*, table: DealtTable, by, key: str, expected_version: int) -> Tab
                                 "TDA-24-A", table=w.table.number)
         level = clock.level_for_hand(structure, events, w.now,
                                      hand_for_hand_seconds=setup.options.hand_for_hand_seconds)
+        deck = _deck_for_the_hand(w.table, setup.options, reading.level_number)
         chips = {e.entry: e.stack for e in state.in_play}
         unit = min(structure.denominations_at(reading.step), default=1)
         plan = next_hand_setup(seats, chips, level, options=setup.options, chip_unit=unit,
@@ -146,7 +152,7 @@ def start_hand(*, table: DealtTable, by, key: str, expected_version: int) -> Tab
                              "small_blind_position": plan.where.small_blind_position,
                              "big_blind": plan.where.big_blind},
                    "sitting_out": list(plan.sitting_out), "hand_for_hand_release": release},
-            phase=Phase.ANTES.value, started_at=w.now)
+            phase=Phase.ANTES.value, started_at=w.now, deck=deck)
         # The engine posts and deals (cards unknown: the dealer records them only at the showdown).
         dealt = HoldemHand(plan.setup, plan.rules)
         if dealt.can_post_antes():
@@ -170,7 +176,8 @@ def start_hand(*, table: DealtTable, by, key: str, expected_version: int) -> Tab
         w.hand = hand
         w.event = "hand-started"
         audit_hand(w, "tournament.table_hand_started", hand, table=w.table.number, hand=hand.number,
-                level=hand.level, stacks=plan.setup.to_dict()["stacks"])
+                level=hand.level, stacks=plan.setup.to_dict()["stacks"],
+                **({"deck": deck.serial, "deck_id": deck.pk} if deck is not None else {}))
 
     return write_at_table(table, by=by, key=key, expected_version=expected_version, action="start_hand", work=work)
 
@@ -501,3 +508,116 @@ def resume_table(*, table: DealtTable, by, key: str, expected_version: int) -> T
         w.audit("tournament.table_resumed", table=w.table.number)
 
     return write_at_table(table, by=by, key=key, expected_version=expected_version, action="resume", work=work)
+
+
+# --- The table's deck (issue #39): changed as the house sets (C-17, TDA-26, CC-71), never at a player's request
+# (CC-76); a defective one voids the hand (CC-72, CC-73, TDA-35-E, C-35) ------------------------------------
+
+
+def deck_change_due(table: DealtTable, deck: Deck | None, options, level_now: int | None) -> str | None:
+    """Why the table's deck must change before the next hand (``"level"``, ``"dealer_change"``), or None:
+    the house's option C-17 against the level and the dealer it went into play with (CC-71, TDA-26)."""
+    if deck is None or deck.state != Deck.State.IN_PLAY:
+        return None
+    return deck_rules.change_due(options.deck_change_on, level_in_play=deck.in_play_at.get("level"),
+                                 level_now=level_now, dealer_in_play=deck.in_play_at.get("dealer"),
+                                 dealer_now=table.dealer_id)
+
+
+def _deck_for_the_hand(table: DealtTable, options, level_now: int | None) -> Deck | None:
+    """The deck the next hand is dealt with: the table's, unless it was found defective (CC-72) or its change
+    is due (C-17): then the dealer changes it first. A table with no deck recorded deals as before (None)."""
+    if table.deck_id is None:
+        return None
+    deck = Deck.objects.get(pk=table.deck_id)
+    if deck.state != Deck.State.IN_PLAY:
+        raise RuleViolation(N_("Deck %(serial)s is out of play: put a new deck in play before the next hand."),
+                            "CC-72", serial=deck.serial)
+    due = deck_change_due(table, deck, options, level_now)
+    if due == "level":
+        raise RuleViolation(N_("The level changed: change the deck before the next hand."), "CC-71")
+    if due == "dealer_change":
+        raise RuleViolation(N_("The dealer changed: change the deck before the next hand."), "TDA-26")
+    return deck
+
+
+def _level_now(w: TableWrite) -> int | None:
+    tournament = Tournament.objects.get(pk=w.table.tournament_id)
+    state = event_reads.tournament_state(tournament)
+    if state.setup is None:
+        return None
+    structure = Structure.from_dict(state.setup.structure)
+    return clock.clock_at(structure, list(state.clock_events), w.now,
+                          hand_for_hand_seconds=state.setup.options.hand_for_hand_seconds).level_number
+
+
+def change_deck(*, table: DealtTable, by, key: str, expected_version: int, deck: Deck | int,
+                reason: str) -> TableResult:
+    """The table's deck changed between hands: the one in play retired, ``deck`` (issued to this table and
+    checked, THB-21) put in play, with the level and the dealer it starts under. ``reason``: ``"level"`` or
+    ``"dealer_change"`` (the change due, as the house sets: C-17, TDA-26, CC-71), ``"director"`` (his word:
+    only he or the floor for him), ``"player"`` (refused: CC-76) or, for the first deck or one out of play,
+    anything. Audited; the hands from then on name the new deck."""
+    reason = str(reason or "")
+    if reason == "director" and not runs_the_floor(by, table):
+        raise NotAllowed(N_("Only the tournament director or the floor orders a deck change."))
+
+    def work(w: TableWrite) -> None:
+        last = latest_hand(w.table)
+        if last is not None and Phase(last.phase) not in ENDED:
+            raise RuleViolation(N_("The deck changes between hands: finish the hand in play."), "CC-71")
+        new = Deck.objects.select_for_update().filter(pk=getattr(deck, "pk", deck)).first()
+        if new is None or new.place != w.table.group_name:
+            raise RuleViolation(N_("That deck was not issued to this table."), "THB-21")
+        old = Deck.objects.select_for_update().get(pk=w.table.deck_id) if w.table.deck_id else None
+        options = _options(w.table)
+        level = _level_now(w)
+        if old is not None and old.state == Deck.State.IN_PLAY:
+            deck_rules.verify_change(reason, options.deck_change_on)  # a player's request: CC-76
+            due = deck_change_due(w.table, old, options, level)
+            if reason in ("level", "dealer_change") and due != reason:
+                raise RuleViolation(N_("No %(reason)s since this deck went into play: the house changes it then "
+                                       "or when the director says."), "C-17",
+                                    reason=deck_rules.CHANGE_PHRASES.get(reason, reason))
+        context = {"level": level, "dealer": w.table.dealer_id, "table": w.table.number}
+        decks.change_decks(old=old, new=new, by=w.by, key=w.key, place=w.table.group_name, reason=reason,
+                           context=context)
+        w.table.deck = new
+        w.audit("tournament.table_deck_changed", table=w.table.number, deck=new.serial, deck_id=new.pk,
+                old=old.serial if old is not None else None, reason=reason, level=level)
+
+    return write_at_table(table, by=by, key=key, expected_version=expected_version,
+                          action=asked_for("change_deck", {"deck": getattr(deck, "pk", deck), "reason": reason}),
+                          work=work)
+
+
+def declare_defective_deck(*, table: DealtTable, by, key: str, expected_version: int, defect: str,
+                           reason: str = "", rng=SYSTEM_RANDOM) -> TableResult:
+    """The table's deck found defective (CC-72: two identical cards, different backs, missing or extra cards):
+    a hand in play is stopped and every bet returned (TDA-35-E, CC-73, C-35: the engine's defective deck), the
+    deck retired as defective with its reason, and the floor told at once (the console's group, the alert).
+    The next hand waits for a new deck. Audited."""
+    reason = (reason or "").strip()[:200]
+
+    def work(w: TableWrite) -> None:
+        if w.table.deck_id is None:
+            raise RuleViolation(N_("No deck is recorded in play at this table."), "CC-72")
+        old = Deck.objects.select_for_update().get(pk=w.table.deck_id)
+        decks.engine_deck(old).verify_declare_defective(defect)
+        hand, before, rows, last = hand_in_play(w)
+        voided = None
+        if hand is not None and Phase(hand.phase) not in ENDED:
+            _apply(w, hand, before, action_from_dict({"action": "defective-deck"}), rng, last=last, rows=rows)
+            voided = hand.number
+        decks.declare_defective(deck=old, by=w.by, key=f"{w.key}:defective"[:100], expected_version=None,
+                                defect=defect, reason=reason)
+        w.event = "deck-defective"
+        w.alerts.append(gettext("Defective deck: the hand is void and every bet returned; the floor is told (CC-72)."))
+        details = {"table": w.table.number, "deck": old.serial, "deck_id": old.pk, "defect": defect, "reason": reason}
+        if voided is not None:  # the rows the engine appended are audited with the hand's digests
+            audit_hand(w, "tournament.table_deck_defective", hand, hand=voided, **details)
+        else:
+            w.audit("tournament.table_deck_defective", **details)
+
+    return write_at_table(table, by=by, key=key, expected_version=expected_version,
+                          action=asked_for("defective_deck", {"defect": defect}), work=work)

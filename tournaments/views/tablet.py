@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.access import role_required
 from casino.form_input import BadInput, version_and_key
+from casino.models import Deck
 from casino.refusals import mark_refusal
 from casino.rules.errors import RuleViolation
 from casino.rules.holdem.actions import OUT_OF_TURN_ACTS
@@ -26,7 +27,14 @@ from tournaments.access import TABLET_ROLES, may_open
 from tournaments.models import DealtTable, Tournament
 from tournaments.reads import event as event_reads
 from tournaments.reads import hands as hand_reads
-from tournaments.rendering.tablet import fragment_at, handed_over, table_and_event, tablet_fragment, what_changed
+from tournaments.rendering.tablet import (
+    DEFECTS,
+    fragment_at,
+    handed_over,
+    table_and_event,
+    tablet_fragment,
+    what_changed,
+)
 from tournaments.services import dealing, rotation
 from tournaments.views.common import outcome
 
@@ -95,6 +103,17 @@ def _record(action: str, post) -> dict[str, Any]:
     raise Http404
 
 
+#: Why the tablet changes the deck (C-17): the change due, the director's order, a player's request (refused:
+#: CC-76), or a new deck where none is in play.
+DECK_CHANGE_REASONS = ("level", "dealer_change", "director", "player", "defective", "opening")
+
+
+def _deck_here(dealt: DealtTable, post) -> Deck:
+    serial = forms.text(post, "serial", _("The deck's serial"), required=True, limit=80)
+    deck = Deck.objects.filter(place=dealt.group_name, serial=serial, state=Deck.State.CHECKED).first()
+    if deck is None:
+        raise BadInput(_("No checked deck %(serial)s was issued to this table.") % {"serial": serial})
+    return deck
 def _optional_cards(post, count: int) -> dict[str, Any]:
     """The cards of a dealing error when the dealer entered them (``count`` of them), else nothing."""
     cards = _cards(post.get("cards"))
@@ -144,6 +163,16 @@ def tablet_act(request, tournament_id: int, table: int, action: str):
             return dealing.call_clock(**common)
         if action == "clock-ran-out":
             return dealing.clock_ran_out(**common)
+        if action == "change-deck":
+            # issue #39: the deck in the dealer's hands, by its serial, issued to this table and checked
+            return dealing.change_deck(**common, deck=_deck_here(dealt, post),
+                                       reason=forms.a_choice(post.get("reason", ""), DECK_CHANGE_REASONS,
+                                                             _("why the deck changes")))
+        if action == "defective-deck":
+            # CC-72: the hand in play void (TDA-35-E, CC-73) and the deck retired as defective, with why
+            return dealing.declare_defective_deck(**common, defect=forms.a_choice(
+                post.get("defect", ""), [code for code, _said in DEFECTS], _("the defect")),
+                reason=forms.text(post, "reason", _("Why"), limit=200))
         if action == "hand-over":
             return rotation.hand_over(**common)  # issue #38 item 5: the change the rotation made due
         if action == "colour-up":

@@ -38,6 +38,8 @@ KNOWN_KEYS = frozenset({
     "mode", "rules", "heads_up_in_tournament",
     # A tournament hand's start and level (issue #36): what the inspector reads, not what the replay settles.
     "started_at", "level",
+    # The deck it was dealt with (issue #39): what the inspector reads, not what the replay settles.
+    "deck",
 })
 SEAT_ACTS = ("fold", "check", "call", "bet", "raise", "all-in", "chips", "kill-hand")
 TABLE_ACTS = ("misdeal", "defective-deck")

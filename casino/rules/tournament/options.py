@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from casino.rules.decks import DEFAULT_CHANGE_ON, verify_change_on
 from casino.rules.errors import N_, RuleViolation
 
 ANTE_MODES = ("none", "button", "big_blind")
@@ -62,8 +63,14 @@ class HouseOptions:
     #: C-08: an act out of turn, and the action changed before the player's turn: he must call or fold
     #: (CC-134, the default), or every option is his, the chips returned (TDA-53-A, ``"all_options"``).
     oot_after_change: str = "call_or_fold"
+    #: C-17: when the deck changes: at the level's end, at a dealer change, when the director says (TDA-26,
+    #: CC-71); the house's default is CC-71's "level + director".
+    deck_change_on: tuple[str, ...] = DEFAULT_CHANGE_ON
 
     def __post_init__(self) -> None:
+        if not isinstance(self.deck_change_on, tuple):  # stored as a JSON list
+            object.__setattr__(self, "deck_change_on", tuple(self.deck_change_on or ()))
+        verify_change_on(self.deck_change_on)
         if self.ante_mode not in ANTE_MODES:
             raise RuleViolation(N_("Unknown ante mode %(mode)s"), "C-02", mode=self.ante_mode)
         if not 2 <= self.final_table_size <= 10:

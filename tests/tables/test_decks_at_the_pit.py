@@ -1,0 +1,204 @@
+"""The pit's decks (issue #39): named at the opening's check in the pit boss's presence (THB-21), a shuffler's two
+one red and one blue (THB-36), retired at the closing; the decks a table used in a session, and the hands dealt
+while a deck was in play (the inspector's question)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from casino import deck_reads, decks
+from casino.models import AuditEvent, Deck, object_label
+from casino.rules.errors import RuleViolation
+from casino.writes import NotAllowed
+from tables import reads, services, sessions
+from tables.models import Table, TableSession
+from tables.models import pit_group as pit_label
+
+from .helpers import CLOSE_BETS, DEAL, act, ante, fold, play
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_passwords")]
+
+
+def issued(table, by, serial: str, back: str) -> Deck:
+    """A deck received into the pit's stock and issued to ``table``, the pit boss signing."""
+    deck = decks.receive_deck(stock=pit_label(table.pit_id), back=back, serial=serial, by=by)
+    decks.issue_deck(deck=deck, by=by, key=uuid.uuid4().hex, expected_version=deck.version,
+                     place=object_label(table), place_name=table.name)
+    deck.refresh_from_db()
+    return deck
+
+
+def test_the_opening_check_names_the_shufflers_red_and_blue_decks_and_puts_them_in_play_THB_21_THB_36(
+        table_one, dealer_dana, pit_boss_pat):
+    red, blue = issued(table_one, pit_boss_pat, "R-104", "red"), issued(table_one, pit_boss_pat, "B-221", "blue")
+    act(sessions.request_opening, table_one, dealer_dana)
+    act(sessions.confirm_deck_check, table_one, pit_boss_pat, decks=("R-104", "B-221"))
+    for deck in (red, blue):
+        deck.refresh_from_db()
+        assert (deck.state, deck.checked_by_id) == (Deck.State.IN_PLAY, pit_boss_pat.pk)
+    confirmed = AuditEvent.objects.get(action="table.deck_check_confirmed")
+    assert confirmed.details["decks"] == ["R-104", "B-221"]
+
+
+def test_two_decks_of_one_colour_are_refused_and_nothing_is_recorded_THB_36(table_one, dealer_dana, pit_boss_pat):
+    one, two = issued(table_one, pit_boss_pat, "R-1", "red"), issued(table_one, pit_boss_pat, "R-2", "red")
+    act(sessions.request_opening, table_one, dealer_dana)
+    with pytest.raises(RuleViolation) as refused:
+        act(sessions.confirm_deck_check, table_one, pit_boss_pat, decks=("R-1", "R-2"))
+    assert refused.value.clause == "THB-36"
+    table_one.refresh_from_db()
+    assert table_one.status == Table.Status.OPENING
+    assert {d.state for d in Deck.objects.filter(pk__in=(one.pk, two.pk))} == {Deck.State.ISSUED}
+
+
+def test_a_deck_not_issued_to_the_table_is_not_checked_there_THB_21(table_one, dealer_dana, pit_boss_pat):
+    decks.receive_deck(stock=pit_label(table_one.pit_id), back="red", serial="R-9", by=pit_boss_pat)
+    act(sessions.request_opening, table_one, dealer_dana)
+    with pytest.raises(RuleViolation) as refused:
+        act(sessions.confirm_deck_check, table_one, pit_boss_pat, decks=("R-9",))
+    assert refused.value.clause == "THB-21"
+
+
+def test_a_dealer_does_not_issue_a_deck(table_one, dealer_dana, pit_boss_pat):
+    deck = decks.receive_deck(stock=pit_label(table_one.pit_id), back="red", serial="R-5", by=pit_boss_pat)
+    with pytest.raises(NotAllowed):
+        decks.issue_deck(deck=deck, by=dealer_dana, key=uuid.uuid4().hex, expected_version=deck.version,
+                         place=object_label(table_one))
+
+
+def test_the_closing_retires_the_decks_and_the_session_lists_them_and_their_hands(table_one, dealer_dana,
+                                                                                  pit_boss_pat):
+    red, blue = issued(table_one, pit_boss_pat, "R-104", "red"), issued(table_one, pit_boss_pat, "B-221", "blue")
+    act(sessions.request_opening, table_one, dealer_dana)
+    act(sessions.confirm_deck_check, table_one, pit_boss_pat, decks=("R-104", "B-221"))
+    act(services.start_hand, table_one, dealer_dana)
+    play(table_one, dealer_dana, ante(1, 10), CLOSE_BETS, DEAL, fold(1))
+    act(sessions.request_closing, table_one, dealer_dana)
+    act(sessions.confirm_closing, table_one, pit_boss_pat)
+    for deck in (red, blue):
+        deck.refresh_from_db()
+        assert deck.state == Deck.State.RETIRED and deck.reason == "table closed"
+    session = TableSession.objects.get(table=table_one)
+    used = deck_reads.decks_used_at(object_label(table_one), session.opened_at, session.closed_at)
+    assert sorted(s.deck.serial for s in used) == ["B-221", "R-104"] and all(s.end is not None for s in used)
+    hands = reads.hands_with_deck(red)
+    assert [h.pk for h in hands] == list(session.hands.values_list("pk", flat=True))
+    # a hand of the next session, with other decks, is not one of them
+    act(sessions.request_opening, table_one, dealer_dana)
+    act(sessions.confirm_deck_check, table_one, pit_boss_pat)
+    act(services.start_hand, table_one, dealer_dana)
+    play(table_one, dealer_dana, ante(1, 10), CLOSE_BETS, DEAL, fold(1))
+    assert len(reads.hands_with_deck(red)) == len(hands) == 1
+
+
+def test_the_pit_console_shows_each_tables_decks(client, table_one, dealer_dana, pit_boss_pat):
+    issued(table_one, pit_boss_pat, "R-104", "red")
+    client.force_login(pit_boss_pat)
+    body = client.get(f"/tables/pit/{table_one.pit_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-deck="R-104"' in body and "Issued to a table" in body
+    assert f'href="/decks/{pit_label(table_one.pit_id)}/"' in body  # the pit's decks page
+
+
+def test_the_inspector_exports_a_decks_hands_from_both_games_and_they_replay(table_one, dealer_dana, pit_boss_pat,
+                                                                            tmp_path):
+    import json
+
+    from django.core.management import call_command
+
+    from casino.rules.replay import replay_record
+
+    red = issued(table_one, pit_boss_pat, "R-104", "red")
+    act(sessions.request_opening, table_one, dealer_dana)
+    act(sessions.confirm_deck_check, table_one, pit_boss_pat, decks=("R-104",))
+    act(services.start_hand, table_one, dealer_dana)
+    play(table_one, dealer_dana, ante(1, 10), CLOSE_BETS, DEAL, fold(1))
+    out = tmp_path / "deck.jsonl"
+    call_command("export_deck_hands", str(red.pk), out=str(out))
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(lines) == 1 and lines[0]["game"] == "texas-holdem-bonus"
+    assert "error" not in replay_record(lines[0])
+
+
+def test_verify_audit_checks_each_decks_steps_against_its_stream(table_one, pit_boss_pat):
+    from django.db import connection
+
+    from casino.deck_reads import verify_deck_steps
+    from casino.models import DeckStep
+
+    deck = issued(table_one, pit_boss_pat, "R-104", "red")
+    assert verify_deck_steps() == (1, [])
+    with connection.cursor() as cursor:  # a step written behind the services' back: no audit event
+        cursor.execute("INSERT INTO casino_deckstep (deck_id, seq, action, place, at, details) "
+                       "VALUES (%s, 9, 'in-play', '', now(), '{}')", [deck.pk])
+    assert DeckStep.objects.filter(deck=deck).count() == 3
+    checked, problems = verify_deck_steps()
+    assert checked == 1 and "R-104" in problems[0]
+
+
+# --- The stock's decks page (casino.deck_views), over HTTP --------------------------------------------------------
+
+
+def _post(client, stock, action, **fields):
+    deck = Deck.objects.filter(pk=fields["deck"]).first() if str(fields.get("deck", "")).isdigit() else None
+    data = {"key": uuid.uuid4().hex, **({"version": deck.version} if deck is not None else {}), **fields}
+    return client.post(f"/decks/{stock}/{action}/", data, HTTP_ACCEPT_LANGUAGE="en")
+
+
+def test_the_pit_boss_takes_a_deck_from_receipt_to_cancellation_on_the_decks_page(
+        client, table_one, pit_boss_pat, games_director_gloria):
+    stock = pit_label(table_one.pit_id)
+    client.force_login(pit_boss_pat)
+    page = client.get(f"/decks/{stock}/", HTTP_ACCEPT_LANGUAGE="en")
+    assert page.status_code == 200 and "No deck in this stock yet." in page.content.decode()
+    assert _post(client, stock, "receive", back="Red", design="Club", serial="R-300").status_code == 302
+    deck = Deck.objects.get(serial="R-300")
+    assert (deck.stock, deck.back) == (stock, "red")
+    assert _post(client, stock, "issue", deck=deck.pk, place=object_label(table_one)).status_code == 302
+    assert _post(client, stock, "check", deck=deck.pk, complete="1", undamaged="1", unmarked="1",
+                 counted="52").status_code == 302
+    assert _post(client, stock, "retire", deck=deck.pk, reason="worn").status_code == 302
+    assert _post(client, stock, "sign", deck=deck.pk, counted="52").status_code == 302
+    twice = _post(client, stock, "sign", deck=deck.pk)
+    assert twice.status_code == 422 and "two different people" in twice.content.decode()
+    deck.refresh_from_db()
+    assert deck.state == Deck.State.CANCELLING
+    client.force_login(games_director_gloria)
+    assert _post(client, stock, "sign", deck=deck.pk).status_code == 302
+    deck.refresh_from_db()
+    assert deck.state == Deck.State.CANCELLED and deck.signed_by == [pit_boss_pat.pk, games_director_gloria.pk]
+    body = client.get(f"/decks/{stock}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-deck-state="cancelled"' in body
+
+
+def test_the_decks_page_refuses_bad_input_and_other_pits_and_dealers(client, table_one, pit_boss_pat,
+                                                                     pit_boss_paula, dealer_dana):
+    stock = pit_label(table_one.pit_id)
+    client.force_login(pit_boss_pat)
+    assert _post(client, stock, "receive", back="", serial="X").status_code == 400  # its back is required
+    assert _post(client, stock, "receive", back="red", serial="X" * 81).status_code == 400
+    assert _post(client, stock, "receive", back="red", serial="A\x00B").status_code == 400
+    assert _post(client, stock, "issue", deck="abc").status_code == 400
+    deck = decks.receive_deck(stock=stock, back="red", serial="R-1", by=pit_boss_pat)
+    assert _post(client, stock, "issue", deck=deck.pk, place="tables.table.999999").status_code == 400
+    assert _post(client, stock, "sign", deck=deck.pk, counted="52").status_code == 422  # not retired
+    assert client.get("/decks/tables.pit.999999/").status_code == 404
+    client.force_login(pit_boss_paula)  # another pit's boss
+    assert client.get(f"/decks/{stock}/").status_code == 403
+    client.force_login(dealer_dana)
+    assert client.get(f"/decks/{stock}/").status_code == 403
+    assert Deck.objects.count() == 1
+
+
+def test_a_deck_declared_defective_is_shown_on_the_pit_console_at_once_CC_72(client, table_one, dealer_dana,
+                                                                            pit_boss_pat):
+    issued(table_one, pit_boss_pat, "R-104", "red")
+    act(sessions.request_opening, table_one, dealer_dana)
+    act(sessions.confirm_deck_check, table_one, pit_boss_pat, decks=("R-104",))
+    deck = Deck.objects.get(serial="R-104")
+    decks.declare_defective(deck=deck, by=dealer_dana, key=uuid.uuid4().hex, expected_version=deck.version,
+                            defect="marked", reason="the ace of hearts is nicked")
+    client.force_login(pit_boss_pat)
+    body = client.get(f"/tables/pit/{table_one.pit_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "data-deck-defective" in body and "the ace of hearts is nicked" in body
