@@ -8,8 +8,8 @@ go all-in and each pot (the main pot and the side pots of unequal stacks) goes t
 eligible for it, drawn with the injected ``rng``. A bet nobody could call is returned. Chips are
 conserved exactly: what the hand's players have at its end adds up to what they had at its start.
 
-Where the rules are silent for a simulation: a dead button (an empty seat, or a player sitting the hand out,
-CC-53) pays no button ante, the big blind pays it instead (the hand still has one ante); a player who
+A dead button (an empty seat, or a player sitting the hand out) makes a hand without a button ante
+(CC-52, CC-53), as at the dealt tables. Where the rules are silent for a simulation: a player who
 cannot cover the blind or the ante posts what he has and is all-in. Players moved onto the button or
 between the button and the small blind are not dealt in (``sitting_out``: C-03, CC-53, CC-57, TDA-10).
 """
@@ -93,8 +93,8 @@ def play_hand(table: seating.TableSeats, stacks: dict[int, int], level: Level, *
     """Play the next hand at ``table`` (``stacks``: entry -> chips of its players); None with fewer than
     two players dealt in. ``sitting_out``: the seats whose players were moved onto the button or between the
     button and the small blind (C-03, CC-53, CC-57, TDA-10, ``TournamentState.sitting_out_seats``): not dealt
-    in, they post nothing (a button sitting out pays no button ante: the big blind pays it, as for a dead
-    button), as the dealt tables' ``table_hand.next_hand_setup``. Every draw is made with ``rng``."""
+    in, they post nothing, and a button sitting out, like a dead button, makes a hand without a button ante
+    (CC-52, CC-53), as the dealt tables' ``table_hand.next_hand_setup``. Every draw is made with ``rng``."""
     where = seating.next_hand(table)
     if where is None:
         return None
@@ -110,9 +110,11 @@ def play_hand(table: seating.TableSeats, stacks: dict[int, int], level: Level, *
     put_in = dict.fromkeys(start, 0)
     players = len(start)
     ante = ante_for(level, ante_mode, players=players, halve_at_or_below=ante_halve_at_or_below)
+    if ante_mode == "button" and where.button not in start:
+        ante = 0  # CC-52, CC-53: a dead button, or a button sitting the hand out, takes no ante (as table_hand)
     if ante:
         # CC-50/51: the button pays the button ante; RP-11: the big blind pays the big-blind ante
-        payer = where.button if ante_mode == "button" and where.button in start else where.big_blind
+        payer = where.button if ante_mode == "button" else where.big_blind
         _post(start, put_in, payer, ante)
     if where.small_blind is not None and where.small_blind in start:
         _post(start, put_in, where.small_blind, level.small_blind)

@@ -95,7 +95,7 @@ def test_a_player_moved_onto_the_button_sits_the_hand_out_and_posts_nothing_CC_5
                          sitting_out=[1])
         assert hand.button == 1 and 1 not in hand.stacks_at_start and 1 not in hand.stacks_at_end
         assert 1 not in hand.busted and all(1 not in pot.eligible for pot in hand.pots)
-        assert hand.ante == LEVEL.small_blind  # three dealt in: halved (CC-51)
+        assert hand.ante == 0  # the button sits out: a hand without a button ante, as at a dealt table (CC-53)
         assert sum(hand.stacks_at_end.values()) == 15_000
 
 
@@ -116,3 +116,17 @@ def test_a_seat_due_a_blind_cannot_sit_the_hand_out_CC_53():
         with pytest.raises(RuleViolation) as refused:
             play_hand(table, by_entry, LEVEL, ante_mode="none", rng=random.Random(0), sitting_out=[blind])
         assert refused.value.clause == "CC-53"
+
+
+def test_a_dead_button_makes_a_hand_without_the_button_ante_as_at_a_dealt_table_CC_52():
+    from casino.rules.tournament import table_hand  # noqa: F401  the dealt tables' rule, said the same way
+    # the last hand: button 1, small blind 2, big blind 4; the small blind's player has gone since
+    players = ((1, 101), (4, 104), (6, 106))
+    table = seating.TableSeats(table=4, seats=9, players=players, button=1, small_blind=2, big_blind=4)
+    by_entry = {101: 5_000, 104: 5_000, 106: 5_000}
+    where = seating.next_hand(table)
+    assert where.button == 2 and where.button not in dict(players)  # the button on his empty seat: dead (CC-52)
+    hand = play_hand(table, by_entry, LEVEL, ante_mode="button", rng=random.Random(4))
+    assert hand.ante == 0
+    big_blind_ante = play_hand(table, by_entry, LEVEL, ante_mode="big_blind", rng=random.Random(4))
+    assert big_blind_ante.ante == LEVEL.ante  # the big-blind ante does not depend on the button (RP-11)
