@@ -118,6 +118,18 @@ def _fresh_process_caches():
 
 
 @pytest.fixture(autouse=True)
+def _the_houses_language():
+    """Each test starts in the house's language (Spanish): a request in English activates English in the
+    thread, and Django leaves it active after the response, so a later test would read English."""
+    from django.conf import settings as django_settings
+    from django.utils import translation
+
+    translation.activate(django_settings.LANGUAGE_CODE)
+    yield
+    translation.activate(django_settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
 def _audit_anchors_in_tmp(settings, tmp_path):
     """Each test anchors the audit log in a file of its own: test databases reuse stream names."""
     settings.AUDIT_ANCHOR_PATH = tmp_path / "audit-anchors.jsonl"
