@@ -458,3 +458,16 @@ def test_after_an_extra_burn_the_next_street_takes_no_burn_and_its_record_says_s
 def test_a_second_burn_card_is_refused_without_a_missed_burn_CC_105():
     hand = play_round_passively(four_handed()).deal_flop(parse_cards("2c3d4h"), "5s")
     assert refused(play_round_passively(hand).deal_turn, "9c", "8c", None, "7c") == "CC-105"
+
+
+def test_a_hand_line_s_burns_must_follow_from_its_burn_error_CC_105():
+    line = {"game": "holdem", "button": 2, "blinds": {"small": 100, "big": 200}, "stacks": {"1": 5_000, "2": 5_000},
+            "actions": [{"seat": 2, "act": "call"}, {"seat": 1, "act": "check"}, {"seat": 1, "act": "check"},
+                        {"act": "burn-error", "burns": 0}, {"seat": 2, "act": "check"},
+                        {"seat": 1, "act": "bet", "to": 200}, {"seat": 2, "act": "fold"}],
+            "board": ["2c", "3d", "4h", "9c"], "burns": {"flop": 1, "turn": 2}}
+    answer = replay_holdem_hand(line)
+    assert "error" not in answer, answer
+    assert answer["stacks"] == {"1": 5_200, "2": 4_800}
+    assert "CC-105" in replay_holdem_hand({**line, "burns": {"flop": 1, "turn": 1}})["error"]
+    assert "error" in replay_holdem_hand({**line, "burns": {"turn": "two"}})
