@@ -135,6 +135,7 @@ class DealingErrors:
     def _burn_dealt(self, street) -> None:
         """The street is dealt: its plan is used up; a turn's set-aside card goes back into the stub (RP-05-B)."""
         if self.burn_plan:
+            self.plans_used = (*self.plans_used, *(p for p in self.burn_plan if p[0] is street))
             self.burn_plan = tuple(p for p in self.burn_plan if p[0] is not street)
         if street is H.Street.TURN and self.set_aside:
             self._cards_seen = self._cards_seen.difference(self.set_aside)
@@ -636,6 +637,13 @@ class DealingErrors:
         kept = H.STREETS.index(street) - 1  # the streets dealt before it
         on_board = (0, 3, 4)[kept]
         taken = (*self.board[on_board:], *self.burns[kept:], *self.second_burns[kept:])
+        # the plans those streets used are theirs again: a burn already on the table stays out of the stub
+        later = set(H.STREETS[kept + 1:])
+        restored = tuple(p for p in self.plans_used if p[0] in later)
+        if restored:
+            self.plans_used = tuple(p for p in self.plans_used if p[0] not in later)
+            self.burn_plan = (*self.burn_plan, *restored)
+            taken = tuple(c for c in taken if c not in {p[2] for p in restored})
         self.board = self.board[:on_board]
         self.burns = self.burns[:kept]
         self.burn_counts = self.burn_counts[:kept]

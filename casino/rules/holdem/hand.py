@@ -258,6 +258,8 @@ class HoldemHand(DealingErrors):
     # CC-105) and its second burn card when there were two and it was recorded.
     burn_counts: tuple[int, ...] = field(init=False, default=())
     second_burns: tuple[Card | None, ...] = field(init=False, default=())
+    # the burn plans used up by the streets dealt, given back when a street is taken back (CC-104, CC-105)
+    plans_used: tuple = field(init=False, default=())
     set_aside: tuple[Card, ...] = field(init=False, default=())
     director_calls: tuple[str, ...] = field(init=False, default=())
 

@@ -471,3 +471,15 @@ def test_a_hand_line_s_burns_must_follow_from_its_burn_error_CC_105():
     assert answer["stacks"] == {"1": 5_200, "2": 4_800}
     assert "CC-105" in replay_holdem_hand({**line, "burns": {"flop": 1, "turn": 1}})["error"]
     assert "error" in replay_holdem_hand({**line, "burns": {"turn": "two"}})
+
+
+def test_a_street_taken_back_keeps_the_burn_already_on_the_table_for_its_new_deal_CC_105_CC_101():
+    hand = new_hand([10_000] * 2, button=2, cards={1: "AsAd", 2: "KsKd"}).exposed_in_deal(3, 1, "As", "2h")
+    hand = hand.all_in(2).call(1).deal_flop(parse_cards("2c3d4h"))  # its burn: the exposed card (CC-101)
+    hand = hand.deal_turn("6s", "5h").deal_river("8d", "7c")
+    hand = hand.burn_error(2, "flop")  # the dealer burnt one more anyway: found before the award
+    assert hand.board == () and hand.burn_plan == ((Street.FLOP, "ready", parse_cards("As")[0], "CC-101"),)
+    assert refused(hand.deal_flop, parse_cards("3d4h5h"), "2c") == "CC-101"  # the burn is on the table
+    hand = hand.deal_flop(parse_cards("2c3d4h"))
+    assert hand.burns == parse_cards("As") and hand.burn_counts == (1,)
+    replays_the_same(hand)
