@@ -15,7 +15,7 @@ from datetime import datetime
 from django.db.models import Count, Q, Sum
 
 from casino.rules import bank as rules
-from tables.models import ChipSlip, DropEntry, FloatCount, Hand, Table, TableSession
+from tables.models import ChipSlip, DropEntry, FloatCount, Hand, ShiftReportSignature, Table, TableSession
 
 __all__ = [
     "ShiftRow", "expected_closing", "report_csv", "session_result", "shift_report", "shift_sessions", "signed_float",
@@ -131,3 +131,22 @@ def report_csv(rows: list[ShiftRow]) -> str:
         data["hold"] = "" if data["hold"] is None else f"{data['hold']:.4f}"
         writer.writerow(data)
     return out.getvalue()
+
+
+def difference_details(row: ShiftRow) -> dict:
+    """What the games director sees of a table whose counted win and hands disagree: its hands (each one's
+    number, start and house result) and its slips, over the shift's sessions, and the closings' reasons."""
+    sessions = [s.pk for s in row.sessions]
+    return {
+        "hands": list(Hand.objects.filter(session_id__in=sessions).order_by("number")
+                      .values("pk", "number", "started_at", "house_net", "phase")),
+        "slips": list(ChipSlip.objects.filter(session_id__in=sessions).order_by("pk")),
+        "reasons": list(FloatCount.objects.filter(session_id__in=sessions, stage=FloatCount.Stage.CLOSING,
+                                                  signature__isnull=False)
+                        .exclude(signature__reason="").values_list("signature__reason", flat=True)),
+    }
+
+
+def signatures(start: datetime, end: datetime):
+    """The signatures of this shift's report, the latest first."""
+    return ShiftReportSignature.objects.filter(starts_at=start, ends_at=end).select_related("signed_by")
