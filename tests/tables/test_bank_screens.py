@@ -134,3 +134,20 @@ def test_the_shift_report_shows_the_difference_with_the_tables_hands_its_plot_cs
     signed = ShiftReportSignature.objects.get()
     assert signed.signed_by == games_director_gloria and signed.figures["totals"]["difference"] == -1
     assert AuditEvent.objects.filter(action="bank.shift_report_signed").exists()
+
+
+def test_a_slips_state_shows_on_the_pit_console_and_its_step_moves_the_consoles_version(
+        client, table_one, dealer_dana, pit_boss_pat, cashier_carla):
+    from tables import bank, rendering
+
+    opened_with_float(table_one, dealer_dana, pit_boss_pat)
+    before = rendering.pit_context(table_one.pit, pit_boss_pat)["version"]
+    done = bank.request_slip(table=table_one, by=pit_boss_pat, key=uuid.uuid4().hex, kind="fill", chips={100: 5})
+    slip = ChipSlip.objects.get(pk=done.ids["slip"])
+    client.force_login(pit_boss_pat)
+    page = client.get(f"/tables/pit/{table_one.pit_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f'data-slip="{slip.number}" data-slip-state="requested"' in page
+    bank.sign_slip(slip=slip, by=cashier_carla, key=uuid.uuid4().hex, expected_version=1)
+    assert rendering.pit_context(table_one.pit, pit_boss_pat)["version"] > before
+    page = client.get(f"/tables/pit/{table_one.pit_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f'data-slip="{slip.number}" data-slip-state="issued"' in page
