@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext_noop
 
 from casino import writes
 from casino.audit import record_event
@@ -27,6 +27,7 @@ from casino.writes import Aggregate, NotAllowed, Write, Written
 from tables.access import is_dealer_at, supervises
 from tables.bank_reads import expected_closing, latest_count
 from tables.models import (
+    Alert,
     ChipSlip,
     ChipSlipRequest,
     ChipSlipStep,
@@ -44,6 +45,7 @@ from tables.writing import (
     ActionResult,
     TableWrite,
     live_session_locked,
+    raise_alert,
     require_dealer,
     require_supervisor,
     write_at_table,
@@ -120,7 +122,12 @@ def sign_float(*, table, by, key: str, expected_version: int, stage: str, reason
         w.audit("table.float_signed", session=session.pk, stage=stage, count=count.pk, total=count.total,
                 expected=expected, reason=(reason or "").strip()[:200])
         if expected is not None and expected != count.total:
-            w.alerts.append(gettext("The closing float was signed with a difference: the games director sees it."))
+            # the games director sees it at once: the floor page and the pit console list the alert
+            raise_alert(w, Alert.Kind.BANK_DIFFERENCE, gettext_noop(
+                "%(table)s: the closing float counts %(counted)s, %(difference)s from what its hands, slips and drop "
+                "say; signed with the reason: %(reason)s"),
+                {"table": w.table.name, "counted": count.total, "difference": count.total - expected,
+                 "reason": (reason or "").strip()[:200], "session": session.pk})
 
     return write_at_table(table=table, by=by, key=key, expected_version=expected_version, action="sign_float",
                           work=work)

@@ -541,6 +541,8 @@ class Alert(models.Model):
         DECK = "deck", _("Deck refused")
         DECK_COUNT = "deck-count", _("Deck count wrong")
         SUSPECT_CARDS = "suspect-cards", _("Cards suspected marked or flawed")
+        # issue #39: a closing float signed with a difference from what the hands and slips say
+        BANK_DIFFERENCE = "bank-difference", _("Closing float with a difference")
 
     table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="alerts")
     hand = models.ForeignKey(

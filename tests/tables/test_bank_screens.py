@@ -11,7 +11,7 @@ from django.test import Client
 from django.utils import timezone
 
 from casino.models import AuditEvent
-from tables import bank_reads, sessions
+from tables import bank, bank_reads, sessions
 from tables.models import ChipSlip, FloatCount, ShiftReportSignature, TableSession
 from tests.conftest import _staff
 
@@ -54,7 +54,8 @@ def test_the_dealer_counts_and_the_pit_boss_signs_the_float_on_the_tables_bank_p
     assert done.status_code == 302
     table_one.refresh_from_db()
     client.force_login(pit_boss_pat)
-    assert post(client, f"/tables/{table_one.pk}/bank/sign-float/", table_one.version, stage="opening").status_code == 302
+    signed = post(client, f"/tables/{table_one.pk}/bank/sign-float/", table_one.version, stage="opening")
+    assert signed.status_code == 302
     assert FloatCount.objects.get().signature.signed_by == pit_boss_pat
 
 
@@ -62,8 +63,7 @@ def test_a_closing_that_does_not_add_up_is_refused_on_the_page_with_its_clause_T
         client, table_one, dealer_dana, pit_boss_pat):
     opened_with_float(table_one, dealer_dana, pit_boss_pat)
     act(sessions.request_closing, table_one, dealer_dana)
-    act(__import__("tables.bank", fromlist=["count_float"]).count_float, table_one, dealer_dana, stage="closing",
-        chips=chips_for(11_499))
+    act(bank.count_float, table_one, dealer_dana, stage="closing", chips=chips_for(11_499))
     table_one.refresh_from_db()
     client.force_login(pit_boss_pat)
     refused = post(client, f"/tables/{table_one.pk}/bank/sign-float/", table_one.version, stage="closing")
@@ -134,11 +134,13 @@ def test_the_shift_report_shows_the_difference_with_the_tables_hands_its_plot_cs
     signed = ShiftReportSignature.objects.get()
     assert signed.signed_by == games_director_gloria and signed.figures["totals"]["difference"] == -1
     assert AuditEvent.objects.filter(action="bank.shift_report_signed").exists()
+    floor = client.get("/tables/floor/", HTTP_ACCEPT_LANGUAGE="en").content.decode()  # shown at once
+    assert "data-bank-alert" in floor and "THB-1: the closing float counts" in floor and "short one chip" in floor
 
 
 def test_a_slips_state_shows_on_the_pit_console_and_its_step_moves_the_consoles_version(
         client, table_one, dealer_dana, pit_boss_pat, cashier_carla):
-    from tables import bank, rendering
+    from tables import rendering
 
     opened_with_float(table_one, dealer_dana, pit_boss_pat)
     before = rendering.pit_context(table_one.pit, pit_boss_pat)["version"]
