@@ -47,6 +47,8 @@ SUPERVISORS = (Role.PIT_BOSS, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
 SLIP_PEOPLE = (Role.DEALER, *SUPERVISORS, Role.CAGE_CASHIER, Role.SECURITY_OFFICER)
 STALE = gettext_lazy("The slip or the table changed meanwhile: look again.")
 QUEUES = ("tables:cage_home", "tables:security_home")
+ROLE_LABELS = {rules.PIT: gettext_lazy("the pit boss"), rules.CAGE: gettext_lazy("the cage"),
+               rules.SECURITY: gettext_lazy("security"), rules.TABLE: gettext_lazy("the table")}
 
 
 # --- Form input ------------------------------------------------------------------------------------------
@@ -87,8 +89,11 @@ def _slip_rows(slips) -> list[dict]:
     for slip in slips:
         engine = bank.engine_slip(slip)
         upcoming = engine.next_step
-        rows.append({"slip": slip, "steps": list(slip.steps.all()), "next": upcoming[0].value if upcoming else None,
-                     "next_role": upcoming[1] if upcoming else None})
+        rows.append({"slip": slip, "next": upcoming[0].value if upcoming else None,
+                     "steps": [(step, ChipSlip.State(step.step).label) for step in slip.steps.all()],
+                     "next_label": ChipSlip.State(upcoming[0].value).label if upcoming else None,
+                     "next_role": upcoming[1] if upcoming else None,
+                     "next_role_label": ROLE_LABELS[upcoming[1]] if upcoming else None})
     return rows
 
 
@@ -278,7 +283,8 @@ def shift_report(request):
         signed = bank.sign_shift_report(by=request.user, starts_at=start, ends_at=end,
                                         figures=figures(rows, start, end))
         messages.success(request, _("Shift report signed (%(number)d).") % {"number": signed.pk})
-        return redirect(f"{reverse('tables:shift_report')}?{urlencode({'from': start.isoformat(), 'to': end.isoformat()})}")
+        window = urlencode({"from": start.isoformat(), "to": end.isoformat()})
+        return redirect(f"{reverse('tables:shift_report')}?{window}")
     if data.get("format") == "csv":
         record_event(action="bank.shift_report_exported", actor=request.user, stream="tables.shift",
                      details={"from": start.isoformat(), "to": end.isoformat(), "tables": len(rows)})
