@@ -150,3 +150,26 @@ def difference_details(row: ShiftRow) -> dict:
 def signatures(start: datetime, end: datetime):
     """The signatures of this shift's report, the latest first."""
     return ShiftReportSignature.objects.filter(starts_at=start, ends_at=end).select_related("signed_by")
+
+
+def verify_slip_steps(stream: str | None = None) -> tuple[int, list[str]]:
+    """For ``verify_audit``: each slip's steps against its stream (``tables.chipslip.<id>``): one ``slip.<step>``
+    event per step, in the same order. A step the log never recorded, or one gone, is reported."""
+    from casino.models import AuditEvent, label_of
+    from tables.models import ChipSlipStep
+
+    slips = ChipSlip.objects.order_by("pk")
+    prefix = f"{ChipSlip._meta.label_lower}."
+    if stream is not None:
+        if not stream.startswith(prefix) or not stream[len(prefix):].isdigit():
+            return 0, []
+        slips = slips.filter(pk=int(stream[len(prefix):]))
+    problems, checked = [], 0
+    for slip in slips.iterator(chunk_size=500):
+        steps = list(ChipSlipStep.objects.filter(slip=slip).order_by("seq").values_list("step", flat=True))
+        events = list(AuditEvent.objects.filter(stream=label_of(ChipSlip, slip.pk), action__startswith="slip.")
+                      .order_by("seq").values_list("action", flat=True))
+        checked += 1
+        if [f"slip.{s}" for s in steps] != events:
+            problems.append(f"slip {slip.number}: its steps {steps} differ from the log's {events}")
+    return checked, problems

@@ -250,3 +250,19 @@ def test_a_one_chip_mispay_is_shown_as_a_difference_in_the_shift(table_one, deal
     assert bank_reads.difference_over_time(start, timezone.now())[-1][1] == -1
     csv = bank_reads.report_csv([row])
     assert csv.splitlines()[0].startswith("pit,table,sessions") and ",-1," in csv.splitlines()[1]
+
+
+def test_verify_audit_checks_each_slips_steps_against_its_stream(
+        table_one, dealer_dana, pit_boss_pat, cashier_carla, security_sam):
+    from django.db import connection
+
+    opened_with_float(table_one, dealer_dana, pit_boss_pat)
+    slip = request(table_one, pit_boss_pat, "fill", {100: 10})
+    sign(slip, cashier_carla)
+    assert bank_reads.verify_slip_steps() == (1, [])
+    # a step written behind the services' back (no audit event) is reported
+    with connection.cursor() as cursor:
+        cursor.execute("INSERT INTO tables_chipslipstep (slip_id, seq, step, by_id, at) VALUES (%s, 3, 'carried', %s, "
+                       "now())", [slip.pk, security_sam.pk])
+    checked, problems = bank_reads.verify_slip_steps(f"tables.chipslip.{slip.pk}")
+    assert checked == 1 and "differ from the log" in problems[0]
