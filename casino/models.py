@@ -43,6 +43,8 @@ class Capability(models.Model):
             ("run_tournament_floor", "Run a tournament's floor: busts, seats, chip counts, moves"),
             ("issue_player_link", "Issue and revoke player links"),
             ("view_audit", "Read the audit log"),
+            ("work_cage", "Issue fills and receive credits at the cage"),
+            ("carry_chips", "Carry fills and credits between the cage and the tables"),
         ]
 
     def __str__(self) -> str:  # pragma: no cover - never instantiated

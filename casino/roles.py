@@ -19,6 +19,9 @@ class Role(models.TextChoices):
     TOURNAMENT_DIRECTOR = "tournament_director", _("Tournament director")
     TOURNAMENT_FLOOR = "tournament_floor", _("Tournament floor")
     ADMINISTRATOR = "administrator", _("Administrator")
+    # The table's bank (issue #39, docs/bank.md): the cage issues fills and receives credits; security carries them.
+    CAGE_CASHIER = "cage_cashier", _("Cage cashier")
+    SECURITY_OFFICER = "security_officer", _("Security officer")
 
 
 # Capability codenames (casino.Capability permissions), granted per role.
@@ -32,6 +35,9 @@ DIRECT_TOURNAMENTS = "direct_tournaments"
 RUN_TOURNAMENT_FLOOR = "run_tournament_floor"
 ISSUE_PLAYER_LINK = "issue_player_link"
 VIEW_AUDIT = "view_audit"
+# The bank's slips (docs/bank.md): the cage's step and security's step of a fill or credit slip.
+WORK_CAGE = "work_cage"
+CARRY_CHIPS = "carry_chips"
 
 ROLE_CAPABILITIES: dict[str, tuple[str, ...]] = {
     Role.DEALER: (DEAL, ISSUE_PLAYER_LINK),
@@ -42,6 +48,8 @@ ROLE_CAPABILITIES: dict[str, tuple[str, ...]] = {
     Role.TOURNAMENT_DIRECTOR: (DIRECT_TOURNAMENTS, RUN_TOURNAMENT_FLOOR, ISSUE_PLAYER_LINK, VIEW_AUDIT),
     Role.TOURNAMENT_FLOOR: (RUN_TOURNAMENT_FLOOR, ISSUE_PLAYER_LINK),
     Role.ADMINISTRATOR: (DIRECT_GAMES, DIRECT_TOURNAMENTS, SUPERVISE_PIT, VIEW_AUDIT),
+    Role.CAGE_CASHIER: (WORK_CAGE,),
+    Role.SECURITY_OFFICER: (CARRY_CHIPS,),
 }
 
 # Who may lift a staff login lock-out (casino.lockouts; docs/roles.md says why not the pit boss).
@@ -49,7 +57,7 @@ LOGIN_UNLOCKERS = (Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
 
 # Where each role lands after login; the first role a user holds in this order wins.
 HOME_ORDER = (Role.ADMINISTRATOR, Role.GAMES_DIRECTOR, Role.PIT_BOSS, Role.TOURNAMENT_DIRECTOR, Role.TOURNAMENT_FLOOR,
-              Role.DEALER)
+              Role.DEALER, Role.CAGE_CASHIER, Role.SECURITY_OFFICER)
 
 
 def ensure_role_groups(**kwargs) -> None:

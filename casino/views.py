@@ -30,6 +30,8 @@ ROLE_HOMES = {
     Role.ADMINISTRATOR: "tables:floor",
     Role.TOURNAMENT_DIRECTOR: "tournaments:director_home",
     Role.TOURNAMENT_FLOOR: "tournaments:director_home",
+    Role.CAGE_CASHIER: "tables:cage_home",
+    Role.SECURITY_OFFICER: "tables:security_home",
 }
 
 

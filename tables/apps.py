@@ -36,3 +36,8 @@ class TablesConfig(AppConfig):
                              places=pit_tables_for_decks))
         register_record_check(RecordCheck("Hands: {count} checked against the actions the log recorded for them.",
                                           verify_hands))
+        # issue #39: each fill or credit slip's steps against its stream (docs/bank.md)
+        from tables.bank_reads import verify_slip_steps
+
+        register_record_check(RecordCheck("Slips: {count} checked against the steps the log recorded for them.",
+                                          verify_slip_steps))

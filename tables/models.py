@@ -24,7 +24,7 @@ def pit_group(pit_id: int) -> str:
 #: A table's house options (checklist section 5): the engine's (THB-18, THB-50, THB-54, THB-67) and who approves
 #: (C-30).
 HOUSE_OPTIONS = ("ante_pays_from", "approval_awards", "approval_above", "release_every_bonus", "award_approver_role",
-                 "max_ante_multiple")
+                 "max_ante_multiple", "chip_denominations", "markers_allowed")
 BOX_NUMBERS = tuple(range(1, 8))  # C-28: seven boxes (THB-12), numbered 1 to 7; the one definition
 
 
@@ -541,6 +541,8 @@ class Alert(models.Model):
         DECK = "deck", _("Deck refused")
         DECK_COUNT = "deck-count", _("Deck count wrong")
         SUSPECT_CARDS = "suspect-cards", _("Cards suspected marked or flawed")
+        # issue #39: a closing float signed with a difference from what the hands and slips say
+        BANK_DIFFERENCE = "bank-difference", _("Closing float with a difference")
 
     table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="alerts")
     hand = models.ForeignKey(
@@ -677,3 +679,208 @@ class PitRotation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pit} — {self.down_minutes}'"
+
+
+# --- The table's bank (issue #39: docs/bank.md) ------------------------------------------------------------
+
+
+def chip_denominations(table: Table) -> tuple[int, ...]:
+    """The house's chips at ``table``: its house option ``chip_denominations``, else the engine's default."""
+    from casino.rules.bank import DEFAULT_DENOMINATIONS
+
+    house = table.house_options if isinstance(table.house_options, dict) else {}
+    found = house.get("chip_denominations")
+    if isinstance(found, list) and found and all(isinstance(d, int) and not isinstance(d, bool) and d > 0
+                                                  for d in found):
+        return tuple(sorted(set(found)))
+    return DEFAULT_DENOMINATIONS
+
+
+def markers_allowed(table: Table) -> bool:
+    """House option ``markers_allowed`` (default: no markers at the tables; docs/bank.md says why)."""
+    house = table.house_options if isinstance(table.house_options, dict) else {}
+    return house.get("markers_allowed") is True
+
+
+class AppendOnlyQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise TypeError("the bank's records are append-only: they are never updated")
+
+    def delete(self):
+        raise TypeError("the bank's records are append-only: they are never deleted")
+
+
+class AppendOnly(models.Model):
+    """A row that is history: saved once, never changed (a trigger refuses UPDATE and DELETE on PostgreSQL)."""
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise TypeError("the bank's records are append-only: they are never updated")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError("the bank's records are append-only: they are never deleted")
+
+
+class FloatCount(AppendOnly):
+    """The chips in the tray by denomination (THB-70's float), counted by the dealer at the opening or the
+    closing of a session; a recount is a new row. The pit boss's signature is its ``FloatSignature``."""
+
+    class Stage(models.TextChoices):
+        OPENING = "opening", _("Opening")
+        CLOSING = "closing", _("Closing")
+
+    session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="float_counts")
+    stage = models.CharField(_("stage"), max_length=10, choices=Stage.choices)
+    chips = models.JSONField(_("chips by denomination"))
+    total = models.BigIntegerField(_("total"))
+    counted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                   verbose_name=_("counted by"))
+    counted_at = models.DateTimeField(_("counted at"))
+
+    class Meta:
+        ordering = ["session", "counted_at", "pk"]
+        verbose_name = _("float count")
+
+    def __str__(self) -> str:
+        return f"{self.session_id} {self.stage} {self.total}"
+
+
+class FloatSignature(AppendOnly):
+    """The pit boss's signature of a float count; a closing's carries what the tray should have held and, when
+    the count does not add up, the reason it was signed anyway."""
+
+    count = models.OneToOneField(FloatCount, on_delete=models.PROTECT, related_name="signature")
+    signed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                  verbose_name=_("signed by"))
+    signed_at = models.DateTimeField(_("signed at"))
+    expected = models.BigIntegerField(_("expected"), null=True, blank=True)
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("float signature")
+
+    def __str__(self) -> str:
+        return f"{self.count_id} signed by {self.signed_by_id}"
+
+
+class ChipSlip(models.Model):
+    """A fill (chips from the cage to a table) or a credit (back to the cage): numbered, its chips by
+    denomination, its four steps each signed by another logged-in person (``ChipSlipStep``). The aggregate its
+    steps are written to (``tables.bank``, through ``casino.writes``); ``state`` repeats its last step."""
+
+    class Kind(models.TextChoices):
+        FILL = "fill", _("Fill")
+        CREDIT = "credit", _("Credit")
+
+    class State(models.TextChoices):
+        REQUESTED = "requested", _("Requested")
+        ISSUED = "issued", _("Issued by the cage")
+        RELEASED = "released", _("Released by the table")
+        CARRIED = "carried", _("Carried by security")
+        RECEIVED = "received", _("Received")
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="slips", verbose_name=_("table"))
+    session = models.ForeignKey(TableSession, null=True, blank=True, on_delete=models.PROTECT, related_name="slips")
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    chips = models.JSONField(_("chips by denomination"))
+    amount = models.BigIntegerField(_("amount"))
+    state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.REQUESTED)
+    #: when its chips entered (a fill) or left (a credit) the tray
+    in_tray_at = models.DateTimeField(_("in the tray at"), null=True, blank=True)
+    version = models.PositiveBigIntegerField(default=0)
+    created_at = models.DateTimeField(_("requested at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["-pk"]
+        verbose_name = _("fill or credit slip")
+
+    def __str__(self) -> str:
+        return f"{self.number} {self.kind}"
+
+    @property
+    def number(self) -> str:
+        return f"{'F' if self.kind == self.Kind.FILL else 'C'}-{self.pk:06d}"
+
+
+class ChipSlipStep(AppendOnly):
+    """One signed step of a slip, in order."""
+
+    slip = models.ForeignKey(ChipSlip, on_delete=models.PROTECT, related_name="steps")
+    seq = models.PositiveSmallIntegerField(_("number"))
+    step = models.CharField(_("step"), max_length=10)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                           verbose_name=_("signed by"))
+    at = models.DateTimeField(_("at"))
+
+    class Meta:
+        ordering = ["slip", "seq"]
+        verbose_name = _("slip step")
+        constraints = [models.UniqueConstraint(fields=["slip", "seq"], name="slip_step_seq_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.slip_id} #{self.seq} {self.step}"
+
+
+class ChipSlipRequest(models.Model):
+    """A write on a slip kept under its idempotency key (casino.writes.Aggregate)."""
+
+    slip = models.ForeignKey(ChipSlip, on_delete=models.PROTECT, related_name="requests")
+    key = models.CharField(_("request key"), max_length=100)
+    action = models.CharField(_("action"), max_length=40)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(_("at"))
+    slip_version = models.PositiveBigIntegerField()
+    alerts = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["slip", "key"], name="slip_request_key_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.slip_id}:{self.key} {self.action}"
+
+
+class DropEntry(AppendOnly):
+    """Cash (or a marker, where the house allows) exchanged for chips at a table, recorded by its dealer as it
+    happens: the chips leave the tray, the cash goes to the drop box."""
+
+    class Kind(models.TextChoices):
+        CASH = "cash", _("Cash")
+        MARKER = "marker", _("Marker")
+
+    session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="drops")
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.CASH)
+    amount = models.BigIntegerField(_("amount"))
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                           verbose_name=_("recorded by"))
+    at = models.DateTimeField(_("at"))
+
+    class Meta:
+        ordering = ["session", "at", "pk"]
+        verbose_name = _("drop")
+
+    def __str__(self) -> str:
+        return f"{self.session_id} {self.kind} {self.amount}"
+
+
+class ShiftReportSignature(AppendOnly):
+    """The games director's signature of a shift report: its window and its figures as signed."""
+
+    starts_at = models.DateTimeField(_("shift from"))
+    ends_at = models.DateTimeField(_("shift to"))
+    signed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                  verbose_name=_("signed by"))
+    signed_at = models.DateTimeField(_("signed at"))
+    figures = models.JSONField(_("figures"))
+
+    class Meta:
+        ordering = ["-signed_at"]
+        verbose_name = _("shift report signature")
+
+    def __str__(self) -> str:
+        return f"{self.starts_at:%Y-%m-%d %H:%M} - {self.ends_at:%Y-%m-%d %H:%M}"

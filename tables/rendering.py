@@ -13,6 +13,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from django.db.models import Sum
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.formats import localize
@@ -32,7 +33,18 @@ from casino.rules.holdem_bonus.paytable import Paytable
 from tables import reads, services
 from tables.access import supervises_pit
 from tables.labels import AWARD_LABELS
-from tables.models import BOX_NUMBERS, Alert, Hand, HandAction, Pit, Seating, Table, TableRequest, TableSession
+from tables.models import (
+    BOX_NUMBERS,
+    Alert,
+    ChipSlip,
+    Hand,
+    HandAction,
+    Pit,
+    Seating,
+    Table,
+    TableRequest,
+    TableSession,
+)
 from tables.projections import (
     OUTCOME_LABELS,
     approval_view,
@@ -296,14 +308,27 @@ def pit_context(pit: Pit, user, notice: dict | None = None) -> dict[str, Any]:
         "approvals": approvals,
         "alerts": alerts,
         # One number that grows with every change at any table of the pit (live.js drops older pushes).
-        "version": sum(t.version for t in tables),
+        "version": sum(t.version for t in tables) + pit_slips_version(pit),
         "notice": notice,
         "user": user,
         # issue #38 item 5 (RP-07): who deals where, who rests, the next change; the dealers to set it with
         "rotation": reads.pit_rotation_board(pit.pk, timezone.now()),
         "tables_in_order": sorted(tables, key=lambda t: (t.place or 0, t.name)),
         "dealers": list(_active_dealers()) if supervises_pit(user, pit) else [],
+        **pit_slips(pit, tables),
     }
+
+
+def pit_slips_version(pit: Pit) -> int:
+    return ChipSlip.objects.filter(table__pit=pit).aggregate(v=Sum("version"))["v"] or 0
+
+
+def pit_slips(pit: Pit, tables: list) -> dict[str, Any]:
+    """Issue #39: the pit's slips on its way (each with its state), and the links to each table's bank. Each
+    slip's version adds to the console's version, so that a slip's step re-renders it (live.js keeps the newest)."""
+    slips = list(ChipSlip.objects.filter(table__pit=pit).exclude(state=ChipSlip.State.RECEIVED)
+                 .select_related("table").order_by("pk"))
+    return {"slips": slips, "bank_tables": tables}
 
 
 def _active_dealers():

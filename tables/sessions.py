@@ -19,6 +19,7 @@ from casino.rules.decks import verify_shuffler_pair
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.holdem_bonus import HandState
 from casino.writes import NotAllowed
+from tables.bank import require_closing_float
 from tables.models import BOX_NUMBERS, Alert, Box, Seating, Table, TableSession
 from tables.reads import hand_state
 from tables.writing import (
@@ -157,6 +158,7 @@ def confirm_closing(*, table, by, key: str, expected_version: int, approve: bool
         if session.closing_requested_by_id == w.by.pk:
             raise NotAllowed(N_("The closing is confirmed by the pit boss, not by whoever asked for it."))
         if approve:
+            require_closing_float(session)  # issue #39: a float signed at the opening is signed at the closing
             session.status, session.closed_by, session.closed_at = TableSession.Status.CLOSED, w.by, w.now
             w.table.status = Table.Status.CLOSED
             w.event = "closed"

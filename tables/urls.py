@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables import views
+from tables import bank_views, views
 
 app_name = "tables"
 urlpatterns = [
@@ -19,4 +19,12 @@ urlpatterns = [
     path("<int:table_id>/boxes/<int:number>/link", views.issue_box_link, name="issue_box_link"),
     path("links/<uuid:link_id>/", views.player_link, name="player_link"),
     path("links/<uuid:link_id>/revoke", views.revoke_link, name="revoke_link"),
+    # the table's bank (issue #39, docs/bank.md)
+    path("<int:table_id>/bank/", bank_views.table_bank, name="table_bank"),
+    path("<int:table_id>/bank/<slug:action>/", bank_views.table_bank_act, name="table_bank_act"),
+    path("slips/<int:slip_id>/", bank_views.slip_view, name="slip"),
+    path("slips/<int:slip_id>/sign", bank_views.slip_sign, name="slip_sign"),
+    path("cage/", bank_views.cage_home, name="cage_home"),
+    path("security/", bank_views.security_home, name="security_home"),
+    path("shift/", bank_views.shift_report, name="shift_report"),
 ]

@@ -45,7 +45,7 @@ from casino.roles import Role, has_role
 from casino.rules.errors import N_, RuleViolation
 from tables import reads, rendering, services, sessions
 from tables.access import is_dealer_at, may_view, supervises, supervises_pit
-from tables.models import BOX_NUMBERS, Box, Hand, Pit, Seating, Table
+from tables.models import BOX_NUMBERS, Alert, Box, Hand, Pit, Seating, Table
 from tables.refusals import refusal_text
 
 log = logging.getLogger(__name__)
@@ -78,7 +78,9 @@ def pit_home(request):
 @role_required(Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
 def floor(request):
     pits = Pit.objects.prefetch_related("tables__dealer").select_related("pit_boss")
-    return render(request, "tables/floor.html", {"pits": pits})
+    # issue #39: a closing float signed with a difference, at once (until the pit boss acknowledges it)
+    bank_alerts = [reads.alert_text(a) for a in reads.open_alerts(None) if a.kind == Alert.Kind.BANK_DIFFERENCE]
+    return render(request, "tables/floor.html", {"pits": pits, "bank_alerts": bank_alerts})
 
 
 # --------------------------------------------------------------------------- the dealer's tablet

@@ -23,7 +23,8 @@ from tests.conftest import ROOT, database_url_for_servers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-APPEND_ONLY = ["casino_auditevent", "casino_deckstep", "tables_handaction", "tables_paytableversion",
+APPEND_ONLY = ["casino_auditevent", "casino_deckstep", "tables_chipslipstep", "tables_dropentry", "tables_floatcount",
+               "tables_floatsignature", "tables_handaction", "tables_paytableversion", "tables_shiftreportsignature",
                "tournaments_idcheck", "tournaments_tablehandaction", "tournaments_tournamentevent"]
 
 
