@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from casino.rules.errors import N_, RuleViolation
+from casino.rules.errors import N_, Phrase, RuleViolation
 
 #: The clause the float's refusals cite (THB-70: the float, *anticipo*, under the tray).
 FLOAT = "THB-70"
@@ -51,6 +51,12 @@ class SlipStep(StrEnum):
 
 #: Who signs each step, in order: a step's role (a capability the people of that role hold).
 PIT, CAGE, SECURITY, TABLE = "pit", "cage", "security", "table"
+#: A step and a role as a refusal says them, in the reader's language (casino.i18n translates a Phrase).
+STEP_PHRASES = {SlipStep.REQUESTED: Phrase(N_("requested")), SlipStep.ISSUED: Phrase(N_("issued by the cage")),
+                SlipStep.RELEASED: Phrase(N_("released by the table")), SlipStep.CARRIED: Phrase(N_("carried")),
+                SlipStep.RECEIVED: Phrase(N_("received"))}
+ROLE_PHRASES = {PIT: Phrase(N_("pit boss")), CAGE: Phrase(N_("cage cashier")), SECURITY: Phrase(N_("security officer")),
+                TABLE: Phrase(N_("table's dealer or pit boss"))}
 STEPS = {
     SlipKind.FILL: ((SlipStep.REQUESTED, PIT), (SlipStep.ISSUED, CAGE), (SlipStep.CARRIED, SECURITY),
                     (SlipStep.RECEIVED, TABLE)),
@@ -181,10 +187,10 @@ class Slip:
             raise RuleViolation(N_("This slip has taken all its steps"), HOUSE)
         if step != upcoming[0]:
             raise RuleViolation(N_("This slip's next step is %(next)s, not %(step)s"), HOUSE,
-                                next=upcoming[0].value, step=step)
+                                next=STEP_PHRASES[upcoming[0]], step=STEP_PHRASES.get(step, step))
         if role != upcoming[1]:
-            raise RuleViolation(N_("The step %(step)s is signed by the %(role)s"), HOUSE, step=step,
-                                role=upcoming[1])
+            raise RuleViolation(N_("The step %(step)s is signed by the %(role)s"), HOUSE,
+                                step=STEP_PHRASES.get(step, step), role=ROLE_PHRASES[upcoming[1]])
         if by is None:
             raise RuleViolation(N_("Every step of a slip is signed by a logged-in person"), HOUSE)
         if any(signer == by for _step, signer in self.signed):
