@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from casino.rules.errors import N_, RuleViolation
+from casino.rules.errors import N_, Phrase, RuleViolation
 
 #: A French deck (THB-03, CC-70): what a count must find (THB-16).
 DECK_SIZE = 52
@@ -41,6 +41,15 @@ class DeckState(StrEnum):
     CANCELLING = "cancelling"  # counted and signed once: the second signature cancels it
     CANCELLED = "cancelled"
 
+
+#: A state as a refusal says it, in the reader's language (casino.i18n translates a Phrase).
+STATE_PHRASES = {
+    DeckState.IN_STOCK: Phrase(N_("in the stock")), DeckState.ISSUED: Phrase(N_("issued to a table")),
+    DeckState.CHECKED: Phrase(N_("checked, not yet in play")), DeckState.IN_PLAY: Phrase(N_("in play")),
+    DeckState.RETIRED: Phrase(N_("retired")), DeckState.DEFECTIVE: Phrase(N_("defective")),
+    DeckState.CANCELLING: Phrase(N_("signed once for its cancellation")),
+    DeckState.CANCELLED: Phrase(N_("cancelled")),
+}
 
 class Defect(StrEnum):
     """CC-72: what makes a deck defective; THB-21's check adds damaged and marked cards."""
@@ -62,7 +71,8 @@ CHANGE_TRIGGERS = ("level", "dealer_change", "director")
 #: C-17's default, the house's reading (CC-71): at each level's end, or when the director says.
 DEFAULT_CHANGE_ON = ("level", "director")
 #: How a refusal names each trigger.
-CHANGE_PHRASES = {"level": "level change", "dealer_change": "dealer change", "director": "director's order"}
+CHANGE_PHRASES = {"level": Phrase(N_("level change")), "dealer_change": Phrase(N_("dealer change")),
+                  "director": Phrase(N_("director's order"))}
 #: Who may ask for a change besides the house's triggers: a player (CC-76), or anyone for a defective deck.
 CHANGE_REASONS = (*CHANGE_TRIGGERS, "player", "defective")
 
@@ -102,7 +112,7 @@ class Deck:
     def verify_issue(self, place: str, by: int | None) -> None:
         if self.state is not DeckState.IN_STOCK:
             raise RuleViolation(N_("Deck %(serial)s is not in the stock: it is %(state)s"), "THB-21",
-                                serial=self.serial, state=self.state.value)
+                                serial=self.serial, state=STATE_PHRASES[self.state])
         if not place:
             raise RuleViolation(N_("A deck is issued to a table"), "THB-21")
         if by is None:
@@ -186,7 +196,7 @@ class Deck:
                                    "missing or extra cards (or damaged or marked ones)"), "CC-72")
         if self.state not in AT_A_TABLE and self.state is not DeckState.RETIRED:
             raise RuleViolation(N_("Deck %(serial)s is %(state)s: it is not declared defective now"), "CC-72",
-                                serial=self.serial, state=self.state.value)
+                                serial=self.serial, state=STATE_PHRASES[self.state])
 
     def can_declare_defective(self, defect: str) -> bool:
         return _can(self.verify_declare_defective, defect)

@@ -71,3 +71,25 @@ def test_a_premature_flop_redealt_RP_05_A(
     deal = off_the_browser_thread(_records, table)[-1]
     assert deal == {"action": "deal-flop", "cards": ["2c", "7d", "9h"]}
     assert page.query_selector("[data-next-deal]") is None
+
+
+def test_a_card_seen_by_a_player_not_in_the_hand_is_listed_for_the_hand_s_end_CC_95(
+    daphne_servers, director_dora, floor_fede, dealer_dana_here, browser, screenshots  # noqa: F811
+):
+    (server,) = daphne_servers(1)
+    table = off_the_browser_thread(_a_table_of, 4, director_dora, floor_fede, dealer_dana_here)
+    page = _tablet(browser, server, dealer_dana_here, table, LANDSCAPE_TABLETS[0])
+    tap(page, "[data-action='new-hand']")
+    tap(page, "[data-action='fold']")  # a player out of the hand, who may see a card
+
+    _open_dealing_errors(page, "#tap-exposed-card button")
+    seat = page.eval_on_selector("#tap-exposed-card select[name='seat']", "s => s.value")
+    page.fill("#tap-exposed-card input[name='cards']", "Ah")
+    page.select_option("#tap-exposed-card select[name='seen_by']", "out")
+    tap(page, "#tap-exposed-card button")
+    listed = page.inner_text("[data-exposed-at-end]")
+    assert "hand's end" in listed and f"seat {seat}: Ah" in listed
+    assert page.query_selector("[data-exposed]") is None  # not shown to everyone now
+    page.screenshot(path=f"{screenshots}/tournament-tablet-exposed-card-at-the-end-1024.png", full_page=True)
+    records = off_the_browser_thread(_records, table)
+    assert records[-1] == {"action": "exposed-card", "seat": int(seat), "card": "Ah", "seen_by": "out"}

@@ -159,3 +159,113 @@ def test_bad_input_to_a_dealing_error_says_what_is_wrong_and_records_nothing(
     response = tap(client, event_in_play, first_table.number, action, **fields)
     assert 400 <= response.status_code < 500
     assert len(hand_reads.effective_rows(hand_in_play(first_table))) == rows
+
+
+# -- CC-95's cases, CC-105 in an all-in hand and the street after a burn error ---------------------------
+
+
+def test_a_card_seen_by_a_player_not_in_the_hand_is_listed_to_show_at_the_hand_s_end_CC_95(
+    client, event_in_play, first_table, dealer_dana_here
+):
+    client.force_login(dealer_dana_here)
+    tap(client, event_in_play, first_table.number, "new-hand")
+    folded = to_act(first_table)
+    tap(client, event_in_play, first_table.number, "fold", seat=folded)
+    seat = to_act(first_table)
+    body = tap(client, event_in_play, first_table.number, "exposed-card", seat=seat, cards="Ah",
+               seen_by="out").content.decode()
+    assert 'name="seen_by"' in body
+    at_end = body.split("data-exposed-at-end", 1)[1].split("</p>", 1)[0]
+    assert f"seat {seat}: Ah" in at_end and "data-exposed>" not in body  # not shown to everyone now
+    record = hand_reads.effective_rows(hand_in_play(first_table))[-1].record
+    assert record == {"action": "exposed-card", "seat": seat, "card": "Ah", "seen_by": "out"}
+    # another active player saw the next one: shown to everyone at once
+    other = next(s for s in engine(first_table).seats if s not in (seat, folded))
+    body = tap(client, event_in_play, first_table.number, "exposed-card", seat=other, cards="Kd",
+               seen_by="active").content.decode()
+    now = body.split("data-exposed>", 1)[1].split("</p>", 1)[0]
+    assert f"seat {other}: Kd" in now and f"seat {seat}: Ah" not in now
+    assert engine(first_table).exposed_cards(at_end=True) == {seat: ["Ah"]}
+
+
+def all_in_to_the_showdown(table, by) -> tuple[int, int]:
+    """The first player in turn all-in, the next one calls, the others fold; the board dealt without
+    burns recorded: the showdown, both hands tabled (TDA-16)."""
+    at(table, dealing.start_hand, by)
+    shover = to_act(table)
+    tap_record(table, by, {"action": "all-in", "seat": shover})
+    caller = to_act(table)
+    tap_record(table, by, {"action": "call", "seat": caller})
+    while engine(table).to_act is not None:
+        tap_record(table, by, {"action": "fold", "seat": to_act(table)})
+    tap_record(table, by, {"action": "deal-flop", "cards": ["2c", "3d", "4h"]})
+    tap_record(table, by, {"action": "deal-turn", "card": "6s"})
+    tap_record(table, by, {"action": "deal-river", "card": "8d"})
+    assert engine(table).phase is Phase.SHOWDOWN
+    return shover, caller
+
+
+def test_an_all_in_hand_s_flop_burn_error_found_at_the_showdown_is_corrected_at_the_tablet_CC_105(
+    client, event_in_play, first_table, dealer_dana_here
+):
+    shover, caller = all_in_to_the_showdown(first_table, dealer_dana_here)
+    client.force_login(dealer_dana_here)
+    page = client.get(f"/tournaments/{event_in_play.pk}/tables/{first_table.number}/deal/",
+                      HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'name="street"' in page and '<option value="flop">' in page  # an earlier street may be named
+    response = tap(client, event_in_play, first_table.number, "burn-error", burns="0", street="flop")
+    assert response.status_code == 200
+    hand = engine(first_table)
+    assert hand.phase is Phase.BOARD and hand.board == () and hand.street.value == "preflop"
+    # dealt again as the cards would have come: the flop's first card was its burn
+    tap_record(first_table, dealer_dana_here, {"action": "deal-flop", "cards": ["3d", "4h", "5h"], "burn": "2c"})
+    tap_record(first_table, dealer_dana_here, {"action": "deal-turn", "card": "7c", "burn": "6s"})
+    tap_record(first_table, dealer_dana_here, {"action": "deal-river", "card": "9d", "burn": "8d"})
+    for seat, cards in ((shover, ["As", "Ad"]), (caller, ["Ks", "Kd"])):
+        tap_record(first_table, dealer_dana_here, {"action": "show", "seat": seat, "cards": cards})
+    tap_record(first_table, dealer_dana_here, {"action": "award-pots"})
+    line = hand_reads.hand_line(hand_in_play(first_table))
+    assert {"act": "burn-error", "burns": 0, "street": "flop"} in line["actions"]
+    assert line["board"] == ["3d", "4h", "5h", "7c", "9d"]
+    answer = replay_holdem_hand(line)
+    assert "error" not in answer, answer
+    assert answer["stacks"] == {str(s): c for s, c in sorted(engine(first_table).stacks.items())}
+
+
+def test_the_turn_after_a_missed_burn_is_recorded_with_two_burns_and_exported_so_CC_105(
+    first_table, dealer_dana_here, event_in_play
+):
+    at(first_table, dealing.start_hand, dealer_dana_here)
+    close_the_round(first_table, dealer_dana_here)
+    tap_record(first_table, dealer_dana_here, {"action": "deal-flop", "cards": ["2c", "3d", "4h"]})
+    tap_record(first_table, dealer_dana_here, {"action": "check", "seat": to_act(first_table)})
+    tap_record(first_table, dealer_dana_here, {"action": "burn-error", "burns": 0})  # after action: stands
+    close_the_round(first_table, dealer_dana_here)
+    tap_record(first_table, dealer_dana_here, {"action": "deal-turn", "card": "9c"})
+    record = hand_reads.effective_rows(hand_in_play(first_table))[-1].record
+    assert record == {"action": "deal-turn", "card": "9c", "burns": 2}  # two burn cards before it
+    while engine(first_table).to_act is not None:
+        tap_record(first_table, dealer_dana_here, {"action": "fold", "seat": to_act(first_table)})
+    tap_record(first_table, dealer_dana_here, {"action": "award-pots"})
+    line = hand_reads.hand_line(hand_in_play(first_table))
+    assert line["burns"] == {"flop": 1, "turn": 2}
+    answer = replay_holdem_hand(line)
+    assert "error" not in answer, answer
+    assert answer["stacks"] == {str(s): c for s, c in sorted(engine(first_table).stacks.items())}
+    # a line whose burns do not follow from its acts is refused
+    assert "CC-105" in replay_holdem_hand({**line, "burns": {"flop": 1, "turn": 1}})["error"]
+
+
+@pytest.mark.parametrize("action, fields", [
+    ("exposed-card", {"seat": "1", "cards": "Ah", "seen_by": "everyone"}),
+    ("burn-error", {"burns": "0", "street": "preflop"}),
+])
+def test_bad_input_to_CC_95_and_CC_105_says_what_is_wrong_and_records_nothing(
+    client, event_in_play, first_table, dealer_dana_here, action, fields
+):
+    client.force_login(dealer_dana_here)
+    tap(client, event_in_play, first_table.number, "new-hand")
+    rows = len(hand_reads.effective_rows(hand_in_play(first_table)))
+    response = tap(client, event_in_play, first_table.number, action, **fields)
+    assert 400 <= response.status_code < 500 and "Choose one of the options" in response.content.decode()
+    assert len(hand_reads.effective_rows(hand_in_play(first_table))) == rows

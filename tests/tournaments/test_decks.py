@@ -9,6 +9,7 @@ import json
 import uuid
 
 import pytest
+from django.utils import translation
 
 from casino import deck_reads, decks
 from casino.models import AuditEvent, Deck, DeckStep
@@ -143,8 +144,9 @@ def test_a_defective_deck_voids_the_hand_returns_every_bet_and_is_retired_CC_73_
     seat = to_act(first_table)
     at(first_table, dealing.act, dealer_dana_here, record={"action": "call", "seat": seat})
     starts = dict(hand_reads.hand_state(hand).setup.stacks)
-    result = at(first_table, dealing.declare_defective_deck, dealer_dana_here, defect="duplicate",
-                reason="two aces of spades")
+    with translation.override("en"):  # the alert is said in the dealer's language
+        result = at(first_table, dealing.declare_defective_deck, dealer_dana_here, defect="duplicate",
+                    reason="two aces of spades")
     hand.refresh_from_db()
     engine = hand_reads.hand_state(hand)
     assert hand.phase == "void" and dict(engine.stacks) == starts  # every bet returned (C-35)

@@ -285,6 +285,9 @@ def hand_line(hand: TableHand, rows: list[TableHandAction] | None = None) -> dic
         # a street taken back (CC-104) or a flop picked from four (TDA-39): the board as the hand ended
         engine = hand_state(hand, rows)
         board = [str(c) for c in engine.board if c is not None]
+        if any(n != 1 for n in engine.burn_counts):
+            # a burn error made up for (CC-105): the next street burnt twice, or not at all
+            line["burns"] = dict(zip(("flop", "turn", "river"), engine.burn_counts, strict=False))
     if cards:
         line["cards"] = cards
     if board:

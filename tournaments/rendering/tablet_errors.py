@@ -34,8 +34,13 @@ def dealing_errors(engine: HoldemHand) -> dict[str, Any]:
         "wrong_count_seats": [s for s in seats if engine.can_wrong_card_count(s, 3)],
         "stub": engine.can_stub_rebuilt("order"),
         "burn_error": engine.can_burn_error(0),
+        # CC-105: the streets whose burn error may be recorded (an earlier one in an all-in hand), last first
+        "burn_error_streets": [(s, _street_name(Street(s))) for s in reversed(engine.burn_error_streets())],
         "director_calls": list(engine.director_calls),
+        # CC-95: shown to everyone at once (another player in the hand saw it), or at the hand's end (only a
+        # player not in the hand saw it)
         "exposed": engine.exposed_cards(),
+        "exposed_at_end": engine.exposed_cards(at_end=True),
     }
     view["any"] = any(view[k] for k in ("premature", "four_card_flop", "in_the_deal", "exposed_card_seats",
                                         "button_short", "wrong_count_seats", "stub", "burn_error"))

@@ -22,6 +22,7 @@ from casino.models import Deck
 from casino.refusals import mark_refusal
 from casino.rules.errors import RuleViolation
 from casino.rules.holdem.actions import OUT_OF_TURN_ACTS
+from casino.rules.holdem.dealing_errors import SEEN_BY
 from tournaments import forms, services
 from tournaments.access import TABLET_ROLES, may_open
 from tournaments.models import DealtTable, Tournament
@@ -132,7 +133,11 @@ _DEALING_ERRORS = {
     "exposed-in-deal": lambda post: {"action": "exposed-in-deal", "position": _count(post, "position", 1, 20)},
     "exposed-card": lambda post: {"action": "exposed-card", "seat": _seat(post),
                                   **({"card": _cards(post.get("cards"), 1)[0]} if _cards(post.get("cards")) else {}),
-                                  **({"intentional": True} if post.get("intentional") == "1" else {})},
+                                  **({"intentional": True} if post.get("intentional") == "1" else {}),
+                                  # CC-95: who saw it (another player in the hand: shown at once; a player not
+                                  # in it: shown at the hand's end)
+                                  **({"seen_by": forms.a_choice(post["seen_by"], SEEN_BY, _("who saw the card"))}
+                                     if post.get("seen_by") else {})},
     "extra-card": lambda post: {"action": "extra-card", **({"count": n} if (n := _count(post, "count", 1, 10)) > 1
                                                             else {})},
     "boxed-cards": lambda post: {"action": "boxed-cards", "count": _count(post, "count", 1, 10),
@@ -141,7 +146,10 @@ _DEALING_ERRORS = {
     "wrong-card-count": lambda post: {"action": "wrong-card-count", "seat": _seat(post),
                                       "count": _count(post, "count", 0, 10)},
     "stub-rebuilt": lambda post: {"action": "stub-rebuilt", "how": str(post.get("how", ""))[:10]},
-    "burn-error": lambda post: {"action": "burn-error", "burns": _count(post, "burns", 0, 2)},
+    "burn-error": lambda post: {"action": "burn-error", "burns": _count(post, "burns", 0, 2),
+                                # CC-105: an earlier street's error, found later in an all-in hand
+                                **({"street": forms.a_choice(post["street"], ("flop", "turn", "river"),
+                                                             _("the street"))} if post.get("street") else {})},
 }
 
 

@@ -193,6 +193,8 @@ class DealFlop(Action):
     method: ClassVar[str] = "deal_flop"
     cards: tuple[Card, ...] | None = None
     burn: Card | None = None
+    burns: int | None = None  # burns taken when not one: 0 or 2 after a burn error (CC-105)
+    second_burn: Card | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +203,8 @@ class DealTurn(Action):
     method: ClassVar[str] = "deal_turn"
     card: Card | None = None
     burn: Card | None = None
+    burns: int | None = None  # burns taken when not one: 0 or 2 after a burn error (CC-105)
+    second_burn: Card | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +213,8 @@ class DealRiver(Action):
     method: ClassVar[str] = "deal_river"
     card: Card | None = None
     burn: Card | None = None
+    burns: int | None = None  # burns taken when not one: 0 or 2 after a burn error (CC-105)
+    second_burn: Card | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,13 +302,16 @@ class ExposedInDeal(Action):
 @dataclass(frozen=True, slots=True)
 class ExposedCard(Action):
     """A player's card exposed after the deal (CC-94, CC-95, CC-96): ``card`` when identified (otherwise the
-    whole hand is shown), ``intentional`` when the player exposed it himself (penalised at the hand's end)."""
+    whole hand is shown), ``intentional`` when the player exposed it himself (penalised at the hand's end),
+    ``seen_by``: ``"active"`` (another player in the hand: shown to everyone at once) or ``"out"`` (a player
+    not in the hand: shown at the hand's end) (CC-95); absent: shown to everyone at once."""
 
     kind: ClassVar[str] = "exposed-card"
     method: ClassVar[str] = "exposed_card"
     seat: int
     card: Card | None = None
     intentional: bool | None = None
+    seen_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,11 +367,13 @@ class StubRebuilt(Action):
 
 @dataclass(frozen=True, slots=True)
 class BurnError(Action):
-    """The last street was dealt with ``burns`` burn cards (0 or 2) instead of one (CC-104, CC-105)."""
+    """A street was dealt with ``burns`` burn cards (0 or 2) instead of one (CC-104, CC-105): the last one,
+    or ``street`` (``flop``, ``turn``) found later in a hand without betting since (an all-in, CC-105)."""
 
     kind: ClassVar[str] = "burn-error"
     method: ClassVar[str] = "burn_error"
     burns: int
+    street: str | None = None
 
 
 DEALING_ERROR_CLASSES = (PrematureBoard, FourCardFlop, ExposedInDeal, ExposedCard, ExtraCard, BoxedCards,
@@ -433,7 +444,7 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
                 raise RuleViolation(N_("In a %(kind)s action, %(name)s must be a word, not %(value)r"), FORMAT,
                                     kind=kind, name=f.name, value=raw)
             values[f.name] = raw
-        elif f.name in ("card", "burn", "pick", "replacement"):
+        elif f.name in ("card", "burn", "pick", "replacement", "second_burn"):
             values[f.name] = _cards(kind, f.name, [raw])[0]
         elif f.name in ("position", "count", "burns"):
             values[f.name] = _int(kind, f.name, raw)
@@ -442,7 +453,7 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
                 raise RuleViolation(N_("In a %(kind)s action, %(name)s is true or false"), FORMAT, kind=kind,
                                     name=f.name)
             values[f.name] = raw
-        elif f.name == "how":
+        elif f.name in ("how", "seen_by", "street"):
             if not isinstance(raw, str):
                 raise RuleViolation(N_("In a %(kind)s action, %(name)s is a word"), FORMAT, kind=kind, name=f.name)
             values[f.name] = raw

@@ -53,6 +53,14 @@ from casino.rules.holdem import phases as H
 #: RP-04's three ways of rebuilding a dropped stub.
 STUB_REBUILT = ("order", "stub", "all")
 
+#: The plans whose street has no burn of its own (the others' burn is on the table already): an extra burn
+#: made up for (CC-105), the river after a premature turn (RP-05-B).
+NO_BURN = ("CC-105", "RP-05-B")
+
+#: CC-95: who saw a player's exposed card: another player in the hand (shown to everyone at once) or a player
+#: not in the hand (shown at the hand's end; any player may ask to see it).
+SEEN_BY = ("active", "out")
+
 #: The burn plan's kinds (``HoldemHand.burn_plan``): the street's burn is already on the table, or there
 #: is none (``ready``, with the burn card when known); the street is burnt twice (``two``, CC-105).
 READY, TWO = "ready", "two"
@@ -103,9 +111,31 @@ class DealingErrors:
                                    "procedure deals it without one"), plan[2])
         return ready, None
 
+    def _burns_for(self, street, burns: int | None, second: Card | None) -> tuple[int, Card | None]:
+        """How many burn cards the street takes (CC-105: two after a missed burn, none after an extra one; one
+        otherwise, maybe set aside already) and its second burn card; ``burns``, when given (a record
+        replayed), must say the same."""
+        plan = self._planned(street)
+        if plan is None:
+            taken, clause = 1, "CC-105"
+        elif plan[0] == TWO:
+            taken, clause = 2, plan[2]
+        else:
+            taken, clause = (0 if plan[2] in NO_BURN and plan[1] is None else 1), plan[2]
+        if burns is not None and (isinstance(burns, bool) or burns != taken):
+            if taken == 2:
+                raise RuleViolation(N_("This street is burnt twice: the last burn was missed"), clause)
+            if taken == 0:
+                raise RuleViolation(N_("This street is dealt without a burn"), clause)
+            raise RuleViolation(N_("This street is burnt once, as usual"), clause)
+        if second is not None and taken != 2:
+            raise RuleViolation(N_("A second burn card is burnt only after a missed burn"), "CC-105")
+        return taken, second
+
     def _burn_dealt(self, street) -> None:
         """The street is dealt: its plan is used up; a turn's set-aside card goes back into the stub (RP-05-B)."""
         if self.burn_plan:
+            self.plans_used = (*self.plans_used, *(p for p in self.burn_plan if p[0] is street))
             self.burn_plan = tuple(p for p in self.burn_plan if p[0] is not street)
         if street is H.Street.TURN and self.set_aside:
             self._cards_seen = self._cards_seen.difference(self.set_aside)
@@ -306,11 +336,15 @@ class DealingErrors:
 
     # -- a player's card exposed after the deal (CC-94, CC-95, CC-96) -------------------------------
 
-    def verify_exposed_card(self, seat: int, card: Card | str | None = None, intentional: bool | None = None) -> None:
-        self._read_exposed_card(seat, card)
+    def verify_exposed_card(self, seat: int, card: Card | str | None = None, intentional: bool | None = None,
+                            seen_by: str | None = None) -> None:
+        self._read_exposed_card(seat, card, seen_by)
 
-    def _read_exposed_card(self, seat, card):
+    def _read_exposed_card(self, seat, card, seen_by=None):
         self._live("CC-94")
+        if seen_by is not None and seen_by not in SEEN_BY:
+            raise RuleViolation(N_("Say who saw the card: another player in the hand, or a player not in it"),
+                                "CC-95")
         if self.phase in (H.Phase.ANTES, H.Phase.BLINDS, H.Phase.DEAL):
             raise RuleViolation(N_("No card is dealt yet"), "CC-94")
         p = self._pos_of(seat)
@@ -329,25 +363,30 @@ class DealingErrors:
                                        " stop the hand and return all bets"), "TDA-35-E", card=str(exposed))
         return p, exposed
 
-    def can_exposed_card(self, seat: int, card: Card | str | None = None, intentional: bool | None = None) -> bool:
-        return self._can(self.verify_exposed_card, seat, card, intentional)
+    def can_exposed_card(self, seat: int, card: Card | str | None = None, intentional: bool | None = None,
+                         seen_by: str | None = None) -> bool:
+        return self._can(self.verify_exposed_card, seat, card, intentional, seen_by)
 
     @_next_state
-    def exposed_card(self, seat: int, card: Card | str | None = None, intentional: bool | None = None):
-        """Shown to every player (CC-94); the hand stays live; exposed on purpose, the director is called for
-        the penalty at the hand's end (CC-95); not identified, the whole hand is shown (CC-96)."""
-        p, exposed = self._read_exposed_card(seat, card)
+    def exposed_card(self, seat: int, card: Card | str | None = None, intentional: bool | None = None,
+                     seen_by: str | None = None):
+        """Shown to every player (CC-94): at once when another player in the hand saw it, at the hand's end
+        when only a player not in the hand did (CC-95); the hand stays live; exposed on purpose, the director
+        is called for the penalty at the hand's end (CC-95); not identified, the whole hand is shown (CC-96)."""
+        p, exposed = self._read_exposed_card(seat, card, seen_by)
         # The card stays the player's: it is checked again when his hand is shown (a hand not recorded at the
         # deal enters its cards then), not taken out of the deck here.
-        self.actions += (A.ExposedCard(seat, exposed, True if intentional else None),)
+        self.actions += (A.ExposedCard(seat, exposed, True if intentional else None, seen_by),)
         if intentional:
             self._call_director("CC-95")
 
-    def exposed_cards(self) -> dict[int, list[str]]:
-        """The cards shown to everyone by seat (CC-94); ``["?"]``: not identified, the whole hand shown (CC-96)."""
+    def exposed_cards(self, at_end: bool = False) -> dict[int, list[str]]:
+        """The exposed cards by seat (CC-94): those shown to everyone at once (another player in the hand saw
+        them), or with ``at_end`` those shown at the hand's end (only a player not in the hand saw them: any
+        player may ask to see them, CC-95); ``["?"]``: not identified, the whole hand shown (CC-96)."""
         shown: dict[int, list[str]] = {}
         for a in self.actions:
-            if a.kind == A.ExposedCard.kind:
+            if a.kind == A.ExposedCard.kind and (a.seen_by == "out") == at_end:
                 shown.setdefault(a.seat, []).append("?" if a.card is None else str(a.card))
         return shown
 
@@ -509,7 +548,7 @@ class DealingErrors:
         self.verify_stub_rebuilt(how)
         self.actions += (A.StubRebuilt(how),)
         if how == "all":
-            back = {c for c in self.burns if c is not None}
+            back = {c for c in (*self.burns, *self.second_burns) if c is not None}
             for i, hole in enumerate(self.hole):
                 if self.folded[i] and hole is not None:
                     back.update(hole)
@@ -517,16 +556,32 @@ class DealingErrors:
 
     # -- burn errors (CC-104, CC-105) ---------------------------------------------------------------
 
-    def verify_burn_error(self, burns: int) -> None:
-        self._read_burn_error(burns)
+    def verify_burn_error(self, burns: int, street: str | None = None) -> None:
+        self._read_burn_error(burns, street)
 
-    def _read_burn_error(self, burns):
+    def _read_burn_error(self, burns, street=None):
+        """The street with the error, and whether it is taken back and dealt again (nobody acted since it
+        was dealt) or stands (the next street undealt makes up for it)."""
         self._live("CC-105")
         if isinstance(burns, bool) or burns not in (0, 2):
             raise RuleViolation(N_("A burn error is no burn (0) or two burns (2)"), "CC-105")
         if not self.board or self.phase not in (H.Phase.BETTING, H.Phase.BOARD, H.Phase.SHOWDOWN, H.Phase.AWARD):
             raise RuleViolation(N_("No street has been dealt to correct"), "CC-105")
-        return self._street_unacted()
+        if street is None:
+            return self.street, self._street_unacted()
+        target = {"flop": H.Street.FLOP, "turn": H.Street.TURN, "river": H.Street.RIVER}.get(street)
+        if target is None or H.STREETS.index(target) > H.STREETS.index(self.street):
+            raise RuleViolation(N_("Say which street dealt so far had the burn error: flop, turn or river"),
+                                "CC-105")
+        if target is self.street:
+            return target, self._street_unacted()
+        # an earlier street: taken back with the streets after it only if nobody could bet since (an all-in:
+        # found before the pot is awarded, CC-105); otherwise the cards stand
+        unacted = self._unacted_since(target)
+        if not unacted and self.phase is not H.Phase.BETTING and self.phase is not H.Phase.BOARD:
+            raise RuleViolation(N_("There was betting since that street: its cards stand, and no street is left "
+                                   "to make up for the burn"), "CC-105")
+        return target, unacted
 
     def _street_unacted(self) -> bool:
         """Nobody has acted since the last street was dealt (or nobody could: an all-in, CC-105)."""
@@ -537,34 +592,67 @@ class DealingErrors:
                 return True
         return True
 
-    def can_burn_error(self, burns: int) -> bool:
-        return self._can(self.verify_burn_error, burns)
+    def _unacted_since(self, street) -> bool:
+        """Nobody has acted since ``street`` was dealt (last dealt; a street dealt again counts from then)."""
+        deals = {H.Street.FLOP: ("deal-flop", "four-card-flop"), H.Street.TURN: ("deal-turn",),
+                 H.Street.RIVER: ("deal-river",)}[street]
+        for record in reversed(self.actions):
+            if record.kind in A.BETTING_KINDS:
+                return False
+            if record.kind in deals:
+                return True
+        return True
+
+    def can_burn_error(self, burns: int, street: str | None = None) -> bool:
+        return self._can(self.verify_burn_error, burns, street)
+
+    def burn_error_streets(self) -> list[str]:
+        """The streets dealt so far whose burn error may be recorded now (the last one; an earlier one too in
+        a hand without betting since, an all-in, CC-105)."""
+        return [s.value for s in H.STREETS[1:] if self.can_burn_error(0, s.value)]
 
     @_next_state
-    def burn_error(self, burns: int):
-        """Before anyone acts on the street it is dealt again with its proper burn and cards (CC-104); after,
-        the cards stand and the next street is burnt twice (no burn) or not at all (two burns) (CC-105)."""
-        unacted = self._read_burn_error(burns)
-        self.actions += (A.BurnError(burns),)
-        street = self.street
+    def burn_error(self, burns: int, street: str | None = None):
+        """Before anyone acts on the street it is dealt again with its proper burn and cards (CC-104); found
+        later in a hand where nobody could bet since (an all-in), before the pot is awarded, the street and
+        those after it are taken back and dealt again properly (CC-105); otherwise the cards stand and the
+        next street is burnt twice (no burn) or not at all (two burns) (CC-105)."""
+        target, unacted = self._read_burn_error(burns, street)
+        self.actions += (A.BurnError(burns, street),)
         if unacted:
-            count = 3 if street is H.Street.FLOP else 1
-            taken = self.board[-count:]
-            self.board = self.board[:-count]
-            burned = self.burns[-1]
-            self.burns = self.burns[:-1]
-            self._cards_seen = self._cards_seen - {c for c in (*taken, burned) if c is not None}
-            self.street = H.STREETS[H.STREETS.index(street) - 1]
-            self.bets = (0,) * len(self.seats)
-            self.pending = frozenset()
-            self.to_act_pos = None
-            self.phase = H.Phase.BOARD
+            self._take_back_from(target)
             return
-        if street is H.Street.RIVER:
+        last = self.street if self.phase in (H.Phase.BETTING, H.Phase.BOARD) else H.Street.RIVER
+        if last is H.Street.RIVER:
             return  # no street left to make up for it: the cards stand
-        following = H.STREETS[H.STREETS.index(street) + 1]
+        following = H.STREETS[H.STREETS.index(last) + 1]
         if burns == 0:
             self._plan(following, TWO, None, "CC-105")
         else:
             self._plan(following, READY, None, "CC-105")
 
+    def _take_back_from(self, street) -> None:
+        """``street`` and those dealt after it go back into the stub (their burns too): the hand is where it
+        was before ``street`` was dealt, the dealer to deal it again properly (CC-104, CC-105)."""
+        kept = H.STREETS.index(street) - 1  # the streets dealt before it
+        on_board = (0, 3, 4)[kept]
+        taken = (*self.board[on_board:], *self.burns[kept:], *self.second_burns[kept:])
+        # the plans those streets used are theirs again: a burn already on the table stays out of the stub
+        later = set(H.STREETS[kept + 1:])
+        restored = tuple(p for p in self.plans_used if p[0] in later)
+        if restored:
+            self.plans_used = tuple(p for p in self.plans_used if p[0] not in later)
+            self.burn_plan = (*self.burn_plan, *restored)
+            taken = tuple(c for c in taken if c not in {p[2] for p in restored})
+        self.board = self.board[:on_board]
+        self.burns = self.burns[:kept]
+        self.burn_counts = self.burn_counts[:kept]
+        self.second_burns = self.second_burns[:kept]
+        self._cards_seen = self._cards_seen - {c for c in taken if c is not None}
+        self.street = H.STREETS[kept]
+        self.bets = (0,) * len(self.seats)
+        self.pending = frozenset()
+        self.to_act_pos = None
+        self.phase = H.Phase.BOARD
+        # hands tabled at a showdown reached with the wrong board are shown again once it is dealt properly
+        self.shown = (False,) * len(self.seats)

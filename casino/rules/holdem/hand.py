@@ -254,6 +254,12 @@ class HoldemHand(DealingErrors):
     # (street, "ready" or "two", the card, the clause), a premature turn set aside until the turn is dealt
     # (RP-05-B), and the clauses that called the director (TDA-39, CC-95).
     burn_plan: tuple = field(init=False, default=())
+    # Per street dealt: how many burn cards it took (1 as usual; 0 without a burn; 2 after a missed burn,
+    # CC-105) and its second burn card when there were two and it was recorded.
+    burn_counts: tuple[int, ...] = field(init=False, default=())
+    second_burns: tuple[Card | None, ...] = field(init=False, default=())
+    # the burn plans used up by the streets dealt, given back when a street is taken back (CC-104, CC-105)
+    plans_used: tuple = field(init=False, default=())
     set_aside: tuple[Card, ...] = field(init=False, default=())
     director_calls: tuple[str, ...] = field(init=False, default=())
 
@@ -635,8 +641,11 @@ class HoldemHand(DealingErrors):
         self._open_round(Street.PREFLOP)
 
     def _verify_board(self, street: Street, cards: Sequence[Card | str] | None,
-                      burn: Card | str | None) -> tuple[tuple[Card, ...] | None, Card | None]:
-        """The street's cards and burn card as read (``None`` when not recorded), or the refusal."""
+                      burn: Card | str | None, burns: int | None = None,
+                      second_burn: Card | str | None = None) -> tuple[tuple[Card, ...] | None, Card | None, int,
+                                                                       Card | None]:
+        """The street's cards, burn card, number of burns and second burn card as read (cards ``None`` when
+        not recorded), or the refusal."""
         if self.phase is not Phase.BOARD or STREETS[STREETS.index(self.street) + 1] is not street:
             raise RuleViolation(N_("Cannot %(what)s now: the dealer must %(step)s"), "DEAL-09",
                                 what=_DEAL_STREET[street], step=self._next_step())
@@ -653,59 +662,77 @@ class HoldemHand(DealingErrors):
                                     count=len(cards))
         burned = None if burn is None else parse_card(burn)
         burned, fresh = self._burn_for(street, burned)  # a burn already on the table (RP-05, CC-101, CC-102)
-        self._verify_new_cards((fresh, *(cards or ())))
-        return cards, burned
+        # how many burns this street takes: two after a missed burn, none after an extra one (CC-105)
+        taken, second = self._burns_for(street, burns, None if second_burn is None else parse_card(second_burn))
+        self._verify_new_cards((fresh, second, *(cards or ())))
+        return cards, burned, taken, second
 
-    def _deal_board(self, street: Street, cards: tuple[Card, ...] | None, burned: Card | None) -> None:
+    def _deal_board(self, street: Street, cards: tuple[Card, ...] | None, burned: Card | None, taken: int = 1,
+                    second: Card | None = None) -> None:
         count = 3 if street is Street.FLOP else 1
-        # One burn before every street, exactly one (TDA-38, CC-105).
+        # One burn before every street, exactly one (TDA-38, CC-105), unless a dealing error changed it.
         self.burns += (burned,)
+        self.burn_counts += (taken,)
+        self.second_burns += (second,)
         new = (None,) * count if cards is None else cards
         self.board += new
-        self._cards_seen = self._cards_seen.union(c for c in (burned, *new) if c is not None)
+        self._cards_seen = self._cards_seen.union(c for c in (burned, second, *new) if c is not None)
         self._burn_dealt(street)  # the dealing errors' plan for this street is used up (RP-05-B)
         self._open_round(street)
 
-    def verify_deal_flop(self, cards: Sequence[Card | str] | None = None, burn: Card | str | None = None) -> None:
-        self._verify_board(Street.FLOP, cards, burn)
+    def verify_deal_flop(self, cards: Sequence[Card | str] | None = None, burn: Card | str | None = None,
+                         burns: int | None = None, second_burn: Card | str | None = None) -> None:
+        self._verify_board(Street.FLOP, cards, burn, burns, second_burn)
 
-    def can_deal_flop(self, cards: Sequence[Card | str] | None = None, burn: Card | str | None = None) -> bool:
-        return self._can(self.verify_deal_flop, cards, burn)
+    def can_deal_flop(self, cards: Sequence[Card | str] | None = None, burn: Card | str | None = None,
+                      burns: int | None = None, second_burn: Card | str | None = None) -> bool:
+        return self._can(self.verify_deal_flop, cards, burn, burns, second_burn)
 
     @_next_state
-    def deal_flop(self, cards: Sequence[Card | str] | None = None, burn: Card | str | None = None) -> HoldemHand:
-        """Burn one and turn three (CC-111); ``None`` when the cards are not recorded."""
-        parsed, burned = self._verify_board(Street.FLOP, cards, burn)
-        self.actions += (A.DealFlop(parsed, burned),)
-        self._deal_board(Street.FLOP, parsed, burned)
+    def deal_flop(self, cards: Sequence[Card | str] | None = None, burn: Card | str | None = None,
+                  burns: int | None = None, second_burn: Card | str | None = None) -> HoldemHand:
+        """Burn one and turn three (CC-111); ``None`` when the cards are not recorded. ``burns``: the burns
+        a dealing error set (0 or 2, CC-105), found from the hand's record when not given."""
+        parsed, burned, taken, second = self._verify_board(Street.FLOP, cards, burn, burns, second_burn)
+        self.actions += (A.DealFlop(parsed, burned, None if taken == 1 else taken, second),)
+        self._deal_board(Street.FLOP, parsed, burned, taken, second)
 
     def _deal_one_card(self, street: Street, record: type[A.DealTurn | A.DealRiver], card: Card | str | None,
-                       burn: Card | str | None) -> None:
-        parsed, burned = self._verify_board(street, None if card is None else [card], burn)
-        self.actions += (record(None if parsed is None else parsed[0], burned),)
-        self._deal_board(street, parsed, burned)
+                       burn: Card | str | None, burns: int | None = None,
+                       second_burn: Card | str | None = None) -> None:
+        parsed, burned, taken, second = self._verify_board(street, None if card is None else [card], burn, burns,
+                                                           second_burn)
+        self.actions += (record(None if parsed is None else parsed[0], burned, None if taken == 1 else taken,
+                                second),)
+        self._deal_board(street, parsed, burned, taken, second)
 
-    def verify_deal_turn(self, card: Card | str | None = None, burn: Card | str | None = None) -> None:
-        self._verify_board(Street.TURN, None if card is None else [card], burn)
+    def verify_deal_turn(self, card: Card | str | None = None, burn: Card | str | None = None,
+                         burns: int | None = None, second_burn: Card | str | None = None) -> None:
+        self._verify_board(Street.TURN, None if card is None else [card], burn, burns, second_burn)
 
-    def can_deal_turn(self, card: Card | str | None = None, burn: Card | str | None = None) -> bool:
-        return self._can(self.verify_deal_turn, card, burn)
-
-    @_next_state
-    def deal_turn(self, card: Card | str | None = None, burn: Card | str | None = None) -> HoldemHand:
-        """Burn one and turn one (CC-112)."""
-        self._deal_one_card(Street.TURN, A.DealTurn, card, burn)
-
-    def verify_deal_river(self, card: Card | str | None = None, burn: Card | str | None = None) -> None:
-        self._verify_board(Street.RIVER, None if card is None else [card], burn)
-
-    def can_deal_river(self, card: Card | str | None = None, burn: Card | str | None = None) -> bool:
-        return self._can(self.verify_deal_river, card, burn)
+    def can_deal_turn(self, card: Card | str | None = None, burn: Card | str | None = None,
+                      burns: int | None = None, second_burn: Card | str | None = None) -> bool:
+        return self._can(self.verify_deal_turn, card, burn, burns, second_burn)
 
     @_next_state
-    def deal_river(self, card: Card | str | None = None, burn: Card | str | None = None) -> HoldemHand:
-        """Burn one and turn one (CC-112)."""
-        self._deal_one_card(Street.RIVER, A.DealRiver, card, burn)
+    def deal_turn(self, card: Card | str | None = None, burn: Card | str | None = None,
+                  burns: int | None = None, second_burn: Card | str | None = None) -> HoldemHand:
+        """Burn one and turn one (CC-112); burnt twice or not at all after a burn error (CC-105)."""
+        self._deal_one_card(Street.TURN, A.DealTurn, card, burn, burns, second_burn)
+
+    def verify_deal_river(self, card: Card | str | None = None, burn: Card | str | None = None,
+                          burns: int | None = None, second_burn: Card | str | None = None) -> None:
+        self._verify_board(Street.RIVER, None if card is None else [card], burn, burns, second_burn)
+
+    def can_deal_river(self, card: Card | str | None = None, burn: Card | str | None = None,
+                       burns: int | None = None, second_burn: Card | str | None = None) -> bool:
+        return self._can(self.verify_deal_river, card, burn, burns, second_burn)
+
+    @_next_state
+    def deal_river(self, card: Card | str | None = None, burn: Card | str | None = None,
+                   burns: int | None = None, second_burn: Card | str | None = None) -> HoldemHand:
+        """Burn one and turn one (CC-112); burnt twice or not at all after a burn error (CC-105)."""
+        self._deal_one_card(Street.RIVER, A.DealRiver, card, burn, burns, second_burn)
 
     def deal_next_street(self, cards: Sequence[Card | str] | None = None, burn: Card | str | None = None) -> HoldemHand:
         """Deal whichever street comes next (the next state's ``street`` says which)."""

@@ -38,6 +38,8 @@ KNOWN_KEYS = frozenset({
     "mode", "rules", "heads_up_in_tournament",
     # A tournament hand's start and level (issue #36): what the inspector reads, not what the replay settles.
     "started_at", "level",
+    # The burns of each street when a burn error changed them (CC-105): checked against the acts' outcome.
+    "burns",
     # The deck it was dealt with (issue #39): what the inspector reads, not what the replay settles.
     "deck",
 })
@@ -146,6 +148,7 @@ def _replay(record: Any) -> dict:
             raise _ActionRefused(index, violation) from None
         hand = _deal_what_is_due(hand, board, _upcoming(actions, index + 1))
     hand = _settle_if_possible(hand)._done()
+    _check_burns(record.get("burns"), hand)
     answer = _answer(hand)
     if hand_id is not None:
         answer = {"hand": hand_id, **answer}
@@ -219,6 +222,27 @@ def _apply(hand: HoldemHand, action: Any) -> HoldemHand:
         raise RuleViolation(N_("A chips action needs \"chips\": each chip's value, such as [1000, 500]"),
                             "TDA-45")
     return hand.push_chips(seat, list(chips))
+
+
+def _check_burns(said: Any, hand: HoldemHand) -> None:
+    """A line's ``burns`` (``{"flop": 1, "turn": 2}``: the burn cards before each street, written when a burn
+    error changed them) must be what its acts make them: two after a missed burn, none after an extra one
+    (CC-105)."""
+    if said is None:
+        return
+    if not isinstance(said, Mapping) or any(
+            street not in STREET_NAMES or isinstance(n, bool) or not isinstance(n, int) for street, n in said.items()):
+        raise RuleViolation(N_("burns gives each street's burn cards as a number, such as {\"flop\": 1, "
+                               "\"turn\": 2}"), FORMAT)
+    made = dict(zip(STREET_NAMES, hand.burn_counts, strict=False))
+    for street, n in said.items():
+        if made.get(street) != n:
+            raise RuleViolation(N_("The line says the %(street)s was dealt after %(said)s burns; its acts make it "
+                                   "%(made)s"), "CC-105", street=street, said=n, made=made.get(street, 0))
+
+
+#: The streets of the board, in order, as a line names them.
+STREET_NAMES = ("flop", "turn", "river")
 
 
 def _upcoming(actions: list | tuple, index: int) -> Any:

@@ -328,3 +328,158 @@ def test_a_hand_killed_for_a_wrong_card_count_takes_its_act_out_of_turn_with_it_
     hand = hand.wrong_card_count(6, 3)
     assert hand.folded[5] and hand.out_of_turn_at(6) is None and hand.to_act == 5
     replays_the_same(hand)
+
+
+# -- CC-95's cases: who saw the exposed card -------------------------------------------------------------
+
+
+def test_a_card_shown_to_another_active_player_is_shown_to_everyone_at_once_CC_95():
+    hand = four_handed(cards=CARDS).call(3).exposed_card(3, "Qs", seen_by="active")
+    assert hand.exposed_cards() == {3: ["Qs"]} and hand.exposed_cards(at_end=True) == {}
+    assert hand.actions[-1].seen_by == "active" and not hand.folded[2] and hand.director_calls == ()
+    assert action_from_dict(hand.actions[-1].to_dict()) == hand.actions[-1]
+    replays_the_same(hand)
+
+
+def test_a_card_exposed_to_a_player_not_in_the_hand_is_shown_at_the_hand_s_end_CC_95():
+    hand = four_handed(cards=CARDS).fold(3).call(4).exposed_card(4, "Js", seen_by="out")
+    assert hand.exposed_cards(at_end=True) == {4: ["Js"]} and hand.exposed_cards() == {}
+    assert not hand.folded[3] and hand.director_calls == ()
+    assert action_from_dict(hand.actions[-1].to_dict()).seen_by == "out"
+    replays_the_same(hand)
+
+
+def test_an_intentional_exposure_keeps_the_hand_and_calls_the_director_whoever_saw_it_CC_95():
+    hand = four_handed().call(3).exposed_card(3, "Qs", True, "out")
+    assert hand.director_calls == ("CC-95",) and not hand.folded[2]
+    assert hand.exposed_cards(at_end=True) == {3: ["Qs"]}
+
+
+def test_who_saw_an_exposed_card_is_another_active_player_or_one_not_in_the_hand_CC_95():
+    hand = four_handed().call(3)
+    assert refused(hand.exposed_card, 3, "Qs", None, "nobody") == "CC-95"
+    with pytest.raises(RuleViolation):  # a record says it with a word
+        action_from_dict({"action": "exposed-card", "seat": 3, "seen_by": 2})
+
+
+# -- CC-105: an earlier street's burn error in an all-in hand ---------------------------------------------
+
+
+def all_in_run_out(flop: str = "2c3d4h") -> HoldemHand:
+    """Heads-up, all-in before the flop, the flop dealt without a burn, then the turn and river."""
+    hand = new_hand([10_000] * 2, button=2, cards={1: "AsAd", 2: "KsKd"}).all_in(2).call(1)
+    hand = hand.deal_flop(parse_cards(flop)).deal_turn("6s", "5h").deal_river("8d", "7c")
+    assert hand.phase is Phase.SHOWDOWN
+    return hand
+
+
+def test_an_all_in_hand_s_flop_burn_error_found_at_the_showdown_is_corrected_before_the_award_CC_105():
+    hand = all_in_run_out()
+    for seat in hand.showdown_order():
+        hand = hand.show_hand(seat)
+    assert hand.phase is Phase.AWARD and "flop" in hand.burn_error_streets()
+    hand = hand.burn_error(0, "flop")
+    # the flop, turn and river go back: dealt again as they would have come without the error
+    assert hand.phase is Phase.BOARD and hand.board == () and hand.burns == () and hand.street is Street.PREFLOP
+    hand = hand.deal_flop(parse_cards("3d4h5h"), "2c").deal_turn("7c", "6s").deal_river("9d", "8d")
+    for seat in hand.showdown_order():
+        hand = hand.show_hand(seat)
+    hand = hand.award_pots()
+    assert hand.board == parse_cards("3d4h5h7c9d") and hand.stacks == {1: 20_000, 2: 0}
+    error = next(a for a in hand.actions if a.kind == "burn-error")
+    assert error.to_dict() == {"action": "burn-error", "burns": 0, "street": "flop"}
+    replays_the_same(hand)
+
+
+def test_an_all_in_hand_s_turn_burn_error_takes_back_the_turn_and_the_river_only_CC_105():
+    hand = all_in_run_out().burn_error(2, "turn")
+    assert hand.board == parse_cards("2c3d4h") and hand.street is Street.FLOP and hand.phase is Phase.BOARD
+    assert hand.can_deal_turn("5h", "6s")  # the cards taken back are in the stub again
+    replays_the_same(hand)
+
+
+def test_an_earlier_street_s_burn_error_is_not_corrected_once_the_pot_is_awarded_CC_105():
+    hand = all_in_run_out()
+    for seat in hand.showdown_order():
+        hand = hand.show_hand(seat)
+    hand = hand.award_pots()
+    assert refused(hand.burn_error, 0, "flop") == "CC-105" and hand.burn_error_streets() == []
+
+
+def test_after_betting_since_an_earlier_street_its_cards_stand_and_the_next_street_makes_up_for_it_CC_105():
+    hand = play_round_passively(four_handed()).deal_flop(parse_cards("2c3d4h"))  # no burn
+    hand = play_round_passively(hand).deal_turn("6s", "5h")
+    hand = hand.check(1).burn_error(0, "flop")  # found on the turn, after the flop's betting
+    assert hand.board == parse_cards("2c3d4h6s") and hand.burn_plan[0][:2] == (Street.RIVER, "two")
+    hand = play_round_passively(hand)
+    assert refused(hand.deal_river, "9d", "8d", 1) == "CC-105"  # one burn is not enough: two
+    # at the showdown, with betting since, nothing is left to make up for it
+    done = play_round_passively(hand.deal_river("9d", "8d", 2, "7d"))
+    assert refused(done.burn_error, 0, "flop") == "CC-105"
+    assert refused(four_handed().burn_error, 0, "flop") == "CC-105"  # no flop dealt yet
+    assert refused(hand.burn_error, 0, "preflop") == "CC-105"
+
+
+# -- CC-105: the street after a burn error takes two burns, or none ----------------------------------------
+
+
+def test_after_a_missed_burn_the_next_street_takes_and_records_two_burn_cards_CC_105():
+    hand = play_round_passively(four_handed()).deal_flop(parse_cards("2c3d4h"))  # no burn
+    hand = play_round_passively(hand.check(1).burn_error(0))
+    assert refused(hand.deal_turn, "9c", "8c", 1) == "CC-105"  # a record of one burn is refused
+    hand = hand.deal_turn("9c", "8c", second_burn="7c")
+    record = hand.actions[-1]
+    assert record.to_dict() == {"action": "deal-turn", "card": "9c", "burn": "8c", "burns": 2, "second_burn": "7c"}
+    assert action_from_dict(record.to_dict()) == record
+    assert hand.burn_counts == (1, 2) and hand.burn_plan == ()
+    hand = play_round_passively(hand)
+    assert refused(hand.deal_river, "7c") == "TDA-35-E"  # the second burn card is out of play
+    hand = hand.deal_river("Tc")
+    assert hand.burn_counts == (1, 2, 1) and hand.actions[-1].burns is None  # one burn again, as usual
+    replays_the_same(hand)
+
+
+def test_a_street_dealt_unrecorded_after_a_missed_burn_still_records_two_burns_CC_105():
+    hand = play_round_passively(four_handed()).deal_flop()
+    hand = play_round_passively(hand.check(1).burn_error(0)).deal_turn()
+    assert hand.actions[-1].burns == 2 and hand.burn_counts == (1, 2)
+
+
+def test_after_an_extra_burn_the_next_street_takes_no_burn_and_its_record_says_so_CC_105():
+    hand = play_round_passively(four_handed()).deal_flop(parse_cards("2c3d4h"), "5s")
+    hand = play_round_passively(hand.check(1).burn_error(2))
+    assert refused(hand.deal_turn, "9c", None, 2) == "CC-105"
+    hand = hand.deal_turn("9c")
+    assert hand.actions[-1].to_dict() == {"action": "deal-turn", "card": "9c", "burns": 0}
+    assert hand.burn_counts == (1, 0)
+    replays_the_same(hand)
+
+
+def test_a_second_burn_card_is_refused_without_a_missed_burn_CC_105():
+    hand = play_round_passively(four_handed()).deal_flop(parse_cards("2c3d4h"), "5s")
+    assert refused(play_round_passively(hand).deal_turn, "9c", "8c", None, "7c") == "CC-105"
+
+
+def test_a_hand_line_s_burns_must_follow_from_its_burn_error_CC_105():
+    line = {"game": "holdem", "button": 2, "blinds": {"small": 100, "big": 200}, "stacks": {"1": 5_000, "2": 5_000},
+            "actions": [{"seat": 2, "act": "call"}, {"seat": 1, "act": "check"}, {"seat": 1, "act": "check"},
+                        {"act": "burn-error", "burns": 0}, {"seat": 2, "act": "check"},
+                        {"seat": 1, "act": "bet", "to": 200}, {"seat": 2, "act": "fold"}],
+            "board": ["2c", "3d", "4h", "9c"], "burns": {"flop": 1, "turn": 2}}
+    answer = replay_holdem_hand(line)
+    assert "error" not in answer, answer
+    assert answer["stacks"] == {"1": 5_200, "2": 4_800}
+    assert "CC-105" in replay_holdem_hand({**line, "burns": {"flop": 1, "turn": 1}})["error"]
+    assert "error" in replay_holdem_hand({**line, "burns": {"turn": "two"}})
+
+
+def test_a_street_taken_back_keeps_the_burn_already_on_the_table_for_its_new_deal_CC_105_CC_101():
+    hand = new_hand([10_000] * 2, button=2, cards={1: "AsAd", 2: "KsKd"}).exposed_in_deal(3, 1, "As", "2h")
+    hand = hand.all_in(2).call(1).deal_flop(parse_cards("2c3d4h"))  # its burn: the exposed card (CC-101)
+    hand = hand.deal_turn("6s", "5h").deal_river("8d", "7c")
+    hand = hand.burn_error(2, "flop")  # the dealer burnt one more anyway: found before the award
+    assert hand.board == () and hand.burn_plan == ((Street.FLOP, "ready", parse_cards("As")[0], "CC-101"),)
+    assert refused(hand.deal_flop, parse_cards("3d4h5h"), "2c") == "CC-101"  # the burn is on the table
+    hand = hand.deal_flop(parse_cards("2c3d4h"))
+    assert hand.burns == parse_cards("As") and hand.burn_counts == (1,)
+    replays_the_same(hand)
