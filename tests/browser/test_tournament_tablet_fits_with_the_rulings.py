@@ -1,7 +1,7 @@
 """The tournament dealer's tablet and the floor's console with issue #38's rulings open, in Debian's chromium, in
 Spanish (the house's language): at 1024x768 and 1280x800 with ten seats, the out-of-turn form opened keeps the
 player to act, his choices and its own button on screen (TDA-53); the "Dealing error" menu's choices show
-their whole text (RP-04) and every tap in it is a full touch target; nothing overflows sideways; the deck's panel
+their whole text (RP-04, CC-95) and every tap in it is a full touch target; nothing overflows sideways; the deck's panel
 stands apart from "New hand" (CC-71); on the console the rotation's opener is a full touch target and its two
 buttons do not touch (RP-07)."""
 
@@ -137,7 +137,7 @@ def test_with_the_rulings_open_the_player_to_act_his_choices_and_their_taps_stay
     assert _in_view(page, "#deal-table tr.to-act")
     page.click("#deal-table details[data-out-of-turn] summary")
 
-    # The "Dealing error" menu opened: each choice's whole text shows (RP-04's "its order restored"), each tap
+    # The "Dealing error" menu opened: each choice's whole text shows (RP-04's ways, CC-95's cases), each tap
     # a full touch target, nothing sideways; the player to act still on screen.
     page.click("#deal-table details[data-dealing-errors] summary")
     page.wait_for_selector("#tap-stub-rebuilt button", state="visible", timeout=5000)
@@ -148,6 +148,7 @@ def test_with_the_rulings_open_the_player_to_act_his_choices_and_their_taps_stay
                             "[data-dealing-errors] select, [data-dealing-errors] input[name=cards], "
                             "[data-dealing-errors] label.check, [data-dealing-errors] label.radio") == []
     assert page.locator("#tap-stub-rebuilt input[name=how]").count() == 3  # RP-04's three ways, each one tap
+    assert page.locator("#tap-exposed-card input[name=seen_by]").count() == 2  # CC-95's two cases, each one tap
     assert _no_sideways_overflow(page)
     assert _in_view(page, "#deal-table tr.to-act")
     for choice in choices:
