@@ -76,6 +76,10 @@
     button.dataset.armedAt = String(Date.now());
     button.classList.add("is-armed");
     button.textContent = button.dataset.confirm;
+    // its words may take a line more: the whole button kept on screen, to be read before the second tap
+    // (TDA-53's button at the foot of a 1024x768 tablet went below it)
+    var below = button.getBoundingClientRect().bottom - window.innerHeight;
+    if (below > 0) { window.scrollBy(0, Math.ceil(below) + 8); }
     setTimeout(function () {
       if (button.dataset.armedAt && Date.now() - parseInt(button.dataset.armedAt, 10) >= ARMED_MS) { disarm(button); }
     }, ARMED_MS + 50);

@@ -95,6 +95,12 @@ def test_cc71_at_a_level_change_the_tablet_asks_for_the_new_deck_and_deals_with_
     assert due.count() == 1 and "change the deck before the next hand (CC-71)" in due.inner_text()
     assert tablet.locator("button[data-action='new-hand']").count() == 0  # the next hand waits for the deck
     tablet.screenshot(path=f"{screenshots}/tournament-deck-change-due.png", full_page=True)
+    # the serial's field and its button apart, not one touching the other
+    apart = tablet.evaluate(
+        """() => { const f = document.querySelector('#tap-change-deck-due input[name=serial]').getBoundingClientRect();
+                   const b = document.querySelector('#tap-change-deck-due button').getBoundingClientRect();
+                   return Math.max(b.top - f.bottom, b.left - f.right); }""")
+    assert apart >= 8, apart
     form = tablet.locator("#tap-change-deck-due")
     form.locator("input[name=serial]").fill("SUN-002")
     form.locator("button[data-action='change-deck-due']").click()

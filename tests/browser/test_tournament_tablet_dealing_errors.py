@@ -85,7 +85,7 @@ def test_a_card_seen_by_a_player_not_in_the_hand_is_listed_for_the_hand_s_end_CC
     _open_dealing_errors(page, "#tap-exposed-card button")
     seat = page.eval_on_selector("#tap-exposed-card select[name='seat']", "s => s.value")
     page.fill("#tap-exposed-card input[name='cards']", "Ah")
-    page.select_option("#tap-exposed-card select[name='seen_by']", "out")
+    page.check("#tap-exposed-card input[name='seen_by'][value='out']")
     tap(page, "#tap-exposed-card button")
     listed = page.inner_text("[data-exposed-at-end]")
     assert "hand's end" in listed and f"seat {seat}: Ah" in listed
