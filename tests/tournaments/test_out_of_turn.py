@@ -221,3 +221,18 @@ def test_the_tables_page_lists_the_acts_out_of_turn_and_the_ruling_for_the_direc
     listed = page[page.index('class="hand-actions"'):]
     assert f"Seat {third}: <strong>out-of-turn</strong> call" in listed
     assert f"Seat {skipped}: <strong>skipped-hand</strong> dead" in listed
+
+
+def test_the_out_of_turn_seats_start_with_the_player_after_the_one_in_turn_TDA_53_A(
+    client, event_in_play, first_table, dealer_dana_here
+):
+    import re
+
+    client.force_login(dealer_dana_here)
+    dealt = tap(client, event_in_play, first_table.number, "new-hand").content.decode()
+    in_turn = to_act(first_table)
+    seat_list = dealt.split("data-oot-seat>")[1].split("</select>")[0]
+    offered = [int(s) for s in re.findall(r'<option value="(\d+)">', seat_list)]
+    # the one who acts out of turn is most often the next player: he is the first seat offered (and pre-selected)
+    assert offered[0] == next_after(first_table, in_turn)
+    assert in_turn not in offered and len(offered) == len(set(offered))

@@ -128,7 +128,10 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
             # CC-135, C-08), the buttons it leaves, and the seats that may still act out of turn
             binding=_binding_view(engine, legal.seat) if legal else None,
             may_call=not legal.check and engine.can_call(legal.seat) if legal else False,
-            out_of_turn_seats=[s for s in engine.seats if engine.can_act_out_of_turn(s, "fold")] if legal else [],
+            # in the order of play from the seat after the player in turn: the one who acts out of turn is
+            # most often the next player, so he is the list's first (and pre-selected) seat
+            out_of_turn_seats=[s for s in _after(engine.seats, legal.seat) if engine.can_act_out_of_turn(s, "fold")]
+            if legal else [],
             skipped=engine.skipped_ruling if in_play else None,
             # the hands still to be shown or mucked, in the engine's order (TDA-16, TDA-17)
             showdown=[s for s in engine.showdown_order()
@@ -461,3 +464,9 @@ def what_changed(table: DealtTable, since: int) -> list[str]:
         recorded = [r for r in recorded if r]
         said.extend(recorded or [_("The table changed.")])
     return said[-_SAID_AT_MOST:]
+
+
+def _after(seats, seat: int) -> list[int]:
+    """The seats in the order of play starting with the one after ``seat``."""
+    at = list(seats).index(seat) + 1
+    return [*seats[at:], *seats[:at]]
