@@ -109,6 +109,9 @@ def dealer_context(table: Table, user, notice: dict | None = None, version: int 
         "can_start": between_hands,
         # Asked only between hands, when the next one could start (one query): THB-16.
         "deck_pending": between_hands and reads.deck_count_pending(table),
+        # issue #39: the decks in play at the table (a shuffler's red and blue pair, THB-36), read-only, one query
+        "decks": list(Deck.objects.filter(place=object_label(table), state=Deck.State.IN_PLAY)
+                      .order_by("back", "serial")),
         "can_close_table": between_hands,
         "can_repeat": in_bets and hand is not None and hand.number > 1 and
         session is not None and session.hands.filter(number__lt=hand.number).exists(),

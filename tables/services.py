@@ -18,8 +18,9 @@ from django.conf import settings
 from django.db.models import Max
 from django.utils.translation import gettext, gettext_noop
 
+from casino import decks as deck_commands
 from casino.audit import record_event
-from casino.models import object_label
+from casino.models import Deck, object_label
 from casino.roles import APPROVE_PAYOUT, Role, can, has_role
 from casino.rules.errors import N_, Note, RuleViolation
 from casino.rules.holdem_bonus import (
@@ -255,11 +256,29 @@ def _sync_hand(w: TableWrite, hand: Hand, before: HandState, after: HandState) -
 # --- The deck and the cards between the pit boss and the dealer (THB-16, THB-17) ---------------------
 
 
-def record_deck_count(*, table, by, key: str, expected_version: int, cards: int, note: str = "") -> ActionResult:
+def _deck_counted(w: TableWrite, serial: str) -> Deck | None:
+    """The deck in play at the table that the dealer counted (issue #39): the one named, or the only one in play;
+    None at a table whose decks were not named at its opening (it counts as before)."""
+    in_play = list(Deck.objects.select_for_update().filter(place=object_label(w.table), state=Deck.State.IN_PLAY)
+                   .order_by("serial"))
+    if serial:
+        deck = next((d for d in in_play if d.serial == serial), None)
+        if deck is None:
+            raise RuleViolation(N_("Deck %(serial)s is not in play at this table."), "THB-16", serial=serial)
+        return deck
+    if len(in_play) > 1:
+        raise RuleViolation(N_("Two decks are in play: say which one was counted."), "THB-16")
+    return in_play[0] if in_play else None
+
+
+def record_deck_count(*, table, by, key: str, expected_version: int, cards: int, note: str = "",
+                      deck: str = "") -> ActionResult:
     """The dealer counted the whole deck because its size was in doubt (THB-16), between hands.
 
-    52 cards: logged, nothing else. Any other count: the pit boss is alerted and no hand starts until
-    they have replaced the deck and acknowledged the alert (a defective deck is not played, THB-22).
+    52 cards: logged, nothing else (a deck's life has no step for a good count). Any other count: the pit boss
+    is alerted and no hand starts until they have replaced the deck and acknowledged the alert (a defective deck
+    is not played, THB-22); the deck counted (``deck``, its serial, or the only one in play) is declared
+    defective, missing or extra cards (CC-72), reason "count N", in the same write: the inspector's records say so.
     """
 
     def work(w: TableWrite) -> None:
@@ -271,6 +290,7 @@ def record_deck_count(*, table, by, key: str, expected_version: int, cards: int,
         if not isinstance(cards, int) or isinstance(cards, bool) or not 0 <= cards <= 520:
             raise ValueError(f"a deck count is a number of cards from 0 to 520, not {cards!r}")
         complete = cards == DECK_SIZE
+        counted = _deck_counted(w, deck)
         w.event = "deck-counted"
         if complete:
             w.alerts.append(gettext("52 cards: the deck is complete (THB-16)."))
@@ -283,7 +303,12 @@ def record_deck_count(*, table, by, key: str, expected_version: int, cards: int,
                 "and check it (THB-22); the next hand starts once this alert is acknowledged."
             )
             raise_alert(w, Alert.Kind.DECK_COUNT, message, {"table": w.table.name, "cards": cards, "note": note})
-        w.audit("table.deck_counted", cards=cards, complete=complete, note=note)
+            if counted is not None:
+                deck_commands.declare_defective(
+                    deck=counted, by=w.by, key=f"{w.key}:count:{counted.pk}"[:100], expected_version=None,
+                    defect="missing" if cards < DECK_SIZE else "extra", reason=f"count {cards}")
+        w.audit("table.deck_counted", cards=cards, complete=complete, note=note,
+                **({"deck": counted.serial} if counted is not None else {}))
 
     return write_at_table(table=table, by=by, key=key, expected_version=expected_version,
                           action="record_deck_count", work=work)

@@ -80,6 +80,31 @@ def _decks_checked(w: TableWrite, serials, session) -> list[Deck]:
     return found
 
 
+def _decks_refused(w: TableWrite, serials, defect: str) -> list[str]:
+    """The decks the pit boss refuses at the opening (THB-22, issue #39): each issued to this table (THB-21) is
+    recorded checked and failing, so defective with its reason (``casino.rules.decks.Deck.check``: missing,
+    damaged or marked cards, CC-72) and never played. The engine has no step back to the stock: a refused deck is
+    the Subdirector's to see (THB-22), so it is kept as defective, not returned."""
+    if defect not in REFUSAL_DEFECTS:
+        raise RuleViolation(N_("A deck is refused for missing, damaged or marked cards."), "THB-22")
+    place = object_label(w.table)
+    refused = []
+    for serial in dict.fromkeys(serials):
+        deck = Deck.objects.select_for_update().filter(place=place, serial=serial, state=Deck.State.ISSUED).first()
+        if deck is None:
+            raise RuleViolation(N_("Deck %(serial)s was not issued to this table, or is checked already."),
+                                "THB-21", serial=serial)
+        deck_commands.check_deck(deck=deck, by=w.by, key=f"{w.key}:refuse:{deck.pk}"[:100], expected_version=None,
+                                 complete=defect != "missing", undamaged=defect != "damaged",
+                                 unmarked=defect != "marked")
+        refused.append(deck.serial)
+    return refused
+
+
+#: Why the pit boss refuses a deck at the opening (THB-21's check: complete, undamaged, unmarked).
+REFUSAL_DEFECTS = ("missing", "damaged", "marked")
+
+
 def _retire_decks(w: TableWrite, reason: str) -> list[str]:
     """The decks in play at the table leave it (its closing), each step audited in its own stream."""
     retired = []
@@ -91,11 +116,13 @@ def _retire_decks(w: TableWrite, reason: str) -> list[str]:
 
 
 def confirm_deck_check(*, table, by, key: str, expected_version: int, approve: bool = True,
-                       note: str = "", decks: tuple[str, ...] = ()) -> ActionResult:
+                       note: str = "", decks: tuple[str, ...] = (), defect: str = "damaged") -> ActionResult:
     """The pit boss confirms the deck check in their presence and the table opens (THB-21);
     or refuses a missing or flawed deck, which alerts for the Subdirector and keeps it closed (THB-22).
     ``decks``: the serials of the decks checked (issue #39), issued to this table: each is recorded checked and
-    in play, and two must be one red and one blue (THB-36). Without them the check is recorded as before."""
+    in play, and two must be one red and one blue (THB-36). Without them the check is recorded as before.
+    A refusal's ``decks`` are the ones found wanting: each is recorded defective for ``defect`` (missing, damaged
+    or marked cards), signed by the pit boss, so the stock never issues it again; the others stay issued."""
 
     def work(w: TableWrite) -> None:
         require_supervisor(w)
@@ -119,7 +146,9 @@ def confirm_deck_check(*, table, by, key: str, expected_version: int, approve: b
             raise_alert(w, Alert.Kind.DECK, gettext_noop(
                 "%(table)s: the deck was refused at the opening check; report it to the Subdirector (THB-22)."
             ), {"table": w.table.name, "note": note})
-            w.audit("table.deck_check_refused", session=session.pk, note=note)
+            refused = _decks_refused(w, decks, defect) if decks else []
+            w.audit("table.deck_check_refused", session=session.pk, note=note,
+                    **({"decks": refused, "defect": defect} if refused else {}))
         session.save()
 
     return write_at_table(table=table, by=by, key=key, expected_version=expected_version,

@@ -274,6 +274,7 @@ def _dealer_call(action: str, post, table: Table):
         return services.record_deck_count, {
             "cards": whole(post.get("cards"), _("The number of cards"), low=0, high=520),
             "note": _free_text(post, "note"),
+            "deck": _deck_serial(post),
         }
     if action == "suspect-cards":
         return services.report_suspect_cards, {"note": _free_text(post, "note")}
@@ -356,6 +357,14 @@ def pit_console(request, pit_id: int):
     return render(request, "tables/pit_console.html", {"pit": pit, "fragment": fragment, "table_links": table_links})
 
 
+def _deck_serial(post) -> str:
+    """The serial of the deck the dealer counted (issue #39), when two are in play; empty otherwise."""
+    serial = (post.get("deck") or "").strip()
+    if len(serial) > 80 or "\x00" in serial:
+        raise BadInput(_("Choose the deck you counted."))
+    return serial
+
+
 def _serials(post) -> tuple[str, ...]:
     """The decks' serials the pit boss typed at the opening's check (issue #39): one or two (THB-36)."""
     serials = tuple(s for s in re.split(r"[\s,;]+", post.get("decks") or "") if s)
@@ -366,7 +375,11 @@ def _serials(post) -> tuple[str, ...]:
 
 def _pit_call(action: str, post):
     if action == "deck-check":
-        return sessions.confirm_deck_check, {"approve": post.get("approve") == "1", "decks": _serials(post)}
+        defect = post.get("defect") or "damaged"
+        if defect not in sessions.REFUSAL_DEFECTS:
+            raise BadInput(_("A deck is refused for missing, damaged or marked cards."))
+        return sessions.confirm_deck_check, {"approve": post.get("approve") == "1", "decks": _serials(post),
+                                             "defect": defect}
     if action == "closing":
         return sessions.confirm_closing, {"approve": post.get("approve") == "1"}
     if action == "award":

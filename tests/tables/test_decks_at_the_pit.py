@@ -202,3 +202,135 @@ def test_a_deck_declared_defective_is_shown_on_the_pit_console_at_once_CC_72(cli
     client.force_login(pit_boss_pat)
     body = client.get(f"/tables/pit/{table_one.pit_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "data-deck-defective" in body and "the ace of hearts is nicked" in body
+
+
+# --- The decks at the tablet: shown, counted (THB-16), refused at the opening (THB-22) ------------------------------
+
+
+def opened_with(table, dealer, boss, *pairs) -> list[Deck]:
+    """``table`` opened with the decks ``pairs`` (serial, back) issued, checked and put in play."""
+    named = [issued(table, boss, serial, back) for serial, back in pairs]
+    act(sessions.request_opening, table, dealer)
+    act(sessions.confirm_deck_check, table, boss, decks=tuple(serial for serial, _back in pairs))
+    for deck in named:
+        deck.refresh_from_db()
+    return named
+
+
+def test_the_dealers_tablet_shows_the_shufflers_red_and_blue_decks_in_play_THB_36(client, table_one, dealer_dana,
+                                                                                  pit_boss_pat):
+    from .screens import tablet
+
+    opened_with(table_one, dealer_dana, pit_boss_pat, ("R-104", "red"), ("B-221", "blue"))
+    issued(table_one, pit_boss_pat, "R-300", "red")  # issued, not in play: not shown
+    screen = tablet(client, dealer_dana, table_one, language="en")
+    assert "Decks in play:" in screen.html
+    assert 'data-deck="R-104" data-deck-back="red"' in screen.html
+    assert 'data-deck="B-221" data-deck-back="blue"' in screen.html
+    assert 'data-deck="R-300"' not in screen.html
+    assert '<select name="deck" required>' in screen.html  # two decks: the count says which one
+
+
+def test_a_tablet_at_a_table_without_named_decks_shows_none(client, open_table, dealer_dana):
+    from .screens import tablet
+
+    screen = tablet(client, dealer_dana, open_table, language="en")
+    assert "data-decks" not in screen.html and 'name="deck"' not in screen.html
+
+
+def test_a_count_that_is_not_52_declares_the_deck_in_play_defective_with_its_count_THB_16_CC_72(
+        table_one, dealer_dana, pit_boss_pat):
+    from tables.models import Alert
+
+    (deck,) = opened_with(table_one, dealer_dana, pit_boss_pat, ("R-104", "red"))
+    act(services.record_deck_count, table_one, dealer_dana, cards=51)
+    deck.refresh_from_db()
+    assert (deck.state, deck.defect, deck.reason) == (Deck.State.DEFECTIVE, "missing", "count 51")
+    assert deck.steps.order_by("-seq").first().by == dealer_dana
+    assert AuditEvent.objects.filter(action="deck.defective", stream=f"casino.deck.{deck.pk}").count() == 1
+    assert AuditEvent.objects.get(action="table.deck_counted").details["deck"] == "R-104"
+    assert Alert.objects.get(table=table_one).kind == Alert.Kind.DECK_COUNT  # the alert as before
+
+
+def test_a_count_names_which_of_two_decks_it_was_and_an_extra_card_is_its_defect_THB_16_CC_72(
+        table_one, dealer_dana, pit_boss_pat):
+    red, blue = opened_with(table_one, dealer_dana, pit_boss_pat, ("R-104", "red"), ("B-221", "blue"))
+    version = Table.objects.get(pk=table_one.pk).version
+    with pytest.raises(RuleViolation) as refused:
+        act(services.record_deck_count, table_one, dealer_dana, cards=53)
+    assert refused.value.clause == "THB-16" and Table.objects.get(pk=table_one.pk).version == version
+    with pytest.raises(RuleViolation):
+        act(services.record_deck_count, table_one, dealer_dana, cards=53, deck="X-1")
+    act(services.record_deck_count, table_one, dealer_dana, cards=53, deck="B-221")
+    red.refresh_from_db()
+    blue.refresh_from_db()
+    assert red.state == Deck.State.IN_PLAY
+    assert (blue.state, blue.defect, blue.reason) == (Deck.State.DEFECTIVE, "extra", "count 53")
+
+
+def test_a_count_of_52_leaves_the_deck_in_play_with_no_step_of_its_own_THB_16(table_one, dealer_dana, pit_boss_pat):
+    (deck,) = opened_with(table_one, dealer_dana, pit_boss_pat, ("R-104", "red"))
+    steps = deck.steps.count()
+    act(services.record_deck_count, table_one, dealer_dana, cards=52)
+    deck.refresh_from_db()
+    assert deck.state == Deck.State.IN_PLAY and deck.steps.count() == steps
+    assert AuditEvent.objects.get(action="table.deck_counted").details["deck"] == "R-104"
+
+
+def test_the_tablets_count_of_the_blue_deck_over_http_declares_it_defective_THB_16(client, table_one, dealer_dana,
+                                                                                   pit_boss_pat):
+    from .screens import tablet
+
+    _red, blue = opened_with(table_one, dealer_dana, pit_boss_pat, ("R-104", "red"), ("B-221", "blue"))
+    screen = tablet(client, dealer_dana, table_one, language="en")
+    screen.tap("deck-count", cards="50", deck="B-221")
+    blue.refresh_from_db()
+    assert (blue.state, blue.reason) == (Deck.State.DEFECTIVE, "count 50")
+    screen.tap("deck-count", expect=400, cards="50", deck="B" * 81)
+
+
+def test_a_refused_opening_check_declares_the_decks_named_defective_and_leaves_the_others_issued_THB_22(
+        table_one, dealer_dana, pit_boss_pat):
+    red, blue = issued(table_one, pit_boss_pat, "R-104", "red"), issued(table_one, pit_boss_pat, "B-221", "blue")
+    act(sessions.request_opening, table_one, dealer_dana)
+    act(sessions.confirm_deck_check, table_one, pit_boss_pat, approve=False, decks=("R-104",), defect="marked",
+        note="the ace of hearts is nicked")
+    red.refresh_from_db()
+    blue.refresh_from_db()
+    assert (red.state, red.defect, red.checked_by_id) == (Deck.State.DEFECTIVE, "marked", pit_boss_pat.pk)
+    assert blue.state == Deck.State.ISSUED
+    refused = AuditEvent.objects.get(action="table.deck_check_refused")
+    assert refused.details["decks"] == ["R-104"] and refused.details["defect"] == "marked"
+    table_one.refresh_from_db()
+    assert table_one.status == Table.Status.CLOSED
+
+
+def test_a_refusal_naming_a_deck_not_at_the_table_or_with_no_reason_records_nothing_THB_21_THB_22(
+        table_one, dealer_dana, pit_boss_pat):
+    red = issued(table_one, pit_boss_pat, "R-104", "red")
+    act(sessions.request_opening, table_one, dealer_dana)
+    with pytest.raises(RuleViolation) as refused:
+        act(sessions.confirm_deck_check, table_one, pit_boss_pat, approve=False, decks=("X-9",))
+    assert refused.value.clause == "THB-21"
+    with pytest.raises(RuleViolation) as refused:
+        act(sessions.confirm_deck_check, table_one, pit_boss_pat, approve=False, decks=("R-104",), defect="worn")
+    assert refused.value.clause == "THB-22"
+    red.refresh_from_db()
+    table_one.refresh_from_db()
+    assert red.state == Deck.State.ISSUED and table_one.status == Table.Status.OPENING
+    assert not AuditEvent.objects.filter(action="table.deck_check_refused").exists()
+
+
+def test_the_pit_console_refuses_a_deck_as_marked_over_http_THB_22(client, table_one, dealer_dana, pit_boss_pat):
+    from .screens import console
+
+    red = issued(table_one, pit_boss_pat, "R-104", "red")
+    act(sessions.request_opening, table_one, dealer_dana)
+    screen = console(client, pit_boss_pat, table_one, language="en")
+    assert 'name="defect"' in screen.html
+    screen.tap("deck-check", expect=400, approve="0", decks="R-104", defect="worn")
+    red.refresh_from_db()
+    assert red.state == Deck.State.ISSUED
+    screen.tap("deck-check", approve="0", decks="R-104", defect="marked")
+    red.refresh_from_db()
+    assert (red.state, red.defect) == (Deck.State.DEFECTIVE, "marked")
