@@ -216,18 +216,41 @@ class Deck(models.Model):
         return f"{self.serial} ({self.back})"
 
 
-class DeckStepQuerySet(models.QuerySet):
+class AppendOnlyQuerySet(models.QuerySet):
     def update(self, **kwargs):
-        raise TypeError("a deck's steps are append-only: they are never updated")
+        raise TypeError(f"{self.model.history} are append-only: they are never updated")
 
     def delete(self):
-        raise TypeError("a deck's steps are append-only: they are never deleted")
+        raise TypeError(f"{self.model.history} are append-only: they are never deleted")
 
 
-class DeckStep(models.Model):
+class AppendOnly(models.Model):
+    """A row that is history: saved once, never changed or deleted, here and through its queryset; on
+    PostgreSQL a trigger refuses UPDATE and DELETE too (casino.append_only, in each table's migration).
+    ``history`` names the rows in the refusal."""
+
+    history = "these records"
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise TypeError(f"{self.history} are append-only: they are never updated")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError(f"{self.history} are append-only: they are never deleted")
+
+
+class DeckStep(AppendOnly):
     """One step of a deck's life, in order: received, issued, checked, in play, retired, defective, each
     signature of its cancellation. Append-only (a trigger refuses UPDATE and DELETE); each has its audit
     event in the deck's stream."""
+
+    history = "a deck's steps"
 
     deck = models.ForeignKey(Deck, on_delete=models.PROTECT, related_name="steps")
     seq = models.PositiveIntegerField(_("number"))
@@ -237,8 +260,6 @@ class DeckStep(models.Model):
     at = models.DateTimeField(_("at"))
     details = models.JSONField(_("details"), default=dict, blank=True)
 
-    objects = DeckStepQuerySet.as_manager()
-
     class Meta:
         ordering = ["deck", "seq"]
         verbose_name = _("deck step")
@@ -247,14 +268,6 @@ class DeckStep(models.Model):
 
     def __str__(self) -> str:
         return f"{self.deck_id} #{self.seq} {self.action}"
-
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise TypeError("a deck's steps are append-only: they are never updated")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise TypeError("a deck's steps are append-only: they are never deleted")
 
 
 class DeckRequest(models.Model):

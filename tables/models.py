@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino.i18n import explain
-from casino.models import object_label
+from casino.models import AppendOnly, object_label
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.holdem_bonus.paytable import Paytable as RulesPaytable
 from casino.rules.holdem_bonus.paytable import get_paytable, is_registered, paytable_names
@@ -477,21 +477,15 @@ class Hand(models.Model):
         return self.is_over and not self.pending_approvals
 
 
-class HandActionQuerySet(models.QuerySet):
-    def update(self, **kwargs):
-        raise TypeError("hand actions are append-only: they are never updated")
-
-    def delete(self):
-        raise TypeError("hand actions are append-only: they are never deleted")
-
-
-class HandAction(models.Model):
+class HandAction(AppendOnly):
     """One frozen record of a hand, in order. Append-only: a mistake is undone by a later row.
 
     ``record`` is the engine action's ``to_dict()``; an undo row has ``undoes`` set, a
     ``reason``, and ``record = {"action": "undo", "seq": <undone seq>}``. Replaying a hand skips
     undone rows and undo rows. On PostgreSQL a trigger refuses UPDATE and DELETE (migration 0003).
     """
+
+    history = "hand actions"
 
     UNDO = "undo"
 
@@ -511,8 +505,6 @@ class HandAction(models.Model):
     )
     reason = models.TextField(_("reason"), blank=True)
 
-    objects = HandActionQuerySet.as_manager()
-
     class Meta:
         ordering = ["hand", "seq"]
         verbose_name = _("hand action")
@@ -520,14 +512,6 @@ class HandAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hand_id}#{self.seq} {self.kind}"
-
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise TypeError("hand actions are append-only: they are never updated")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise TypeError("hand actions are append-only: they are never deleted")
 
 
 class Alert(models.Model):
@@ -702,32 +686,16 @@ def markers_allowed(table: Table) -> bool:
     return house.get("markers_allowed") is True
 
 
-class AppendOnlyQuerySet(models.QuerySet):
-    def update(self, **kwargs):
-        raise TypeError("the bank's records are append-only: they are never updated")
+class BankRecord(AppendOnly):
+    """The bank's history: floats counted and signed, slips' steps, the drop, the report's signatures."""
 
-    def delete(self):
-        raise TypeError("the bank's records are append-only: they are never deleted")
-
-
-class AppendOnly(models.Model):
-    """A row that is history: saved once, never changed (a trigger refuses UPDATE and DELETE on PostgreSQL)."""
-
-    objects = AppendOnlyQuerySet.as_manager()
+    history = "the bank's records"
 
     class Meta:
         abstract = True
 
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise TypeError("the bank's records are append-only: they are never updated")
-        super().save(*args, **kwargs)
 
-    def delete(self, *args, **kwargs):
-        raise TypeError("the bank's records are append-only: they are never deleted")
-
-
-class FloatCount(AppendOnly):
+class FloatCount(BankRecord):
     """The chips in the tray by denomination (THB-70's float), counted by the dealer at the opening or the
     closing of a session; a recount is a new row. The pit boss's signature is its ``FloatSignature``."""
 
@@ -751,7 +719,7 @@ class FloatCount(AppendOnly):
         return f"{self.session_id} {self.stage} {self.total}"
 
 
-class FloatSignature(AppendOnly):
+class FloatSignature(BankRecord):
     """The pit boss's signature of a float count; a closing's carries what the tray should have held and, when
     the count does not add up, the reason it was signed anyway."""
 
@@ -808,7 +776,7 @@ class ChipSlip(models.Model):
         return f"{'F' if self.kind == self.Kind.FILL else 'C'}-{self.pk:06d}"
 
 
-class ChipSlipStep(AppendOnly):
+class ChipSlipStep(BankRecord):
     """One signed step of a slip, in order."""
 
     slip = models.ForeignKey(ChipSlip, on_delete=models.PROTECT, related_name="steps")
@@ -845,7 +813,7 @@ class ChipSlipRequest(models.Model):
         return f"{self.slip_id}:{self.key} {self.action}"
 
 
-class DropEntry(AppendOnly):
+class DropEntry(BankRecord):
     """Cash (or a marker, where the house allows) exchanged for chips at a table, recorded by its dealer as it
     happens: the chips leave the tray, the cash goes to the drop box."""
 
@@ -868,7 +836,7 @@ class DropEntry(AppendOnly):
         return f"{self.session_id} {self.kind} {self.amount}"
 
 
-class ShiftReportSignature(AppendOnly):
+class ShiftReportSignature(BankRecord):
     """The games director's signature of a shift report: its window and its figures as signed."""
 
     starts_at = models.DateTimeField(_("shift from"))

@@ -14,7 +14,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from casino.models import label_of, object_label
+from casino.models import AppendOnly, label_of, object_label
 
 SEATS_PER_TABLE = ((10, "10"), (9, "9"), (8, "8"), (6, _("6-max")))
 
@@ -190,18 +190,12 @@ class Entry(models.Model):
         return f"{self.player_name} ({self.tournament})"
 
 
-class TournamentEventQuerySet(models.QuerySet):
-    def update(self, **kwargs):
-        raise TypeError("the tournament record is append-only: its events are never updated")
-
-    def delete(self):
-        raise TypeError("the tournament record is append-only: its events are never deleted")
-
-
-class TournamentEvent(models.Model):
+class TournamentEvent(AppendOnly):
     """One event of the tournament's record, in order (casino.rules.tournament.record). Append-only: a
     mistake is corrected by a later ``correction`` event. On PostgreSQL a trigger refuses UPDATE and
     DELETE (migration 0003)."""
+
+    history = "the tournament record's events"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="events")
     seq = models.PositiveIntegerField(_("number"))
@@ -211,8 +205,6 @@ class TournamentEvent(models.Model):
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
     key = models.CharField(_("request key"), max_length=100, blank=True)
 
-    objects = TournamentEventQuerySet.as_manager()
-
     class Meta:
         ordering = ["tournament", "seq"]
         verbose_name = _("tournament event")
@@ -220,14 +212,6 @@ class TournamentEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id}#{self.seq} {self.type}"
-
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise TypeError("the tournament record is append-only: its events are never updated")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise TypeError("the tournament record is append-only: its events are never deleted")
 
     def as_record(self) -> dict:
         """The event as the record has it: seq, at (UTC, ISO 8601), type, then its fields."""
@@ -256,19 +240,13 @@ class TournamentRequest(models.Model):
         return f"{self.tournament_id}:{self.key} {self.action}"
 
 
-class IdCheckQuerySet(models.QuerySet):
-    def update(self, **kwargs):
-        raise TypeError("ID checks are append-only: they are never updated")
-
-    def delete(self):
-        raise TypeError("ID checks are append-only: they are never deleted")
-
-
-class IdCheck(models.Model):
+class IdCheck(AppendOnly):
     """An ID checkpoint passed (issue #14: entry, accreditation, seating each day, payout): who looked at
     which document. Kept here, not in the exported record (which has only the entry and the checkpoint).
     Append-only (issue #34): what was seen at a checkpoint, the prize payment's included (CC-15, CC-24),
     is never rewritten; on PostgreSQL a trigger refuses UPDATE and DELETE (migration 0007)."""
+
+    history = "ID checks"
 
     class Checkpoint(models.TextChoices):
         ENTRY = "entry", _("Entry")
@@ -283,22 +261,12 @@ class IdCheck(models.Model):
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
     at = models.DateTimeField(_("at"))
 
-    objects = IdCheckQuerySet.as_manager()
-
     class Meta:
         ordering = ["at"]
         verbose_name = _("ID check")
 
     def __str__(self) -> str:
         return f"{self.entry_id} {self.checkpoint} {self.at:%Y-%m-%d %H:%M}"
-
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise TypeError("ID checks are append-only: they are never updated")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise TypeError("ID checks are append-only: they are never deleted")
 
 
 # --- The dealers' tables (issue #15): each tournament table's hands, dealt through the Hold'em engine ---
@@ -369,17 +337,11 @@ class TableHand(models.Model):
         return f"{self.table} #{self.number}"
 
 
-class TableHandActionQuerySet(models.QuerySet):
-    def update(self, **kwargs):
-        raise TypeError("a hand's actions are append-only: they are never updated")
-
-    def delete(self):
-        raise TypeError("a hand's actions are append-only: they are never deleted")
-
-
-class TableHandAction(models.Model):
+class TableHandAction(AppendOnly):
     """One record of a tournament hand, in order (``casino.rules.holdem.actions``). Append-only: an undo
     is a later row naming the one it undoes, with its reason (CC-43)."""
+
+    history = "a hand's actions"
 
     hand = models.ForeignKey(TableHand, on_delete=models.PROTECT, related_name="actions")
     seq = models.PositiveIntegerField(_("number"))
@@ -389,8 +351,6 @@ class TableHandAction(models.Model):
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
     at = models.DateTimeField(_("at"))
 
-    objects = TableHandActionQuerySet.as_manager()
-
     class Meta:
         ordering = ["hand", "seq"]
         verbose_name = _("tournament hand action")
@@ -398,14 +358,6 @@ class TableHandAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hand} {self.seq} {self.record.get('action')}"
-
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise TypeError("a hand's actions are append-only: they are never updated")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise TypeError("a hand's actions are append-only: they are never deleted")
 
 
 class TableRequest(models.Model):
