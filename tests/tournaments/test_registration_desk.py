@@ -10,6 +10,7 @@ from datetime import date
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from tests.tournaments.conftest import PLAYERS, act, english_client, form_guard, register
 from tournaments import forms, services
@@ -282,5 +283,7 @@ def test_the_date_of_birth_is_typed_day_first_as_the_document_prints_it(typed):
 
 @pytest.mark.parametrize("typed", ["31/02/1990", "010590", "05/01/90", "ayer", "", "1" * 300])
 def test_a_date_of_birth_that_is_no_date_is_bad_input_naming_the_field(typed):
-    with pytest.raises(forms.BadInput, match="The date of birth must be a date"):
+    with translation.override("en"), pytest.raises(forms.BadInput, match="The date of birth must be a date"):
         forms.a_typed_date(typed, "The date of birth")
+    with translation.override("es"), pytest.raises(forms.BadInput, match="La fecha de nacimiento debe ser una fecha"):
+        forms.a_typed_date(typed, translation.gettext("The date of birth"))
