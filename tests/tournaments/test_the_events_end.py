@@ -7,7 +7,7 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from casino.rules.tournament import clock
 from casino.rules.tournament.structure import Structure
@@ -84,7 +84,8 @@ def test_the_rooms_display_and_the_phones_show_the_final_standings(one_player_le
     assert 'data-state="finished"' in tv and 'data-role="final-standings"' in tv and 'data-place="1"' in tv
     assert "data-countdown-to" not in tv
     assert "Sergio Sosa" not in tv  # the room's display names no one
-    phone = phone_screen.phone_view(board, 4)
+    with translation.override("en"):  # the phone is drawn in its viewer's language
+        phone = phone_screen.phone_view(board, 4)
     assert "You won the tournament!" in phone and 'data-role="final-standings"' in phone
     assert 'data-role="final-standings"' in phone_screen.phone_view(board, 2)
 
