@@ -7,9 +7,12 @@ from django.db import migrations, models
 def place_the_tables(apps, schema_editor):
     """THB-72: each pit's tables placed 1, 2, ... in their names' order (the admin moves them where they stand)."""
     Table = apps.get_model("tables", "Table")
-    for pit_id in Table.objects.values_list("pit_id", flat=True).distinct():
-        for place, table in enumerate(Table.objects.filter(pit_id=pit_id).order_by("name", "pk"), start=1):
-            Table.objects.filter(pk=table.pk).update(place=place)
+    # The migrating connection (the tables' owner, which holds the table's lock from the AddField before),
+    # not the default one (the application's role, which would wait on that lock: .ci/two-roles, docs/audit.md).
+    tables = Table.objects.using(schema_editor.connection.alias)
+    for pit_id in tables.values_list("pit_id", flat=True).distinct():
+        for place, table in enumerate(tables.filter(pit_id=pit_id).order_by("name", "pk"), start=1):
+            tables.filter(pk=table.pk).update(place=place)
 
 
 class Migration(migrations.Migration):
