@@ -391,3 +391,23 @@ def test_a_deck_neither_issued_to_the_table_nor_in_the_pits_stock_is_refused_THB
     with pytest.raises(RuleViolation) as refused:
         act(sessions.change_deck, table_one, pit_boss_pat, deck="NOPE")
     assert refused.value.clause == "THB-21"
+
+
+def test_the_console_offers_the_issued_decks_as_taps_ticked_when_no_choice_is_left_and_changes_a_deck_over_http(
+        client, table_one, dealer_dana, pit_boss_pat):
+    """Issue #39: at the opening the red and blue pair issued is ticked (one tap opens, THB-21, THB-36); the ticked
+    boxes post one ``decks`` field each; between hands "Change a deck" offers the pit's stock (THB-21)."""
+    from .screens import console
+
+    issued(table_one, pit_boss_pat, "R-1", "red"), issued(table_one, pit_boss_pat, "B-1", "blue")
+    act(sessions.request_opening, table_one, dealer_dana)
+    screen = console(client, pit_boss_pat, table_one, language="en")
+    assert 'name="decks" value="R-1" checked' in screen.html and 'name="decks" value="B-1" checked' in screen.html
+    screen.tap("deck-check", approve="1", decks=["R-1", "B-1"])
+    assert _states() == {"R-1": "in-play", "B-1": "in-play"}
+    decks.receive_deck(stock=pit_label(table_one.pit_id), back="blue", serial="B-2", by=pit_boss_pat)
+    screen.refresh()
+    assert 'data-action="change-deck"' in screen.html and 'value="B-2"' in screen.html
+    screen.tap("deck-change", expect=400, deck="")
+    screen.tap("deck-change", deck="B-2")
+    assert _states() == {"R-1": "in-play", "B-1": "retired", "B-2": "in-play"}
