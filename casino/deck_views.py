@@ -46,7 +46,8 @@ def _page(request, stock: str, kind, obj, *, notice: dict | None = None, status:
     rows = [(deck, deck_reads.history(deck)) for deck in deck_reads.decks_in(stock)]
     return render(request, "casino/decks.html", {
         "stock": stock, "stock_name": kind.name(obj), "rows": rows, "places": kind.places(obj), "defects": DEFECTS,
-        "notice": notice, "user_id": request.user.pk}, status=status)
+        "notice": notice, "user_id": request.user.pk, "home": kind.home(obj) if kind.home else None},
+        status=status)
 
 
 @never_cache
@@ -69,6 +70,13 @@ def _text(post, name: str, what: str, *, required: bool = False, limit: int = 80
     return value
 
 
+def _back(post) -> str:
+    """The back's colour: red or blue tapped (a shuffler's pair, THB-36, kept in the engine's words), or another
+    colour typed, which wins when given."""
+    return (_text(post, "back_other", _("The back's colour"), limit=30)
+            or _text(post, "back", _("The back's colour"), required=True, limit=30))
+
+
 def _deck(post, stock: str) -> Deck:
     deck = Deck.objects.filter(pk=whole(post.get("deck"), _("The deck"), low=1, high=10**12), stock=stock).first()
     if deck is None:
@@ -80,7 +88,7 @@ def _command(action: str, post, stock: str, kind, obj, by):
     """The one command a post asks for."""
     if action == "receive":
         return lambda: decks.receive_deck(stock=stock, stock_name=kind.name(obj), by=by,
-                                          back=_text(post, "back", _("The back's colour"), required=True, limit=30),
+                                          back=_back(post),
                                           design=_text(post, "design", _("The design")),
                                           serial=_text(post, "serial", _("The lot or serial"), required=True))
     deck = _deck(post, stock)

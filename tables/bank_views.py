@@ -97,6 +97,17 @@ def _slip_rows(slips) -> list[dict]:
     return rows
 
 
+def _signable(rows: list[dict], user, table: Table) -> list[dict]:
+    """Each slip row with ``may_sign``: its next step is this person's to sign here (the table's step for its dealer
+    or its pit boss), and he signed no other step of it (no one signs two; the engine refuses it anyway). The table's
+    step is then one tap on the table's bank page, not a trip to the slip's page (issue #39)."""
+    for row in rows:
+        signed = any(step.by_id == user.pk for step, _label in row["steps"])
+        row["may_sign"] = (row["next_role"] == rules.TABLE and not signed
+                           and bank.role_for(user, table, row["next_role"]))
+    return rows
+
+
 def _table_page(request, table: Table, *, notice: dict | None = None, status: int = 200):
     session = table.sessions.filter(status__in=TableSession.LIVE).order_by("-requested_at").first()
     counts = list(session.float_counts.select_related("counted_by", "signature__signed_by")) if session else []
@@ -106,7 +117,8 @@ def _table_page(request, table: Table, *, notice: dict | None = None, status: in
         "is_dealer": is_dealer_at(request.user, table), "is_supervisor": supervises(request.user, table),
         "drops": list(session.drops.all()) if session else [],
         "expected": bank_reads.expected_closing(session) if session else None,
-        "slips": _slip_rows(table.slips.prefetch_related("steps__by").order_by("-pk")[:20]),
+        "slips": _signable(_slip_rows(table.slips.prefetch_related("steps__by").order_by("-pk")[:20]), request.user,
+                           table),
         "stages": FloatCount.Stage.choices,
     }
     return render(request, "tables/bank_table.html", context, status=status)
@@ -136,15 +148,20 @@ def _table_command(action: str, post, table: Table, by):
         return bank.request_slip(table=table, by=by, key=key, kind=kind, chips=chips)
     version, key = version_and_key(post)
     common = {"table": table, "by": by, "key": key, "expected_version": version}
+    # A count and a drop say what the dealer has in his hands (the tray, the cash), not what the page showed: a step
+    # of someone else meanwhile (the pit boss signing the float, a hand on the tablet) must not refuse them as stale
+    # and lose what he typed. The key still makes a repeated post one record; the services check the session.
+    # The pit boss's signature stays guarded by the version: he signs the count his page showed.
+    physical = {**common, "expected_version": None}
     if action == "count-float":
-        return bank.count_float(**common, stage=_stage(post), chips=_chips(post, table))
+        return bank.count_float(**physical, stage=_stage(post), chips=_chips(post, table))
     if action == "sign-float":
         return bank.sign_float(**common, stage=_stage(post), reason=_reason(post))
     if action == "drop":
         kind = post.get("kind", "cash")
         if kind not in rules.DropKind._value2member_map_:
             raise BadInput(_("The drop is cash or a marker."))
-        return bank.record_drop(**common, kind=kind, amount=whole(post.get("amount"), _("The amount"), low=1))
+        return bank.record_drop(**physical, kind=kind, amount=whole(post.get("amount"), _("The amount"), low=1))
     raise Http404
 
 
@@ -210,6 +227,8 @@ def slip_sign(request, slip_id: int):
         return _slip_page(request, slip, notice=notice, status=status)
     messages.success(request, notice["text"] if notice else _("Signed."))
     back = request.POST.get("back", "")
+    if back == "bank":  # signed on the table's bank page: back there
+        return redirect("tables:table_bank", table_id=slip.table_id)
     return redirect(back) if back in QUEUES else redirect("tables:slip", slip_id=slip.pk)
 
 
