@@ -20,6 +20,7 @@ from django.utils.translation import gettext_noop
 from casino import writes
 from casino.audit import record_event
 from casino.models import label_of
+from casino.realtime import announce_change
 from casino.roles import DIRECT_GAMES, can
 from casino.rules import bank as rules
 from casino.rules.errors import N_, RuleViolation
@@ -53,12 +54,14 @@ from tables.writing import (
 
 __all__ = [
     "CAGE_GROUP", "SECURITY_GROUP", "SLIPS", "count_float", "engine_slip", "record_drop", "request_slip",
-    "require_closing_float", "role_for", "slip_group",
+    "SHIFT_GROUP", "require_closing_float", "role_for", "slip_group",
     "sign_float", "sign_shift_report", "sign_slip",
 ]
 
 #: The cage's and security's phones hear of every slip.
 CAGE_GROUP, SECURITY_GROUP = "tables.cage", "tables.security"
+#: The games director's shift report hears of each session closed (``sessions.confirm_closing``) and each signature.
+SHIFT_GROUP = "tables.shift"
 
 
 # --- The float (THB-70) ------------------------------------------------------------------------------
@@ -260,4 +263,5 @@ def sign_shift_report(*, by, starts_at, ends_at, figures: dict) -> ShiftReportSi
                                                      signed_at=timezone.now(), figures=figures)
         record_event(action="bank.shift_report_signed", actor=by, obj=signed, stream="tables.shift",
                      details={"from": starts_at.isoformat(), "to": ends_at.isoformat(), **figures.get("totals", {})})
+        announce_change(SHIFT_GROUP, version=signed.pk, event="shift-signed")
     return signed

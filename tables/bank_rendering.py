@@ -1,24 +1,38 @@
 """The table's bank's live screens, each one fragment with a stable id and a version (docs/bank.md, docs/realtime.md):
-the table's bank page, one slip's page, the cage's and security's phones. The page's view renders the fragment for
-its first load and for its own posts' answers (htmx); the sockets (``tables.consumers``) render the same fragment
+the table's bank page, one slip's page, the cage's and security's phones, the games director's shift report. The
+page's view renders the fragment for its first load; the sockets (``tables.consumers``) render the same fragment
 for their viewer on every announcement, so a slip requested by the pit boss shows on the cashier's phone at once.
 
 A fragment's ``data-version`` only grows: the table's version plus its slips' versions (the table's bank page), the
-sum of every slip's version (the phones), the slip's version (a slip's page). The bank page and the phones hear
-several aggregates, so their versions skip by design (``data-version-gaps``: each push is the whole screen).
+sum of every slip's version (the phones), the slip's version (a slip's page), the sessions closed and reports signed
+(the shift report). All but a slip's page hear several aggregates, so their versions skip by design
+(``data-version-gaps``: each push is the whole screen).
 """
 
 from __future__ import annotations
 
+import datetime
+
 from django.db.models import Sum
 from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from casino.form_input import BadInput
 from casino.rules import bank as rules
 from tables.access import is_dealer_at, slip_role_for, supervises
-from tables.bank_reads import engine_slip, expected_closing
+from tables.bank_plot import shift_plot
+from tables.bank_reads import (
+    difference_details,
+    difference_over_time,
+    engine_slip,
+    expected_closing,
+    shift_report,
+    signatures,
+)
 from tables.labels import SLIP_ROLE_LABELS, slip_step_label
-from tables.models import ChipSlip, FloatCount, Table, TableSession, chip_denominations
+from tables.models import ChipSlip, FloatCount, ShiftReportSignature, Table, TableSession, chip_denominations
 
 #: The phones: who waits for which step, and what their screen is called.
 QUEUE_TITLES = {rules.CAGE: gettext_lazy("The cage: slips waiting for you"),
@@ -104,3 +118,52 @@ def queue_fragment(role: str, notice: dict | None = None) -> str:
     return render_to_string("tables/_bank_queue_fragment.html", {
         "rows": waiting, "role": role, "title": QUEUE_TITLES[role], "home": QUEUE_HOMES[role], "version": version,
         "notice": notice})
+
+
+# --- The games director's shift report -------------------------------------------------------------------------
+
+
+def _when(raw, default: datetime.datetime) -> datetime.datetime:
+    if not raw:
+        return default
+    try:
+        parsed = datetime.datetime.fromisoformat(str(raw)[:32])
+    except ValueError:
+        raise BadInput(_("A time is written 2026-11-27T14:00.")) from None
+    return timezone.make_aware(parsed) if timezone.is_naive(parsed) else parsed
+
+
+def shift_window(data) -> tuple[datetime.datetime, datetime.datetime]:
+    """The report's window from a form's or a socket's ``from`` and ``to`` (ISO times, the casino's time zone when
+    they carry no offset); by default the last 8 hours. Bad input is a ``BadInput`` saying what is wrong."""
+    now = timezone.now()
+    end = _when(data.get("to"), now)
+    start = _when(data.get("from"), end - datetime.timedelta(hours=8))
+    if start >= end:
+        raise BadInput(_("The shift starts before it ends."))
+    return start, end
+
+
+def shift_version() -> int:
+    """What the report hears of, counted: the sessions closed and the reports signed (both only grow)."""
+    return (TableSession.objects.filter(status=TableSession.Status.CLOSED).count()
+            + ShiftReportSignature.objects.count())
+
+
+def shift_context(start, end) -> dict:
+    """The report's rows (``bank_reads.shift_report``) with their totals, the details of each difference, the plot."""
+    rows = shift_report(start, end)
+    totals = sum((r.result for r in rows), rules.ZERO)
+    details = {row.table.pk: difference_details(row) for row in rows if row.result.difference}
+    return {"report_rows": rows, "rows": [(row, details.get(row.table.pk)) for row in rows], "totals": totals,
+            "start": start, "end": end, "from_value": start.isoformat(), "to_value": end.isoformat(),
+            "plot": shift_plot(rows, difference_over_time(start, end), start, end),
+            "signatures": signatures(start, end)}
+
+
+def shift_fragment(start, end, notice: dict | None = None) -> str:
+    """The report for ``start``..``end`` as it stands now: the same bytes for every director who shows that window."""
+    version = shift_version()
+    context = shift_context(start, end)
+    return render_to_string("tables/_bank_shift_fragment.html", {**context, "version": version, "notice": notice,
+                                                                 "window_id": f"{start:%Y%m%d%H%M}"})

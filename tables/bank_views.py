@@ -10,13 +10,14 @@
 * ``/tables/shift/``: the games director's shift report: every table's floats, fills, credits, drop, win, hold,
   recorded result and difference, with its plot, its CSV (audited) and its signature.
 
+The pages are live (``tables.bank_rendering`` renders each one's fragment, ``tables.consumers`` pushes it again).
+
 Every post is one command of ``tables.bank`` (CSRF, the request's key, the version shown): a refusal is answered
 with its clause (422) or 403, bad input 400, nothing recorded; never a 500.
 """
 
 from __future__ import annotations
 
-import datetime
 from urllib.parse import urlencode
 
 import segno
@@ -25,7 +26,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -39,7 +39,7 @@ from casino.form_input import BadInput, version_and_key, whole
 from casino.refusals import outcome
 from casino.roles import CARRY_CHIPS, WORK_CAGE, Role, can
 from casino.rules import bank as rules
-from tables import bank, bank_plot, bank_reads, bank_rendering
+from tables import bank, bank_reads, bank_rendering
 from tables.access import is_dealer_at, supervises
 from tables.models import ChipSlip, FloatCount, Table, chip_denominations
 
@@ -226,25 +226,6 @@ def security_home(request):
 # --- The games director's shift report -------------------------------------------------------------------------
 
 
-def _when(raw, default: datetime.datetime) -> datetime.datetime:
-    if not raw:
-        return default
-    try:
-        parsed = datetime.datetime.fromisoformat(str(raw)[:32])
-    except ValueError:
-        raise BadInput(_("A time is written 2026-11-27T14:00.")) from None
-    return timezone.make_aware(parsed) if timezone.is_naive(parsed) else parsed
-
-
-def _window(data) -> tuple[datetime.datetime, datetime.datetime]:
-    now = timezone.now()
-    end = _when(data.get("to"), now)
-    start = _when(data.get("from"), end - datetime.timedelta(hours=8))
-    if start >= end:
-        raise BadInput(_("The shift starts before it ends."))
-    return start, end
-
-
 def figures(rows, start, end) -> dict:
     totals = sum((r.result for r in rows), rules.ZERO)
     return {"from": start.isoformat(), "to": end.isoformat(), "tables": [r.to_dict() for r in rows],
@@ -255,28 +236,28 @@ def figures(rows, start, end) -> dict:
 @role_required(Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
 @require_http_methods(["GET", "POST"])
 def shift_report(request):
+    """The report for a window; its figures live (``tables.consumers.ShiftReportConsumer``: each session closed and
+    each signature pushes it again). Signed as shown (POST); its CSV audited."""
     data = request.POST if request.method == "POST" else request.GET
     try:
-        start, end = _window(data)
+        start, end = bank_rendering.shift_window(data)
     except BadInput as bad:
-        return render(request, "tables/bank_shift.html", {"notice": {"text": str(bad)}, "rows": []}, status=400)
-    rows = bank_reads.shift_report(start, end)
+        return render(request, "tables/bank_shift.html", {"notice": {"text": str(bad)}, "fragment": ""}, status=400)
     if request.method == "POST":
+        rows = bank_reads.shift_report(start, end)
         signed = bank.sign_shift_report(by=request.user, starts_at=start, ends_at=end,
                                         figures=figures(rows, start, end))
         messages.success(request, _("Shift report signed (%(number)d).") % {"number": signed.pk})
         window = urlencode({"from": start.isoformat(), "to": end.isoformat()})
         return redirect(f"{reverse('tables:shift_report')}?{window}")
     if data.get("format") == "csv":
+        rows = bank_reads.shift_report(start, end)
         record_event(action="bank.shift_report_exported", actor=request.user, stream="tables.shift",
                      details={"from": start.isoformat(), "to": end.isoformat(), "tables": len(rows)})
         response = HttpResponse(bank_reads.report_csv(rows), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="shift-{start:%Y%m%d-%H%M}.csv"'
         return response
-    totals = sum((r.result for r in rows), rules.ZERO)
-    details = {row.table.pk: bank_reads.difference_details(row) for row in rows if row.result.difference}
+    window = urlencode({"from": start.isoformat(), "to": end.isoformat()})
     return render(request, "tables/bank_shift.html", {
-        "rows": [(row, details.get(row.table.pk)) for row in rows], "totals": totals, "start": start, "end": end,
-        "plot": bank_plot.shift_plot(rows, bank_reads.difference_over_time(start, end), start, end),
-        "signatures": bank_reads.signatures(start, end), "from_value": start.isoformat(), "to_value": end.isoformat(),
-    })
+        "fragment": bank_rendering.shift_fragment(start, end), "from_value": start.isoformat(),
+        "to_value": end.isoformat(), "socket": f"/ws/tables/shift/?{window}"})

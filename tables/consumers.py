@@ -1,5 +1,5 @@
 """The tables' live screens: the dealer's tablet, the pit console, and the table's bank's (the bank page, the cage's
-and security's phones, a slip's page: issue #39). The player's phone is casino.PlayerConsumer.
+and security's phones, a slip's page, the shift report: issue #39). The player's phone is casino.PlayerConsumer.
 
 As every ``LiveConsumer``: authorise the viewer for this object, join its
 group, and on each ``state.changed`` re-render this viewer's own fragment
@@ -8,13 +8,16 @@ from the database. Nothing here changes the game; actions are HTTP POSTs.
 
 from __future__ import annotations
 
+from urllib.parse import parse_qs
+
 from casino.consumers import LiveConsumer, signed_in_user
 from casino.decks import decks_group
+from casino.form_input import BadInput
 from casino.roles import CARRY_CHIPS, WORK_CAGE, Role, can, has_role, read_again
 from casino.rules import bank as bank_rules
 from tables import bank_rendering, rendering
 from tables.access import is_dealer_at, supervises, supervises_pit
-from tables.bank import CAGE_GROUP, SECURITY_GROUP, slip_group
+from tables.bank import CAGE_GROUP, SECURITY_GROUP, SHIFT_GROUP, slip_group
 from tables.models import ChipSlip, Pit, Table, pit_group
 
 #: Who opens a table's bank page and a slip's page (as ``tables.bank_views``' role checks).
@@ -186,3 +189,35 @@ class SlipConsumer(LiveConsumer):
 
     def render_fragment(self, version: int | None = None) -> str:
         return bank_rendering.slip_fragment(self.slip.pk, self.user)
+
+
+class ShiftReportConsumer(LiveConsumer):
+    """``/ws/tables/shift/?from=…&to=…``: the games director's shift report for the window its page showed (the
+    page writes it into the socket's address, so a default "last 8 hours" does not slide under him). It hears each
+    session closed and each signature (``tables.bank.SHIFT_GROUP``): only a closed session enters a shift."""
+
+    goodbye_template = "casino/fragments/staff_access_ended.html"
+
+    def screen_id(self) -> str:
+        return f"shift-{self.start:%Y%m%d%H%M}"
+
+    def _allowed(self) -> bool:
+        return self.user.is_active and has_role(self.user, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
+
+    def authorise(self):
+        self.user = signed_in_user(self.scope)
+        if self.user is None or not self._allowed():
+            return None
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1")[:300])
+        try:
+            self.start, self.end = bank_rendering.shift_window({k: v[0] for k, v in query.items() if v})
+        except BadInput:
+            return None
+        return [SHIFT_GROUP]
+
+    def still_allowed(self, version: int | None = None) -> bool:
+        read_again(self.user)
+        return self._allowed()
+
+    def render_fragment(self, version: int | None = None) -> str:
+        return bank_rendering.shift_fragment(self.start, self.end)

@@ -4,6 +4,7 @@ from tables.consumers import (
     CageConsumer,
     PitConsumer,
     SecurityConsumer,
+    ShiftReportConsumer,
     SlipConsumer,
     TableBankConsumer,
     TableDealerConsumer,
@@ -17,4 +18,5 @@ websocket_urlpatterns = [
     path("ws/tables/cage/", CageConsumer.as_asgi()),
     path("ws/tables/security/", SecurityConsumer.as_asgi()),
     path("ws/tables/slips/<int:slip_id>/", SlipConsumer.as_asgi()),
+    path("ws/tables/shift/", ShiftReportConsumer.as_asgi()),
 ]

@@ -23,7 +23,7 @@ from tables.models import ChipSlip
 from tests.conftest import _staff
 
 from .helpers import act
-from .test_bank import opened_with_float
+from .test_bank import closing, opened_with_float
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("quick_passwords")]
 
@@ -189,6 +189,35 @@ async def test_a_slips_page_shows_its_next_step_signed_elsewhere_and_refuses_a_s
     assert 'data-slip-state="issued"' in pushed and 'data-action="sign-slip"' in pushed  # now his step
     await socket.disconnect()
     await _refused(path, dealer_diego, pit_boss_paula, None)
+
+
+# --------------------------------------------------------------------------- the games director's shift report
+
+
+async def test_the_shift_report_shows_a_table_closed_meanwhile_THB_70(
+        table_one, dealer_dana, pit_boss_pat, games_director_gloria):
+    from urllib.parse import urlencode
+
+    from django.utils import timezone
+
+    await database_sync_to_async(opened_with_float)(table_one, dealer_dana, pit_boss_pat)
+    now = timezone.now()
+    window = urlencode({"from": (now - timezone.timedelta(hours=1)).isoformat(),
+                        "to": (now + timezone.timedelta(hours=1)).isoformat()})
+    connected, socket = await _connect(f"/ws/tables/shift/?{window}", games_director_gloria)
+    assert connected
+    first = await socket.receive_from(timeout=5)
+    assert 'id="shift-' in first and f'data-table="{table_one.name}"' not in first
+    await database_sync_to_async(closing)(table_one, dealer_dana, pit_boss_pat)
+    pushed = await socket.receive_from(timeout=5)
+    assert f'data-table="{table_one.name}" data-difference="0"' in pushed
+    await socket.disconnect()
+
+
+async def test_the_shift_report_is_the_games_directors_and_its_window_is_checked(
+        table_one, dealer_dana, pit_boss_pat, games_director_gloria, cashier_carla):
+    await _refused("/ws/tables/shift/", pit_boss_pat, dealer_dana, cashier_carla, None)
+    await _refused("/ws/tables/shift/?from=yesterday", games_director_gloria)  # bad input: refused, never a 500
 
 
 # --------------------------------------------------------------------------- the words, in Spanish
