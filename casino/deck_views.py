@@ -11,25 +11,24 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from casino import deck_reads, decks
+from casino import deck_reads, deck_screen, decks
 from casino.access import role_required
 from casino.bad_input import has_nul
 from casino.form_input import BadInput, version_and_key, whole
 from casino.models import Deck
-from casino.refusals import outcome
+from casino.refusals import mark_refusal, outcome
 from casino.roles import Role
-from casino.rules.decks import Defect
 
 #: Who opens a stock's decks page (the object check is the stock's game's).
 DECK_SIGNERS = (Role.PIT_BOSS, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR, Role.TOURNAMENT_DIRECTOR,
                 Role.TOURNAMENT_FLOOR)
-DEFECTS = [d.value for d in Defect]
+DEFECTS = deck_screen.DEFECTS
 
 
 def _stock(request, stock: str):
@@ -43,11 +42,13 @@ def _stock(request, stock: str):
 
 
 def _page(request, stock: str, kind, obj, *, notice: dict | None = None, status: int = 200):
-    rows = [(deck, deck_reads.history(deck)) for deck in deck_reads.decks_in(stock)]
+    """The page, or (an htmx post's answer) its live fragment alone: the same fragment its socket pushes."""
+    fragment = deck_screen.decks_fragment(stock, kind, obj, notice)
+    if request.htmx:
+        return mark_refusal(HttpResponse(fragment, status=status), status, notice)
     return render(request, "casino/decks.html", {
-        "stock": stock, "stock_name": kind.name(obj), "rows": rows, "places": kind.places(obj), "defects": DEFECTS,
-        "notice": notice, "user_id": request.user.pk, "home": kind.home(obj) if kind.home else None},
-        status=status)
+        "stock": stock, "stock_name": kind.name(obj), "fragment": fragment,
+        "home": kind.home(obj) if kind.home else None}, status=status)
 
 
 @never_cache
@@ -131,7 +132,9 @@ def stock_act(request, stock: str, action: str):
         return _command(action, request.POST, stock, kind, obj, request.user)()
 
     status, notice, _result = outcome(run, stale=_("The deck changed meanwhile: look again."))
-    if status != 200:
-        return _page(request, stock, kind, obj, notice=notice, status=status)
+    if status != 200 or request.htmx:
+        # on the live page the answer is the stock as it is now, with what was recorded or why not
+        shown = notice or {"level": "info", "text": _("Recorded.")}
+        return _page(request, stock, kind, obj, notice=shown, status=status)
     messages.success(request, notice["text"] if notice else _("Recorded."))
     return redirect("stock_decks", stock=stock)

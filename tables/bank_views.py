@@ -10,13 +10,14 @@
 * ``/tables/shift/``: the games director's shift report: every table's floats, fills, credits, drop, win, hold,
   recorded result and difference, with its plot, its CSV (audited) and its signature.
 
+The pages are live (``tables.bank_rendering`` renders each one's fragment, ``tables.consumers`` pushes it again).
+
 Every post is one command of ``tables.bank`` (CSRF, the request's key, the version shown): a refusal is answered
 with its clause (422) or 403, bad input 400, nothing recorded; never a 500.
 """
 
 from __future__ import annotations
 
-import datetime
 from urllib.parse import urlencode
 
 import segno
@@ -25,7 +26,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -39,16 +39,14 @@ from casino.form_input import BadInput, version_and_key, whole
 from casino.refusals import outcome
 from casino.roles import CARRY_CHIPS, WORK_CAGE, Role, can
 from casino.rules import bank as rules
-from tables import bank, bank_plot, bank_reads
+from tables import bank, bank_reads, bank_rendering
 from tables.access import is_dealer_at, supervises
-from tables.models import ChipSlip, FloatCount, Table, TableSession, chip_denominations
+from tables.models import ChipSlip, FloatCount, Table, chip_denominations
 
 SUPERVISORS = (Role.PIT_BOSS, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
 SLIP_PEOPLE = (Role.DEALER, *SUPERVISORS, Role.CAGE_CASHIER, Role.SECURITY_OFFICER)
 STALE = gettext_lazy("The slip or the table changed meanwhile: look again.")
-QUEUES = ("tables:cage_home", "tables:security_home")
-ROLE_LABELS = {rules.PIT: gettext_lazy("the pit boss"), rules.CAGE: gettext_lazy("the cage"),
-               rules.SECURITY: gettext_lazy("security"), rules.TABLE: gettext_lazy("the table")}
+QUEUES = tuple(bank_rendering.QUEUE_HOMES.values())
 
 
 # --- Form input ------------------------------------------------------------------------------------------
@@ -84,44 +82,13 @@ def _table(request, table_id: int) -> Table:
     return table
 
 
-def _slip_rows(slips) -> list[dict]:
-    rows = []
-    for slip in slips:
-        engine = bank.engine_slip(slip)
-        upcoming = engine.next_step
-        rows.append({"slip": slip, "next": upcoming[0].value if upcoming else None,
-                     "steps": [(step, ChipSlip.State(step.step).label) for step in slip.steps.all()],
-                     "next_label": ChipSlip.State(upcoming[0].value).label if upcoming else None,
-                     "next_role": upcoming[1] if upcoming else None,
-                     "next_role_label": ROLE_LABELS[upcoming[1]] if upcoming else None})
-    return rows
-
-
-def _signable(rows: list[dict], user, table: Table) -> list[dict]:
-    """Each slip row with ``may_sign``: its next step is this person's to sign here (the table's step for its dealer
-    or its pit boss), and he signed no other step of it (no one signs two; the engine refuses it anyway). The table's
-    step is then one tap on the table's bank page, not a trip to the slip's page (issue #39)."""
-    for row in rows:
-        signed = any(step.by_id == user.pk for step, _label in row["steps"])
-        row["may_sign"] = (row["next_role"] == rules.TABLE and not signed
-                           and bank.role_for(user, table, row["next_role"]))
-    return rows
-
-
 def _table_page(request, table: Table, *, notice: dict | None = None, status: int = 200):
-    session = table.sessions.filter(status__in=TableSession.LIVE).order_by("-requested_at").first()
-    counts = list(session.float_counts.select_related("counted_by", "signature__signed_by")) if session else []
-    context = {
-        "table": table, "session": session, "counts": counts, "notice": notice,
-        "denominations": chip_denominations(table),
-        "is_dealer": is_dealer_at(request.user, table), "is_supervisor": supervises(request.user, table),
-        "drops": list(session.drops.all()) if session else [],
-        "expected": bank_reads.expected_closing(session) if session else None,
-        "slips": _signable(_slip_rows(table.slips.prefetch_related("steps__by").order_by("-pk")[:20]), request.user,
-                           table),
-        "stages": FloatCount.Stage.choices,
-    }
-    return render(request, "tables/bank_table.html", context, status=status)
+    """The table's bank page around its live fragment (``tables.bank_rendering``), which its socket pushes again at
+    every change of the table or its slips (a fill issued by the cage shows here at once)."""
+    fragment = bank_rendering.table_bank_fragment(table.pk, request.user, notice)
+    return render(request, "tables/bank_table.html", {
+        "table": table, "fragment": fragment, "is_dealer": is_dealer_at(request.user, table),
+        "is_supervisor": supervises(request.user, table)}, status=status)
 
 
 @never_cache
@@ -188,10 +155,8 @@ def _may_see_slip(user, slip: ChipSlip) -> bool:
 
 def _slip_page(request, slip: ChipSlip, *, notice: dict | None = None, status: int = 200):
     url = request.build_absolute_uri(reverse("tables:slip", args=[slip.pk]))
-    [row] = _slip_rows([slip])
-    may_sign = row["next_role"] is not None and bank.role_for(request.user, slip.table, row["next_role"])
     return render(request, "tables/bank_slip.html", {
-        "row": row, "slip": slip, "notice": notice, "may_sign": may_sign,
+        "slip": slip, "fragment": bank_rendering.slip_fragment(slip.pk, request.user, notice),
         "qr": mark_safe(segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#111", light="#fff")),  # noqa: S308
         "url": url,
     }, status=status)
@@ -235,13 +200,11 @@ def slip_sign(request, slip_id: int):
 # --- The cage's and security's phones ------------------------------------------------------------------------
 
 
-def _queue(request, role: str, title: str, home: str):
-    waiting = []
-    for row in _slip_rows(ChipSlip.objects.exclude(state=ChipSlip.State.RECEIVED)
-                          .select_related("table").prefetch_related("steps__by").order_by("pk")):
-        if row["next_role"] == role:
-            waiting.append(row)
-    return render(request, "tables/bank_queue.html", {"rows": waiting, "title": title, "home": home})
+def _queue(request, role: str):
+    """A phone's slips waiting for its step, live: its socket pushes the list again at every slip's step."""
+    return render(request, "tables/bank_queue.html", {
+        "title": bank_rendering.QUEUE_TITLES[role], "fragment": bank_rendering.queue_fragment(role),
+        "socket": f"/ws/tables/{role}/"})
 
 
 @never_cache
@@ -249,7 +212,7 @@ def _queue(request, role: str, title: str, home: str):
 @require_GET
 def cage_home(request):
     """The cashier's phone: the fills to issue and the credits to receive."""
-    return _queue(request, rules.CAGE, _("The cage: slips waiting for you"), "tables:cage_home")
+    return _queue(request, rules.CAGE)
 
 
 @never_cache
@@ -257,29 +220,10 @@ def cage_home(request):
 @require_GET
 def security_home(request):
     """The security officer's phone: the slips to carry."""
-    return _queue(request, rules.SECURITY, _("Security: slips to carry"), "tables:security_home")
+    return _queue(request, rules.SECURITY)
 
 
 # --- The games director's shift report -------------------------------------------------------------------------
-
-
-def _when(raw, default: datetime.datetime) -> datetime.datetime:
-    if not raw:
-        return default
-    try:
-        parsed = datetime.datetime.fromisoformat(str(raw)[:32])
-    except ValueError:
-        raise BadInput(_("A time is written 2026-11-27T14:00.")) from None
-    return timezone.make_aware(parsed) if timezone.is_naive(parsed) else parsed
-
-
-def _window(data) -> tuple[datetime.datetime, datetime.datetime]:
-    now = timezone.now()
-    end = _when(data.get("to"), now)
-    start = _when(data.get("from"), end - datetime.timedelta(hours=8))
-    if start >= end:
-        raise BadInput(_("The shift starts before it ends."))
-    return start, end
 
 
 def figures(rows, start, end) -> dict:
@@ -292,28 +236,28 @@ def figures(rows, start, end) -> dict:
 @role_required(Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
 @require_http_methods(["GET", "POST"])
 def shift_report(request):
+    """The report for a window; its figures live (``tables.consumers.ShiftReportConsumer``: each session closed and
+    each signature pushes it again). Signed as shown (POST); its CSV audited."""
     data = request.POST if request.method == "POST" else request.GET
     try:
-        start, end = _window(data)
+        start, end = bank_rendering.shift_window(data)
     except BadInput as bad:
-        return render(request, "tables/bank_shift.html", {"notice": {"text": str(bad)}, "rows": []}, status=400)
-    rows = bank_reads.shift_report(start, end)
+        return render(request, "tables/bank_shift.html", {"notice": {"text": str(bad)}, "fragment": ""}, status=400)
     if request.method == "POST":
+        rows = bank_reads.shift_report(start, end)
         signed = bank.sign_shift_report(by=request.user, starts_at=start, ends_at=end,
                                         figures=figures(rows, start, end))
         messages.success(request, _("Shift report signed (%(number)d).") % {"number": signed.pk})
         window = urlencode({"from": start.isoformat(), "to": end.isoformat()})
         return redirect(f"{reverse('tables:shift_report')}?{window}")
     if data.get("format") == "csv":
+        rows = bank_reads.shift_report(start, end)
         record_event(action="bank.shift_report_exported", actor=request.user, stream="tables.shift",
                      details={"from": start.isoformat(), "to": end.isoformat(), "tables": len(rows)})
         response = HttpResponse(bank_reads.report_csv(rows), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="shift-{start:%Y%m%d-%H%M}.csv"'
         return response
-    totals = sum((r.result for r in rows), rules.ZERO)
-    details = {row.table.pk: bank_reads.difference_details(row) for row in rows if row.result.difference}
+    window = urlencode({"from": start.isoformat(), "to": end.isoformat()})
     return render(request, "tables/bank_shift.html", {
-        "rows": [(row, details.get(row.table.pk)) for row in rows], "totals": totals, "start": start, "end": end,
-        "plot": bank_plot.shift_plot(rows, bank_reads.difference_over_time(start, end), start, end),
-        "signatures": bank_reads.signatures(start, end), "from_value": start.isoformat(), "to_value": end.isoformat(),
-    })
+        "fragment": bank_rendering.shift_fragment(start, end), "from_value": start.isoformat(),
+        "to_value": end.isoformat(), "socket": f"/ws/tables/shift/?{window}"})

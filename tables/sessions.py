@@ -19,7 +19,7 @@ from casino.rules.decks import verify_shuffler_pair
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.holdem_bonus import HandState
 from casino.writes import NotAllowed
-from tables.bank import require_closing_float
+from tables.bank import SHIFT_GROUP, require_closing_float
 from tables.models import BOX_NUMBERS, Alert, Box, Seating, Table, TableSession
 from tables.reads import hand_state
 from tables.writing import (
@@ -255,6 +255,7 @@ def confirm_closing(*, table, by, key: str, expected_version: int, approve: bool
             session.status, session.closed_by, session.closed_at = TableSession.Status.CLOSED, w.by, w.now
             w.table.status = Table.Status.CLOSED
             w.event = "closed"
+            w.groups = [*w.groups, SHIFT_GROUP]  # the games director's shift report counts it (docs/bank.md)
             retired = _retire_decks(w, "table closed")  # issue #39: its decks leave play with it
             w.audit("table.closed", session=session.pk, house_net=session.hands.aggregate(t=Sum("house_net"))["t"] or 0,
                     **({"decks": retired} if retired else {}))
