@@ -15,8 +15,9 @@ import weakref
 from channels.db import database_sync_to_async
 from django.utils import translation
 
-from casino.consumers import LiveConsumer, signed_in_user
+from casino.consumers import SHOWN_VERSION, LiveConsumer, signed_in_user
 from casino.decks import decks_group
+from casino.memo import single_flight
 from casino.roles import Role, has_role, read_again
 from tournaments import access
 from tournaments.models import DealtTable, Tournament, event_screens_group, tables_group
@@ -225,9 +226,62 @@ class ClockDisplayConsumer(LiveConsumer):
         await super().disconnect(code)
 
     async def state_changed(self, event) -> None:
-        others = [d for d in _local_displays(self.tournament.pk) if d is not self]
-        results = await asyncio.gather(super().state_changed(event),
-                                       *(LiveConsumer.state_changed(d, event) for d in others),
+        """The leading display heard a change of the event: push it to every display of the process.
+
+        Issue #37: the same fragment goes to every display of a language, so it is rendered once per push and
+        language (the pure clock asked once, the server's "now" stamped once) and sent to each display in one
+        plain loop (``_send_to_all``). Each display's own push (a task per display, the clock read, the
+        language switched and the fragment stamped per display) cost ~0.5 ms of the process's CPU a screen
+        before the first byte left; the bytes of a push now leave within one turn of the event loop.
+        """
+        announced = event.get("version")
+        board = None
+        if announced is not None and event.get("group") in self.coalesce_groups:
+            board = await self._board_since(announced)
+        # After the read: a display that connected during it is among them (or saw the version at connect).
+        displays = list(_local_displays(self.tournament.pk))
+        if board is None:  # no version to show, or no board in memory: each display reads for itself
+            await self._each_for_itself(displays, event)
+            return
+        behind = [d for d in displays if d.shown_version < announced]
+        await self._send_to_all(behind, board)
+
+    async def _board_since(self, version: int):
+        """The event's board at ``version`` or later, from this process's memory after one shared read; None
+        if the read failed (the worker-thread path reads again and says what went wrong)."""
+        board = event_reads.board_since(self.tournament.pk, version)
+        if board is None:
+            key, read = self.shared_read(version)
+            try:
+                await single_flight(key, database_sync_to_async(read, thread_sensitive=False))
+            except Exception:  # noqa: BLE001 - logged; every display then takes its own path
+                log.exception("the clock displays' shared read of %r failed", key)
+                return None
+            board = event_reads.board_since(self.tournament.pk, version)
+        return board
+
+    async def _send_to_all(self, displays: list[ClockDisplayConsumer], board) -> None:
+        """The board's fragment to each of ``displays``, rendered once per language, in one loop. The ASGI
+        send (Channels' consumer, its session middleware, daphne's reply) never waits: daphne hands the
+        frame to the socket's transport at once, so the loop runs in one turn of the event loop and the one
+        "now" stamped in the fragment is as fresh for the last display as for the first. A public screen has
+        nothing to re-check (``still_allowed``); a display that closed meanwhile is skipped by daphne."""
+        fragments: dict[str, tuple[str, int]] = {}
+        for display in displays:
+            if display.language not in fragments:
+                with translation.override(display.language):
+                    html = clock_screen.clock_display_fragment(board)
+                shown = SHOWN_VERSION.search(html, 0, 600)
+                fragments[display.language] = (html, int(shown.group(1)) if shown else -1)
+            html, version = fragments[display.language]
+            display.shown_version = max(display.shown_version, version)
+            try:
+                await display.send(text_data=html)
+            except Exception:  # noqa: BLE001 - one display's failure is not the others'
+                log.warning("a clock display could not be pushed", exc_info=True)
+
+    async def _each_for_itself(self, displays: list[ClockDisplayConsumer], event) -> None:
+        results = await asyncio.gather(*(LiveConsumer.state_changed(d, event) for d in displays),
                                        return_exceptions=True)
         for result in results:
             if isinstance(result, Exception):
@@ -256,6 +310,7 @@ _displays: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, list[C
 
 def _local_displays(tournament_id: int) -> list[ClockDisplayConsumer]:
     return _displays.setdefault(asyncio.get_running_loop(), {}).setdefault(tournament_id, [])
+
 
 
 class SeatingDisplayConsumer(LiveConsumer):
