@@ -219,6 +219,13 @@ async def run(args, tournament, director, servers) -> dict:
         "mean_ms": round(statistics.fmean(latencies) * 1000, 1) if latencies else None,
         "write_ms_median_max": [round(statistics.median(writes) * 1000, 1), round(max(writes) * 1000, 1)],
         "slowest_change_last_screen_ms": round(max((max(v) for v in per_change.values() if v), default=0) * 1000, 1),
+        # From the end of the service call to the first and to the last screen of each change (medians over
+        # the changes): the delivery without the write, and how long the last screen waited after the first.
+        "after_the_write_first_last_ms": [
+            round(statistics.median(min(v) - w for v, w in zip(per_change.values(), writes, strict=True)
+                                    if v) * 1000, 1),
+            round(statistics.median(max(v) - w for v, w in zip(per_change.values(), writes, strict=True)
+                                    if v) * 1000, 1)],
         "versions_not_seen": missed,
         "screens_behind_final_version": behind,
         "daphne_cpu_percent": {str(pid): round(100 * (cpu_after[pid] - cpu_before[pid]) / wall, 1)
