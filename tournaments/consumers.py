@@ -9,7 +9,9 @@ fragment. Nothing here changes the event: every action is an HTTP POST through `
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
+import sys
 import weakref
 
 from channels.db import database_sync_to_async
@@ -230,9 +232,9 @@ class ClockDisplayConsumer(LiveConsumer):
 
         Issue #37: the same fragment goes to every display of a language, so it is rendered once per push and
         language (the pure clock asked once, the server's "now" stamped once) and sent to each display in one
-        plain loop (``_send_to_all``). Each display's own push (a task per display, the clock read, the
-        language switched and the fragment stamped per display) cost ~0.5 ms of the process's CPU a screen
-        before the first byte left; the bytes of a push now leave within one turn of the event loop.
+        loop (``_send_to_all``). A push per display (a task each, the clock asked, the language switched and
+        the fragment stamped for each) cost twice the CPU, and no display got a byte before the last one's
+        render (docs/decisions/2026-11-27-clock-push-rendered-once.md).
         """
         announced = event.get("version")
         board = None
@@ -261,12 +263,15 @@ class ClockDisplayConsumer(LiveConsumer):
         return board
 
     async def _send_to_all(self, displays: list[ClockDisplayConsumer], board) -> None:
-        """The board's fragment to each of ``displays``, rendered once per language, in one loop. The ASGI
-        send (Channels' consumer, its session middleware, daphne's reply) never waits: daphne hands the
-        frame to the socket's transport at once, so the loop runs in one turn of the event loop and the one
-        "now" stamped in the fragment is as fresh for the last display as for the first. A public screen has
-        nothing to re-check (``still_allowed``); a display that closed meanwhile is skipped by daphne."""
+        """The board's fragment to each of ``displays``, rendered once per language, in one loop that never
+        waits: every display's frame is written in the same turn of the event loop, so the one "now"
+        stamped in the fragment is as fresh for the last display as for the first. Under daphne the frame
+        is also made once per language (autobahn's ``prepareMessage``) and the same bytes written to each
+        socket (``sendPreparedMessage``); elsewhere (another ASGI server, the tests' communicator) each
+        display gets the plain ASGI send. A public screen has nothing to re-check (``still_allowed``); a
+        display that closed meanwhile is skipped."""
         fragments: dict[str, tuple[str, int]] = {}
+        frames: dict[str, object] = {}
         for display in displays:
             if display.language not in fragments:
                 with translation.override(display.language):
@@ -276,7 +281,14 @@ class ClockDisplayConsumer(LiveConsumer):
             html, version = fragments[display.language]
             display.shown_version = max(display.shown_version, version)
             try:
-                await display.send(text_data=html)
+                websocket = _daphne_websocket(display)
+                if websocket is None:
+                    await display.send(text_data=html)
+                    continue
+                if display.language not in frames:
+                    frames[display.language] = websocket.factory.prepareMessage(html.encode("utf-8"))
+                if websocket.state == websocket.STATE_OPEN:
+                    websocket.sendPreparedMessage(frames[display.language])
             except Exception:  # noqa: BLE001 - one display's failure is not the others'
                 log.warning("a clock display could not be pushed", exc_info=True)
 
@@ -310,6 +322,23 @@ _displays: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, list[C
 
 def _local_displays(tournament_id: int) -> list[ClockDisplayConsumer]:
     return _displays.setdefault(asyncio.get_running_loop(), {}).setdefault(tournament_id, [])
+
+
+def _daphne_websocket(display: ClockDisplayConsumer):
+    """The websocket (autobahn's protocol object) daphne serves ``display`` through, or None.
+
+    ASGI has no way to send the same frame to many sockets, and the ASGI send per display (Channels' session
+    middleware, daphne's reply, autobahn's ``sendMessage``: the text encoded and framed again each time) was
+    a fifth of a push's CPU (docs/decisions/2026-11-27-clock-push-rendered-once.md). Daphne's send is
+    ``partial(server.handle_reply, protocol)`` behind Channels' session middleware (``real_send``), which does
+    nothing to a ``websocket.send``. Anything else (another server, another middleware, the tests'
+    communicator) gives None: the display is sent through ASGI."""
+    autobahn = sys.modules.get("autobahn.twisted.websocket")  # loaded by daphne; not imported here for others
+    if autobahn is None:
+        return None
+    real = getattr(getattr(display.base_send, "__self__", None), "real_send", None)
+    protocol = real.args[0] if isinstance(real, functools.partial) and len(real.args) == 1 else None
+    return protocol if isinstance(protocol, autobahn.WebSocketServerProtocol) else None
 
 
 

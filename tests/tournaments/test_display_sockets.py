@@ -304,6 +304,39 @@ async def test_the_clock_displays_each_read_the_board_when_the_process_holds_non
         await socket.disconnect()
 
 
+@pytest.mark.redis
+def test_through_daphne_each_clock_display_gets_the_level_change_in_its_language_one_frame_a_language_TDA_23(
+        daphne_servers, db_people, tournament):
+    """Under daphne the push's frame is made once per language and the same bytes written to each display's
+    socket (autobahn's prepared message): a real daphne, displays in English and in Spanish."""
+    import asyncio
+
+    from websockets.asyncio.client import connect
+
+    (server,) = daphne_servers(1)
+    director = db_people["director"]
+    fx.start_the_clock(tournament, director)
+    languages = ["en", "es", "en", "es"]
+
+    async def scenario() -> list[str]:
+        url = f"{server.ws_url}/ws/tournaments/{tournament.pk}/clock/"
+        sockets = [await connect(url, origin=f"http://127.0.0.1:{server.port}",
+                                 additional_headers={"Cookie": f"{settings.LANGUAGE_COOKIE_NAME}={language}"})
+                   for language in languages]
+        for socket in sockets:
+            await asyncio.wait_for(socket.recv(), 10)
+        await asyncio.to_thread(fx.next_level, tournament, director)
+        pushed = [await asyncio.wait_for(socket.recv(), 10) for socket in sockets]
+        for socket in sockets:
+            await socket.close()
+        return pushed
+
+    pushed = asyncio.run(scenario())
+    assert len({_version(html) for html in pushed}) == 1
+    assert "Level 2<" in pushed[0] and "Nivel 2<" in pushed[1]
+    assert pushed[0] == pushed[2] and pushed[1] == pushed[3]  # one frame a language, its "now" included
+
+
 # --------------------------------------------------------------------------- a player's phone
 
 
