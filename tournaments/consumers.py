@@ -341,7 +341,6 @@ def _daphne_websocket(display: ClockDisplayConsumer):
     return protocol if isinstance(protocol, autobahn.WebSocketServerProtocol) else None
 
 
-
 class SeatingDisplayConsumer(LiveConsumer):
     """The room's seating screen (issue #36): public like the clock display; it follows the event's group
     (every draw, move, bust and table broken is announced there) and shows the seating at each version."""
