@@ -14,7 +14,8 @@ the slowest change, and the CPU of the daphne processes.
 The screens are spread over ``--clients`` load-generator processes (4 by default). One Python process
 reading 2,000 sockets took each push's frames one after another, ~65 us each (the websockets client's
 parse and this bench's bookkeeping): the last screen's latency included ~130 ms of the load generator's
-own queue, which measured the bench, not the server (issue #37). ``--clients 1`` measures as before.
+own queue, which measured the bench, not the server (issue #37). ``--clients 1``: one process, as before
+(though apart from the process making the writes).
 
 ``--server-root DIR`` runs daphne from another checkout (``git worktree add`` or ``git archive`` of the
 commit to compare), so a before/after comparison runs the same bench in one series. ``--profile DIR``
