@@ -12,10 +12,11 @@ At the end every socket must show the tournament's final version (no push lost).
 the slowest change, and the CPU of the daphne processes.
 
 The screens are spread over ``--clients`` load-generator processes (4 by default). One Python process
-reading 2,000 sockets took each push's frames one after another, ~65 us each (the websockets client's
-parse and this bench's bookkeeping): the last screen's latency included ~130 ms of the load generator's
-own queue, which measured the bench, not the server (issue #37). ``--clients 1``: one process, as before
-(though apart from the process making the writes).
+reading 2,000 sockets took each push's frames one after another, ~100 us each (the websockets client's
+parse and this bench's bookkeeping): the last screens' latency included the load generator's own queue,
+~200 ms of its CPU a push, and on the loaded machine its p95 was 300 to 900 ms higher than with four
+processes (docs/benchmarks.md, issue #37). ``--clients 1``: one process, as before (though apart from
+the process making the writes).
 
 ``--server-root DIR`` runs daphne from another checkout (``git worktree add`` or ``git archive`` of the
 commit to compare), so a before/after comparison runs the same bench in one series. ``--profile DIR``
