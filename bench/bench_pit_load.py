@@ -287,13 +287,18 @@ def stop_servers(servers: list[tuple[subprocess.Popen, int]]) -> None:
             proc.kill()
 
 
-def start_servers(count: int, env: dict, app: str = "casino.asgi:application") -> list[tuple[subprocess.Popen, int]]:
+def start_servers(count: int, env: dict, app: str = "casino.asgi:application", port_base: int = 8900,
+                  root: Path = ROOT, launcher: tuple[str, ...] = ("-m", "daphne"),
+                  ) -> list[tuple[subprocess.Popen, int]]:
+    """``count`` daphne processes on ports ``port_base``.. serving the tree ``root`` (another checkout of the
+    project: a before/after comparison in one series); ``launcher``: what ``python`` runs instead of
+    ``-m daphne`` (a profiling wrapper taking daphne's arguments)."""
     servers = []
     for i in range(count):
-        port = 8900 + i
+        port = port_base + i
         proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
-            cwd=ROOT,
+            [sys.executable, *launcher, "-b", "127.0.0.1", "-p", str(port), app],
+            cwd=root,
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=open(f"/tmp/bench-daphne-{port}.log", "w"),

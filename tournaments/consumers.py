@@ -9,14 +9,17 @@ fragment. Nothing here changes the event: every action is an HTTP POST through `
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
+import sys
 import weakref
 
 from channels.db import database_sync_to_async
 from django.utils import translation
 
-from casino.consumers import LiveConsumer, signed_in_user
+from casino.consumers import SHOWN_VERSION, LiveConsumer, signed_in_user
 from casino.decks import decks_group
+from casino.memo import single_flight
 from casino.roles import Role, has_role, read_again
 from tournaments import access
 from tournaments.models import DealtTable, Tournament, event_screens_group, tables_group
@@ -225,9 +228,72 @@ class ClockDisplayConsumer(LiveConsumer):
         await super().disconnect(code)
 
     async def state_changed(self, event) -> None:
-        others = [d for d in _local_displays(self.tournament.pk) if d is not self]
-        results = await asyncio.gather(super().state_changed(event),
-                                       *(LiveConsumer.state_changed(d, event) for d in others),
+        """The leading display heard a change of the event: push it to every display of the process.
+
+        Issue #37: the same fragment goes to every display of a language, so it is rendered once per push and
+        language (the pure clock asked once, the server's "now" stamped once) and sent to each display in one
+        loop (``_send_to_all``). A push per display (a task each, the clock asked, the language switched and
+        the fragment stamped for each) cost twice the CPU, and no display got a byte before the last one's
+        render (docs/decisions/2026-11-27-clock-push-rendered-once.md).
+        """
+        announced = event.get("version")
+        board = None
+        if announced is not None and event.get("group") in self.coalesce_groups:
+            board = await self._board_since(announced)
+        # After the read: a display that connected during it is among them (or saw the version at connect).
+        displays = list(_local_displays(self.tournament.pk))
+        if board is None:  # no version to show, or no board in memory: each display reads for itself
+            await self._each_for_itself(displays, event)
+            return
+        behind = [d for d in displays if d.shown_version < announced]
+        await self._send_to_all(behind, board)
+
+    async def _board_since(self, version: int):
+        """The event's board at ``version`` or later, from this process's memory after one shared read; None
+        if the read failed (the worker-thread path reads again and says what went wrong)."""
+        board = event_reads.board_since(self.tournament.pk, version)
+        if board is None:
+            key, read = self.shared_read(version)
+            try:
+                await single_flight(key, database_sync_to_async(read, thread_sensitive=False))
+            except Exception:  # noqa: BLE001 - logged; every display then takes its own path
+                log.exception("the clock displays' shared read of %r failed", key)
+                return None
+            board = event_reads.board_since(self.tournament.pk, version)
+        return board
+
+    async def _send_to_all(self, displays: list[ClockDisplayConsumer], board) -> None:
+        """The board's fragment to each of ``displays``, rendered once per language, in one loop that never
+        waits: every display's frame is written in the same turn of the event loop, so the one "now"
+        stamped in the fragment is as fresh for the last display as for the first. Under daphne the frame
+        is also made once per language (autobahn's ``prepareMessage``) and the same bytes written to each
+        socket (``sendPreparedMessage``); elsewhere (another ASGI server, the tests' communicator) each
+        display gets the plain ASGI send. A public screen has nothing to re-check (``still_allowed``); a
+        display that closed meanwhile is skipped."""
+        fragments: dict[str, tuple[str, int]] = {}
+        frames: dict[str, object] = {}
+        for display in displays:
+            if display.language not in fragments:
+                with translation.override(display.language):
+                    html = clock_screen.clock_display_fragment(board)
+                shown = SHOWN_VERSION.search(html, 0, 600)
+                fragments[display.language] = (html, int(shown.group(1)) if shown else -1)
+            html, version = fragments[display.language]
+            display.shown_version = max(display.shown_version, version)
+            try:
+                websocket = _daphne_websocket(display)
+                if websocket is None:
+                    await display.send(text_data=html)
+                    continue
+                if display.language not in frames:
+                    frames[display.language] = websocket.factory.prepareMessage(html.encode("utf-8"))
+                if websocket.state == websocket.STATE_OPEN:
+                    websocket.sendPreparedMessage(frames[display.language])
+            except Exception:  # noqa: BLE001 - one display's failure is not the others'
+                log.warning("a clock display could not be pushed", exc_info=True)
+
+    async def _each_for_itself(self, displays: list[ClockDisplayConsumer], event) -> None:
+        results = await asyncio.gather(*(LiveConsumer.state_changed(d, event) for d in displays),
                                        return_exceptions=True)
         for result in results:
             if isinstance(result, Exception):
@@ -256,6 +322,23 @@ _displays: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, list[C
 
 def _local_displays(tournament_id: int) -> list[ClockDisplayConsumer]:
     return _displays.setdefault(asyncio.get_running_loop(), {}).setdefault(tournament_id, [])
+
+
+def _daphne_websocket(display: ClockDisplayConsumer):
+    """The websocket (autobahn's protocol object) daphne serves ``display`` through, or None.
+
+    ASGI has no way to send the same frame to many sockets, and the ASGI send per display (Channels' session
+    middleware, daphne's reply, autobahn's ``sendMessage``: the text encoded and framed again each time) was
+    a fifth of a push's CPU (docs/decisions/2026-11-27-clock-push-rendered-once.md). Daphne's send is
+    ``partial(server.handle_reply, protocol)`` behind Channels' session middleware (``real_send``), which does
+    nothing to a ``websocket.send``. Anything else (another server, another middleware, the tests'
+    communicator) gives None: the display is sent through ASGI."""
+    autobahn = sys.modules.get("autobahn.twisted.websocket")  # loaded by daphne; not imported here for others
+    if autobahn is None:
+        return None
+    real = getattr(getattr(display.base_send, "__self__", None), "real_send", None)
+    protocol = real.args[0] if isinstance(real, functools.partial) and len(real.args) == 1 else None
+    return protocol if isinstance(protocol, autobahn.WebSocketServerProtocol) else None
 
 
 class SeatingDisplayConsumer(LiveConsumer):

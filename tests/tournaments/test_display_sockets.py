@@ -60,9 +60,9 @@ def _staff_session(user) -> str:
     return client.cookies["sessionid"].value
 
 
-def _socket(path: str, session_key: str | None = None) -> WebsocketCommunicator:
+def _socket(path: str, session_key: str | None = None, language: str = "en") -> WebsocketCommunicator:
     # In English: the assertions read the English source strings, whatever Spanish the lead writes.
-    cookie = f"{settings.LANGUAGE_COOKIE_NAME}=en" + (f"; sessionid={session_key}" if session_key else "")
+    cookie = f"{settings.LANGUAGE_COOKIE_NAME}={language}" + (f"; sessionid={session_key}" if session_key else "")
     headers = [(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie.encode())]
     return WebsocketCommunicator(application, path, headers=headers)
 
@@ -211,6 +211,130 @@ async def test_the_clock_display_answers_a_refresh_with_a_fresh_server_now(tourn
     now = re.compile(r'data-server-now="(\d+)"')
     assert int(now.search(again).group(1)) >= int(now.search(first).group(1)) > 0
     await socket.disconnect()
+
+
+async def _clock_displays(tournament, languages) -> list[WebsocketCommunicator]:
+    """Clock displays of one process, one per language given, each past its first fragment."""
+    sockets = []
+    for language in languages:
+        socket = _socket(f"/ws/tournaments/{tournament.pk}/clock/", language=language)
+        connected, _code = await socket.connect(timeout=5)
+        assert connected
+        await socket.receive_from(timeout=5)
+        sockets.append(socket)
+    return sockets
+
+
+async def test_a_level_change_reaches_every_clock_display_in_its_language_rendered_once_a_language_TDA_23(
+        db_people, tournament, monkeypatch):
+    """Issue #37: the process renders a push once per language (the clock read and the server's "now" stamped
+    once) and sends that fragment to each of its displays, each in its viewer's language."""
+    from django.utils import translation
+
+    from tournaments.rendering import clock as clock_screen
+
+    director = db_people["director"]
+    await database_sync_to_async(fx.start_the_clock)(tournament, director)
+    sockets = await _clock_displays(tournament, ["en", "es", "en", "es", "en"])
+    rendered, real = [], clock_screen.clock_display_fragment
+
+    def counted(board, now=None):
+        rendered.append(translation.get_language())
+        return real(board, now)
+
+    monkeypatch.setattr(clock_screen, "clock_display_fragment", counted)
+    await database_sync_to_async(fx.next_level)(tournament, director)
+    pushed = [await socket.receive_from(timeout=5) for socket in sockets]
+    assert len({_version(html) for html in pushed}) == 1
+    for language, html in zip(["en", "es", "en", "es", "en"], pushed, strict=True):
+        assert ("Level 2<" if language == "en" else "Nivel 2<") in html
+    assert sorted(rendered) == ["en", "es"]
+    for socket in sockets:
+        await socket.disconnect()
+
+
+async def test_an_announcement_heard_again_is_not_pushed_again_to_the_clock_displays(db_people, tournament):
+    """A display is sent a version once: the same announcement arriving again (a layer's retry, a display that
+    already caught up) finds every display showing it."""
+    from channels.layers import get_channel_layer
+
+    from casino.realtime import MESSAGE_TYPE
+    from tournaments.models import event_screens_group
+
+    sockets = await _clock_displays(tournament, ["en", "en"])
+    await database_sync_to_async(fx.a_service_write)(tournament, db_people["director"])
+    version = {_version(await socket.receive_from(timeout=5)) for socket in sockets}.pop()
+    group = event_screens_group(tournament.pk)
+    await get_channel_layer().group_send(group, {"type": MESSAGE_TYPE, "group": group, "version": version,
+                                                 "event": "changed"})
+    for socket in sockets:
+        assert await socket.receive_nothing(timeout=0.5)
+        await socket.disconnect()
+
+
+async def test_a_clock_display_whose_send_fails_does_not_keep_the_push_from_the_others(db_people, tournament):
+    from tournaments import consumers
+
+    sockets = await _clock_displays(tournament, ["en", "en", "en"])
+    displays = consumers._local_displays(tournament.pk)
+    assert len(displays) == 3
+
+    async def broken_send(*args, **kwargs):
+        raise ConnectionResetError("the TV was unplugged")
+
+    displays[1].send = broken_send
+    await database_sync_to_async(fx.a_service_write)(tournament, db_people["director"])
+    assert _version(await sockets[0].receive_from(timeout=5)) == _version(await sockets[2].receive_from(timeout=5))
+    assert await sockets[1].receive_nothing(timeout=0.5)
+    for socket in sockets:
+        await socket.disconnect()
+
+
+async def test_the_clock_displays_each_read_the_board_when_the_process_holds_none(db_people, tournament, monkeypatch):
+    """The one render for all needs the board in the process's memory; without it (its read failed, its cache
+    lost it) each display takes the worker-thread path, which reads the event itself: still pushed."""
+    from tournaments.reads import event as event_reads
+
+    sockets = await _clock_displays(tournament, ["en", "es"])
+    shown = await database_sync_to_async(lambda: type(tournament).objects.get(pk=tournament.pk).version)()
+    monkeypatch.setattr(event_reads, "board_since", lambda tournament_id, version: None)
+    await database_sync_to_async(fx.a_service_write)(tournament, db_people["director"])
+    for socket in sockets:
+        assert _version(await socket.receive_from(timeout=5)) > shown
+        await socket.disconnect()
+
+
+@pytest.mark.redis
+def test_through_daphne_each_clock_display_gets_the_level_change_in_its_language_one_frame_a_language_TDA_23(
+        daphne_servers, db_people, tournament):
+    """Under daphne the push's frame is made once per language and the same bytes written to each display's
+    socket (autobahn's prepared message): a real daphne, displays in English and in Spanish."""
+    import asyncio
+
+    from websockets.asyncio.client import connect
+
+    (server,) = daphne_servers(1)
+    director = db_people["director"]
+    fx.start_the_clock(tournament, director)
+    languages = ["en", "es", "en", "es"]
+
+    async def scenario() -> list[str]:
+        url = f"{server.ws_url}/ws/tournaments/{tournament.pk}/clock/"
+        sockets = [await connect(url, origin=f"http://127.0.0.1:{server.port}",
+                                 additional_headers={"Cookie": f"{settings.LANGUAGE_COOKIE_NAME}={language}"})
+                   for language in languages]
+        for socket in sockets:
+            await asyncio.wait_for(socket.recv(), 10)
+        await asyncio.to_thread(fx.next_level, tournament, director)
+        pushed = [await asyncio.wait_for(socket.recv(), 10) for socket in sockets]
+        for socket in sockets:
+            await socket.close()
+        return pushed
+
+    pushed = asyncio.run(scenario())
+    assert len({_version(html) for html in pushed}) == 1
+    assert "Level 2<" in pushed[0] and "Nivel 2<" in pushed[1]
+    assert pushed[0] == pushed[2] and pushed[1] == pushed[3]  # one frame a language, its "now" included
 
 
 # --------------------------------------------------------------------------- a player's phone
