@@ -170,7 +170,6 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
         return flight_services.day_end_due(s, structure, reading)[0] is not None
 
     def play_on() -> None:
-        nonlocal now, out
         coloured.clear()  # a day's clock starts afresh: its breaks colour up again
         while _playing(state()) > 1 and not day_over():
             settle_plans()
@@ -179,7 +178,7 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
             play_round()
 
     def play_round() -> None:
-        nonlocal now, out
+        nonlocal now, out, version
         s = state()
         reading = clock.clock_at(structure, list(s.clock_events), now,
                                  hand_for_hand_seconds=options.hand_for_hand_seconds)
@@ -312,6 +311,13 @@ def _flights(act, director, floor, state, play_on, documents, *, rng, flights: i
         last_day = day == max(days, 2)
         start = state().qualifying.next_stage_level
         act(flight_services.start_final_stage, director, end_level=None if last_day else start + 3, rng=rng)
+        for number in [t.table for t in state().tables]:
+            # TDA-24-A: a chip the skipped break removed is raced off at each new table before its first hand
+            try:
+                act(play.race_odd_chips, floor, table=number, rng=rng)
+            except RuleViolation as refused:
+                if refused.clause != "TDA-24-A":
+                    raise
         for e in state().entries:
             if e.status == "seated":
                 # CC-09: most show their receipt; one in ten forgot it and is penalised as the house says
