@@ -163,3 +163,33 @@ def test_a_qualifier_without_his_receipt_is_penalised_as_the_house_says_but_play
     assert s.entry(two).status == "seated"  # he keeps his right to play
     with pytest.raises(RuleViolation):
         act(flight_services.check_in, qualifying_over, floor_fede, entry=one, receipt="")  # once
+
+
+def test_an_event_with_series_is_not_started_as_one_draw_of_everyone_CC_05(series_drawn, director_dora):
+    before = recorded(series_drawn)
+    with pytest.raises(RuleViolation) as refused:
+        act(services.start_tournament, series_drawn, director_dora)
+    assert refused.value.clause == "CC-05" and recorded(series_drawn) == before
+
+
+def test_a_player_busted_in_one_series_reenters_another_where_the_house_allows_it_CC_06(
+        registering, director_dora, floor_fede):
+    act(services.change_setup, registering, director_dora, options={
+        **state_of(registering).setup.options.as_dict(), "reentry_allowed": True}, reason="re-entry on")
+    act(flight_services.set_series, registering, director_dora, series=2, end_level=1, qualifiers=1, choice=True)
+    for i in range(4):
+        register(registering, floor_fede, i)
+    for entry, series in ((1, 1), (2, 1), (3, 2), (4, 2)):
+        act(flight_services.choose_series, registering, floor_fede, entry=entry, series=series)
+    act(flight_services.start_series, registering, director_dora, series=1)
+    act(services.clock_command, registering, director_dora, kind="start")
+    s = state_of(registering)
+    loser = s.entry(1)
+    act(services.record_bust, registering, floor_fede, table=loser.table, seat=loser.seat)
+    again = register(registering, floor_fede, 0)  # the same player, his document again
+    assert again.entry == 5 and state_of(registering).entry(5).reentry_of == 1
+    with pytest.raises(RuleViolation):  # not into the series he busted in: it is playing... he may, as a late entry
+        act(flight_services.choose_series, registering, floor_fede, entry=5, series=7)
+    act(flight_services.choose_series, registering, floor_fede, entry=5, series=2)
+    s = state_of(registering)
+    assert s.qualifying.series_of(5) == 2 and s.entry(5).status == "registered"  # waits for series 2
