@@ -110,7 +110,7 @@ SENTENCES: dict[str, str] = {
     "series_set": N_("The event plays %(series)s qualifying series, each to level %(end_level)s or "
                      "%(qualifiers)s qualifiers (CC-05)"),
     "series_changed": N_("The qualifying series changed: %(reason)s (CC-07)"),
-    "series_assigned": N_("%(count)s entries were put into their series (%(how)s, CC-06)"),
+    "series_assigned": N_("Entries put into their series: %(count)s (%(how)s, CC-06)"),
     "series_started": N_("Series %(series)s began at level 1 (CC-05)"),
     "day_ended": N_("The day ended at level %(level)s: %(count)s players bagged their chips (CC-09)"),
     "stage_started": N_("Day %(day)s of the Final Stage began at level %(level)s (CC-08)"),

@@ -193,3 +193,27 @@ def test_a_player_busted_in_one_series_reenters_another_where_the_house_allows_i
     act(flight_services.choose_series, registering, floor_fede, entry=5, series=2)
     s = state_of(registering)
     assert s.qualifying.series_of(5) == 2 and s.entry(5).status == "registered"  # waits for series 2
+
+
+def test_a_series_down_to_its_announced_qualifiers_ends_before_its_last_level_CC_05(
+        registering, director_dora, floor_fede):
+    act(flight_services.set_series, registering, director_dora, series=2, end_level=3, qualifiers=3)
+    for i in range(5):
+        register(registering, floor_fede, i)
+    for number in range(6, 9):
+        register_numbered(registering, floor_fede, number)
+    act(flight_services.draw_series, registering, director_dora)
+    act(flight_services.start_series, registering, director_dora, series=1)
+    act(services.clock_command, registering, director_dora, kind="start")
+    s = state_of(registering)
+    counts = {e.entry: e.stack for e in s.entries if e.status == "seated"}
+    before = recorded(registering)
+    with pytest.raises(RuleViolation):  # four left of three qualifiers, level 1 of 3: it plays on
+        act(flight_services.end_day, registering, floor_fede, floor_counts=counts)
+    assert recorded(registering) == before
+    loser = s.entry(min(counts))
+    act(services.record_bust, registering, floor_fede, table=loser.table, seat=loser.seat)
+    del counts[loser.entry]
+    act(flight_services.end_day, registering, floor_fede, floor_counts=counts)
+    day = TournamentEvent.objects.get(tournament=registering, type="day_ended")
+    assert day.data["why"] == "qualifiers" and day.data["level"] == 1 and len(day.data["bags"]) == 3
