@@ -217,3 +217,17 @@ def test_a_series_down_to_its_announced_qualifiers_ends_before_its_last_level_CC
     act(flight_services.end_day, registering, floor_fede, floor_counts=counts)
     day = TournamentEvent.objects.get(tournament=registering, type="day_ended")
     assert day.data["why"] == "qualifiers" and day.data["level"] == 1 and len(day.data["bags"]) == 3
+
+
+def test_the_flights_page_offers_the_final_stage_then_the_check_in(qualifying_over, director_dora, floor_fede):
+    from django.urls import reverse
+
+    from tests.tournaments.conftest import english_client
+
+    page = reverse("tournaments:flights", args=[qualifying_over.pk])
+    html = english_client(director_dora).get(page).content.decode()
+    assert 'id="final-stage"' in html and "It starts at level 2" in html and "Close registration first" in html
+    act(services.close_registration, qualifying_over, director_dora)
+    act(flight_services.start_final_stage, qualifying_over, director_dora)
+    html = english_client(floor_fede).get(page).content.decode()
+    assert 'id="check-in"' in html and "not yet" in html and 'id="final-stage"' not in html
