@@ -171,6 +171,7 @@ class Entry(models.Model):
         BUSTED = "busted", _("Busted")
         WITHDRAWN = "withdrawn", _("Withdrawn")
         DISQUALIFIED = "disqualified", _("Disqualified")
+        BAGGED = "bagged", _("Bagged")  # his chips bagged at a day's end, for the next day (CC-09)
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="entries")
     number = models.PositiveIntegerField(_("entry number"))

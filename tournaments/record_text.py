@@ -107,7 +107,19 @@ SENTENCES: dict[str, str] = {
     "penalty_ended": N_("The penalty of entry %(entry)s was ended: %(reason)s"),
     "random_draw": N_("The director drew at random (RP-14) among %(choices)s: %(drawn)s (seed %(seed)s). "
                       "%(reason)s"),
+    "series_set": N_("The event plays %(series)s qualifying series, each to level %(end_level)s or "
+                     "%(qualifiers)s qualifiers (CC-05)"),
+    "series_changed": N_("The qualifying series changed: %(reason)s (CC-07)"),
+    "series_assigned": N_("Entries put into their series: %(count)s (%(how)s, CC-06)"),
+    "series_started": N_("Series %(series)s began at level 1 (CC-05)"),
+    "day_ended": N_("The day ended at level %(level)s: %(count)s players bagged their chips (CC-09)"),
+    "stage_started": N_("Day %(day)s of the Final Stage began at level %(level)s (CC-08)"),
+    "checked_in": N_("Entry %(entry)s checked in to the Final Stage (CC-09)"),
 }
+#: The series' draw or a player's choice (``series_assigned``'s ``how``).
+SERIES_HOW = {"draw": _("the logged draw"), "chosen": _("the player's choice")}
+CHECKED_IN_WITHOUT_RECEIPT = N_("Entry %(entry)s checked in to the Final Stage without his chip-count receipt "
+                                "(CC-09)")
 #: Sentences that read better another way in some cases.
 SEATED_MOVED = N_("Entry %(entry)s moved from table %(from_table)s, seat %(from_seat)s to table %(table)s, "
                   "seat %(seat)s (%(why)s)")
@@ -151,6 +163,15 @@ def record_sentence(event: dict) -> str:
         fields["reason"] = refusal_sentence(str(event.get("reason") or ""))
     elif kind == "chips_removed" and event.get("reason") == "absent":
         fields["reason"] = gettext(ABSENT)
+    elif kind == "series_assigned":
+        stored = event.get("entries")
+        fields["count"] = len(stored) if isinstance(stored, list) else 0
+        fields["how"] = label(SERIES_HOW, event.get("how"))
+    elif kind == "day_ended":
+        stored = event.get("bags")
+        fields["count"] = len(stored) if isinstance(stored, list) else 0
+    elif kind == "checked_in" and not event.get("shown"):
+        template = CHECKED_IN_WITHOUT_RECEIPT
     elif kind == "penalty":
         template = {"warning": PENALTY_WARNING, "hands": PENALTY_HANDS}.get(event.get("kind"), template)
     if template is None:

@@ -34,6 +34,7 @@ from tournaments.models import Tournament
 from tournaments.reads import event as event_reads
 from tournaments.reads import hands as hand_reads
 from tournaments.services import dealing, play, registration, seating, setup
+from tournaments.services import flights as flight_services
 
 #: When a simulated event starts, and how long one round of hands (one hand at every table) takes.
 START = datetime(2026, 12, 6, 18, 0, tzinfo=UTC)
@@ -72,7 +73,8 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
                         progress: Callable[[int], None] | None = None,
                         on_phase: Callable[[str], None] | None = None,
                         hand_by_hand: bool = False, penalty_chance: float = 0.0,
-                        payout_table=()) -> SimulationReport:
+                        payout_table=(), flights: int = 0, days: int = 2, series_end_level: int = 4,
+                        qualifiers: int | None = None, reentry_chance: float = 0.25) -> SimulationReport:
     """Play a whole event of ``entries`` players with ``random.Random(seed)``; returns what it did.
 
     ``progress(n)`` is told of each ``n`` players out; ``on_phase(name)`` of each phase (registration,
@@ -81,7 +83,13 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
     hand, with ``penalty_chance``, the director suspends one of the table's players for 1 to 3 hands (TDA-71),
     which the tablet serves by itself (drawn from a generator of its own: the hands' draws stay the same).
     ``payout_table``: the house's own (as ``services.create_tournament`` takes it), e.g. to pay enough places
-    for the bubble to come at two tables in a small event."""
+    for the bubble to come at two tables in a small event.
+
+    ``flights`` (2 or more): the event plays as qualifying series (CC-05..CC-10, ``_flights``): the players
+    drawn into the series, each series played from level 1 to ``series_end_level`` or until ``qualifiers``
+    remain (by default a quarter of its players), its chips bagged; a player busted in a series re-enters a later
+    one with ``reentry_chance``; then ``days`` - 1 days of the Final Stage, each a redraw of the bagged players
+    with their stacks, the last played to the end."""
     if all_in_chance is None:
         all_in_chance = 0.05 if hand_by_hand else 0.15
     if entries < 2:
@@ -100,7 +108,8 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
         tournament, result = setup.create_tournament(
             by=director, key=f"sim-{seed}-0", name=f"Simulated event {entries}/{seed}", starts_at=START,
             buy_in=buy_in, fee=0, starting_stack=starting_stack, seats_per_table=seats,
-            options={"ante_mode": ante_mode, "final_table_size": final_table_size}, payout_table=payout_table)
+            options={"ante_mode": ante_mode, "final_table_size": final_table_size,
+                     **({"reentry_allowed": True} if flights else {})}, payout_table=payout_table)
     report = SimulationReport(tournament=tournament, writes=1)
     version = result.version
 
@@ -114,16 +123,21 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
 
     phase("registration")
     act(registration.open_registration, director)
+    if flights:
+        per_series = entries // flights
+        act(flight_services.set_series, director, series=flights, end_level=series_end_level,
+            qualifiers=qualifiers or max(2, per_series // 4))
     documents: dict[int, tuple[str, str]] = {}
     for n in range(1, entries + 1):
         id_number = f"{90_000_000 + n}"
         done = act(registration.register, floor, name=f"Simulated player {n}", id_type="dni", id_number=id_number,
                    birth_date=date(1970 + n % 30, 1 + n % 12, 1 + n % 28))
         documents[done.entry] = ("dni", id_number)
-    act(registration.close_registration, director)
-    phase("start")
-    act(seating.start_tournament, director, rng=rng)
-    act(play.clock_command, director, kind="start")
+    if not flights:
+        act(registration.close_registration, director)
+        phase("start")
+        act(seating.start_tournament, director, rng=rng)
+        act(play.clock_command, director, kind="start")
 
     def state():
         tournament.version = version
@@ -146,9 +160,25 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
             report.plans += 1
             act(seating.propose_plan, floor, rng=rng)
 
-    phase("play")
-    while state().players_left > 1:
-        settle_plans()
+    def day_over() -> bool:
+        """CC-05: a series (or a day of the Final Stage) stops at its last level or at its qualifiers."""
+        s = state()
+        if s.qualifying is None:
+            return False
+        reading = clock.clock_at(structure, list(s.clock_events), now,
+                                 hand_for_hand_seconds=options.hand_for_hand_seconds)
+        return flight_services.day_end_due(s, structure, reading)[0] is not None
+
+    def play_on() -> None:
+        coloured.clear()  # a day's clock starts afresh: its breaks colour up again
+        while _playing(state()) > 1 and not day_over():
+            settle_plans()
+            if day_over():
+                break
+            play_round()
+
+    def play_round() -> None:
+        nonlocal now, out, version
         s = state()
         reading = clock.clock_at(structure, list(s.clock_events), now,
                                  hand_for_hand_seconds=options.hand_for_hand_seconds)
@@ -158,8 +188,9 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
                 coloured.add(reading.step)
                 _colour_up(act, floor, state, structure, reading.step, step, rng, report)
             now += timedelta(seconds=max(reading.seconds_left, 1))
-            continue
-        if _hand_for_hand_due(s, paid) != s.hand_for_hand:
+            return
+        qualifying = s.qualifying is not None and not s.qualifying.final_stage
+        if (_hand_for_hand_due(s, paid) and not qualifying) != s.hand_for_hand:
             # RP-08-A: hand-for-hand as the bubble approaches (as soon as one bust at each table could take
             # the event past it) while more than one table plays; off once the bubble bursts
             act(play.clock_command, director, kind="hand_for_hand_on" if not s.hand_for_hand else
@@ -217,9 +248,16 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
                 if progress:
                     progress(len(busted))
                 settle_plans()
-                if state().players_left <= 1:
+                if _playing(state()) <= 1 or day_over():
                     break
         now += timedelta(seconds=HAND_SECONDS)
+
+    phase("play")
+    if flights:
+        _flights(act, director, floor, state, play_on, documents, rng=rng, flights=flights, days=days,
+                 series_end_level=series_end_level, reentry_chance=reentry_chance, tablets=hand_by_hand)
+    else:
+        play_on()
 
     phase("results")
     if state().hand_for_hand:
@@ -234,6 +272,80 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
     report.ended_at = now
     tournament.refresh_from_db()
     return report
+
+
+def _playing(state) -> int:
+    """The players the day plays down: those seated in an event with series (the others wait for their series
+    or have bagged), else every player still in."""
+    if state.qualifying is None:
+        return state.players_left
+    return sum(1 for e in state.entries if e.status == "seated")
+
+
+def _flights(act, director, floor, state, play_on, documents, *, rng, flights: int, days: int,
+             series_end_level: int, reentry_chance: float, tablets: bool) -> None:
+    """The qualifying series, one after the other, then the Final Stage's days (CC-05..CC-10), through the
+    services the director's and the floor's screens use."""
+    act(flight_services.draw_series, director, rng=rng)
+    for series in range(1, flights + 1):
+        act(flight_services.start_series, director, series=series, rng=rng)
+        act(play.clock_command, director, kind="start")
+        play_on()
+        _bag(act, floor, state, rng, tablets=tablets)
+        if series < flights and reentry_chance:
+            # a player busted in this series re-enters a later one (the house allows re-entry): registered at the
+            # desk with the same document, then drawn into a series still to play (CC-06)
+            busted = [e.entry for e in state().entries if e.status == "busted"
+                      and state().qualifying.series_of(e.entry) == series]
+            again = [n for n in busted if rng.random() < reentry_chance]
+            for number in again:
+                id_type, id_number = documents[number]
+                done = act(registration.register, floor, name=f"Simulated player {number}", id_type=id_type,
+                           id_number=id_number, birth_date=date(1980, 1, 1))
+                if done.entry is not None:
+                    documents[done.entry] = (id_type, id_number)
+            if again:
+                act(flight_services.draw_series, director, rng=rng)
+    act(registration.close_registration, director)
+    for day in range(2, max(days, 2) + 1):
+        last_day = day == max(days, 2)
+        start = state().qualifying.next_stage_level
+        act(flight_services.start_final_stage, director, end_level=None if last_day else start + 3, rng=rng)
+        for number in [t.table for t in state().tables]:
+            # TDA-24-A: a chip the skipped break removed is raced off at each new table before its first hand
+            try:
+                act(play.race_odd_chips, floor, table=number, rng=rng)
+            except RuleViolation as refused:
+                if refused.clause != "TDA-24-A":
+                    raise
+        for e in state().entries:
+            if e.status == "seated":
+                # CC-09: most show their receipt; one in ten forgot it and is penalised as the house says
+                bag = state().qualifying.bag_of(e.entry)
+                act(flight_services.check_in, floor, entry=e.entry,
+                    receipt="" if rng.random() < 0.1 else bag.receipt)
+        act(play.clock_command, director, kind="start")
+        play_on()
+        if not last_day:
+            _bag(act, floor, state, rng, tablets=tablets)
+
+
+def _bag(act, floor, state, rng, *, tablets: bool) -> None:
+    """The day's end: the floor bags each table's chips. A tablet's stacks are its counts; at a table without
+    one the floor types them (here the stacks the simulated hands left, as the floor counts them)."""
+    s = state()
+    seated = {e.entry: e.stack for e in s.entries if e.status == "seated"}
+    counts: dict[int, int] = {} if tablets else dict(seated)
+    while True:
+        try:
+            act(flight_services.end_day, floor, floor_counts=counts, rng=rng)
+            return
+        except RuleViolation as refused:
+            table = refused.params.get("table") if refused.clause == "CC-09" else None
+            if table is None or not tablets:
+                raise
+            # a table that dealt no hand from its tablet today: the floor counts it
+            counts.update({n: seated[n] for _seat, n in s.table(int(table)).players})
 
 
 def _hand_for_hand_due(state, paid: int) -> bool:

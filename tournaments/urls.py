@@ -3,6 +3,7 @@ from django.urls import path
 from tournaments.views import console as console_views
 from tournaments.views import desk as desk_views
 from tournaments.views import display as display_views
+from tournaments.views import flights as flights_views
 from tournaments.views import pages as pages_views
 from tournaments.views import setup as setup_views
 from tournaments.views import tablet as tablet_views
@@ -27,6 +28,10 @@ urlpatterns = [
     path("<int:tournament_id>/classification/", pages_views.classification, name="classification"),
     path("<int:tournament_id>/chip-counts/", pages_views.chip_count_sheet, name="chip_counts"),
     path("<int:tournament_id>/seating/", pages_views.seating, name="seating"),
+    # qualifying series (flights), the day's end and its counts, the Final Stage (CC-05..CC-10)
+    path("<int:tournament_id>/flights/", flights_views.flights_page, name="flights"),
+    path("<int:tournament_id>/counts/<int:seq>/", flights_views.counts_sheet, name="counts_sheet"),
+    path("<int:tournament_id>/counts/<int:seq>.csv", flights_views.counts_export, name="counts_export"),
     # the dealers' tablets at the tournament's tables (issue #15)
     path("<int:tournament_id>/tables/<int:table>/deal/", tablet_views.tablet_page, name="tablet"),
     path("<int:tournament_id>/tables/<int:table>/deal/<slug:action>/", tablet_views.tablet_act, name="tablet_act"),

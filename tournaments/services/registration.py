@@ -115,7 +115,9 @@ def register(*, tournament, by, key: str, expected_version: int, name: str, id_t
         # The entry's player and his identity as registered: verify_audit finds either rewritten (issue #34).
         w.audit("tournament.registered", obj=entry, entry=number, reentry_of=reentry_of, player=player.pk,
                 player_sha256=player_digest(player), **overridden)
-        if w.row.status == Tournament.Status.RUNNING:
+        # an event with qualifying series seats a new entry by its series' draw or choice (services.flights)
+        with_series = w.state.qualifying is not None and bool(w.state.qualifying.series)
+        if w.row.status == Tournament.Status.RUNNING and not with_series:
             why = "reentry" if reentry_of else "late"
             move = seating.seat_late_entry(number, w.state.tables, w.rng, why=why)
             w.record("seated", **seated_fields(w.state, move, setup.starting_stack))

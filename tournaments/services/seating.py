@@ -31,6 +31,9 @@ def start_tournament(*, tournament, by, key: str, expected_version: int, rng=SYS
         setup = setup_of(w)
         if w.row.status == Tournament.Status.RUNNING or w.state.tables:
             raise RuleViolation(N_("The tournament has started already"), "TDA-07")
+        if w.state.qualifying is not None and w.state.qualifying.series:
+            # an event with qualifying series starts series by series, each drawing its own players (CC-05)
+            raise RuleViolation(N_("This event plays qualifying series: start a series instead"), "CC-05")
         entries = [e.entry for e in w.state.entries if e.status == "registered"]
         if len(entries) < 2:
             raise RuleViolation(N_("A tournament needs at least two entries to start"), "TDA-07")

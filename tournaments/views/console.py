@@ -55,7 +55,9 @@ from tournaments.reads import hands as hand_reads
 from tournaments.rendering import console
 from tournaments.rendering import tablet as tablet_screen
 from tournaments.services import dealing, rotation
+from tournaments.services import flights as flight_services
 from tournaments.views import desk
+from tournaments.views import flights as flight_forms
 from tournaments.views.common import (
     FLOOR,
     call_service,
@@ -321,6 +323,15 @@ ACTIONS: dict[str, Action] = {
                            "entry"),
     # RP-14: the director draws at random for an error the rules do not cover; the seed goes in the record
     "random-draw": Action(services.random_draw, _draw),
+    # the qualifying series, the day's end with bagged counts, the Final Stage (CC-05..CC-10; views/flights.py)
+    "series-set": Action(flight_services.set_series, flight_forms.parse_set_series, "director", "flights"),
+    "series-change": Action(flight_services.change_series, flight_forms.parse_change_series, "director", "flights"),
+    "series-draw": Action(flight_services.draw_series, _no_fields, "director", "flights"),
+    "series-choose": Action(flight_services.choose_series, flight_forms.parse_choose_series, "floor", "flights"),
+    "series-start": Action(flight_services.start_series, flight_forms.parse_series, "director", "flights"),
+    "day-end": Action(flight_services.end_day, flight_forms.parse_end_day, "floor", "flights"),
+    "final-stage": Action(flight_services.start_final_stage, flight_forms.parse_final_stage, "director", "flights"),
+    "check-in": Action(flight_services.check_in, flight_forms.parse_check_in, "floor", "flights"),
     # the games director (or an administrator) assigns the event to a tournament director
     "assign-director": Action(services.assign_director, lambda post, tournament: {"director": _director(post)},
                               "overseer",
@@ -351,6 +362,8 @@ def _back(tournament, action: Action, post) -> str:
         return reverse("tournaments:record", args=[tournament.pk])
     if action.page == "setup":
         return reverse("tournaments:setup", args=[tournament.pk])
+    if action.page == "flights":
+        return reverse("tournaments:flights", args=[tournament.pk])
     return reverse("tournaments:console", args=[tournament.pk])
 
 

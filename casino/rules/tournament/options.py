@@ -66,6 +66,9 @@ class HouseOptions:
     #: C-17: when the deck changes: at the level's end, at a dealer change, when the director says (TDA-26,
     #: CC-71); the house's default is CC-71's "level + director".
     deck_change_on: tuple[str, ...] = DEFAULT_CHANGE_ON
+    #: CC-09: a qualifier who checks in to the Final Stage without his chip-count receipt is penalised but plays:
+    #: the house's penalty, 0 a warning, else this many hands sat out (TDA-71)
+    missing_receipt_penalty_hands: int = 0
 
     def __post_init__(self) -> None:
         if not isinstance(self.deck_change_on, tuple):  # stored as a JSON list
@@ -82,6 +85,9 @@ class HouseOptions:
             raise RuleViolation(N_("The clock on a player is 5 to 600 seconds, its countdown within it"), "C-04")
         if not 0 <= self.action_seconds <= 600:
             raise RuleViolation(N_("The time to act is 0 (none) to 600 seconds"), "C-04")
+        if not 0 <= self.missing_receipt_penalty_hands <= 60:
+            raise RuleViolation(N_("The penalty for a missing chip-count receipt is 0 (a warning) to 60 hands"),
+                                "CC-09")
         if not 1 <= self.max_penalty_rounds <= 20:
             raise RuleViolation(N_("The longest suspension is 1 to 20 rounds"), "C-22")
         if self.boxed_cards not in BOXED_CARDS:

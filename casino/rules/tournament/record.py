@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Any
 
 from casino.rules.errors import N_, RuleViolation
-from casino.rules.tournament import random_draw
+from casino.rules.tournament import flights, random_draw
 from casino.rules.tournament.clock import CLOCK_KINDS, ClockEvent
 from casino.rules.tournament.options import HouseOptions
 from casino.rules.tournament.penalties import PENALTY_KINDS, Penalty, hands_left
@@ -68,14 +68,22 @@ EVENT_TYPES: dict[str, tuple[str, ...]] = {
     "penalty": ("entry", "kind", "hands", "rounds", "infraction", "reason"),
     "penalty_ended": ("entry", "penalty", "reason"),
     "random_draw": ("reason", "choices", "seed", "drawn"),
+    # the qualifying series (flights), the day's end and the Final Stage (CC-05..CC-10, casino.rules.tournament.flights)
+    "series_set": ("series", "end_level", "qualifiers", "choice"),
+    "series_changed": ("series", "end_level", "qualifiers", "reason"),
+    "series_assigned": ("entries", "how", "seed", "among"),
+    "series_started": ("series",),
+    "day_ended": ("day", "series", "level", "why", "bags", "digest"),
+    "stage_started": ("day", "level", "step", "end_level"),
+    "checked_in": ("entry", "shown", "receipt"),
 }
 
 #: Events that change who sits where: a plan proposed before one of them no longer applies.
 SEAT_CHANGES = ("seated", "bust", "withdrawal", "disqualification", "table_broken", "registered", "button")
 #: An entry's status.
-STATUSES = ("registered", "seated", "busted", "withdrawn", "disqualified")
-#: The statuses of a player still in the event.
-IN_PLAY = ("registered", "seated")
+STATUSES = ("registered", "seated", "busted", "withdrawn", "disqualified", "bagged")
+#: The statuses of a player still in the event (``bagged``: his chips bagged at a day's end, CC-09).
+IN_PLAY = ("registered", "seated", "bagged")
 #: What a ``seated`` event with these reasons gives: a full starting stack (CC-32: no chips for empty seats).
 NEW_STACK_WHYS = ("draw", "late", "reentry")
 
@@ -136,6 +144,8 @@ class TournamentState:
     sitting_out: tuple[tuple[int, int], ...] = ()
     #: (seq of the hand, table, hand, entry): a hand reported dealing a player who had to sit it out (issue #38)
     dealt_sitting_out: tuple[tuple[int, int, int, int], ...] = ()
+    #: the qualifying series and the Final Stage (CC-05..CC-10); None for an event without series
+    qualifying: flights.Qualifying | None = None
 
     def sitting_out_seats(self, table: int) -> tuple[int, ...]:
         """The seats at ``table`` whose players sit its next hand out (C-03, CC-53, CC-57, TDA-10)."""
@@ -338,6 +348,7 @@ class _Replay:
         # entry -> table: the player sits that table's next hand out (C-03, CC-53, CC-57)
         self.sitting_out: dict[int, int] = {}
         self.dealt_sitting_out: list[tuple[int, int, int, int]] = []
+        self.qualifying: flights.Qualifying | None = None  # frozen: replaced at each change
 
     def copy(self) -> _Replay:
         """A replay of its own at the same point: each container copied, not what it holds (entries, tables,
@@ -385,7 +396,7 @@ class _Replay:
             eliminations=tuple(self.eliminations), prize_pool=self.prize_pool, refusals=self.refusals,
             pending_plan=self.pending, results=self.results, finished=self.finished, last_seq=self.last_seq,
             penalties=tuple(self.penalties), sitting_out=tuple(sorted(self.sitting_out.items())),
-            dealt_sitting_out=tuple(self.dealt_sitting_out),
+            dealt_sitting_out=tuple(self.dealt_sitting_out), qualifying=self.qualifying,
         )
 
     # the events
@@ -639,6 +650,59 @@ class _Replay:
     def on_finished(self, ev):
         self.finished = True
 
+    # the qualifying series and the Final Stage (CC-05..CC-10; the rules in ``flights``)
+    def on_series_set(self, ev):
+        self.qualifying = flights.on_series_set(self.qualifying, ev)
+
+    def on_series_changed(self, ev):
+        self.qualifying = flights.on_series_changed(self.qualifying, ev)
+
+    def on_series_assigned(self, ev):
+        self.qualifying = flights.on_series_assigned(self.qualifying, ev, set(self.entries))
+
+    def _new_clock(self) -> None:
+        """A series, or a day of the Final Stage, runs a clock of its own (CC-05, CC-08)."""
+        self.clock = []
+        self.hand_for_hand, self.hfh_hands = False, 0
+
+    def on_series_started(self, ev):
+        self.qualifying = flights.on_series_started(self.qualifying, ev)
+        self._new_clock()
+
+    def on_day_ended(self, ev):
+        """Every player still at a table bags his chips (CC-09): he leaves his seat with them, and the tables
+        close. A player at a table left out of the bags is refused: no one is left playing."""
+        bags = flights.bags_from_event(ev)
+        stacks = {}
+        for b in bags:
+            e = self.entry(b.entry)
+            if e.status != "seated" or e.table != b.table or e.seat != b.seat:
+                raise RuleViolation(N_("Entry %(entry)s does not sit at table %(table)s, seat %(seat)s"), "CC-09",
+                                    entry=b.entry, table=b.table, seat=b.seat)
+            stacks[b.entry] = e.stack
+        self.qualifying = flights.on_day_ended(self.qualifying, ev, stacks)
+        left = [e.entry for e in self.entries.values() if e.status == "seated" and e.entry not in stacks]
+        if left:
+            raise RuleViolation(N_("Entry %(entry)s is still at a table: every player bags at the day's end"),
+                                "CC-09", entry=min(left))
+        for b in bags:
+            self.unseat(b.entry)
+            self.sitting_out.pop(b.entry, None)
+            self.update(b.entry, status="bagged", stack=b.chips, table=None, seat=None)
+        for number in sorted(self.tables):
+            self.tables.pop(number)
+            self.halted = [t for t in self.halted if t != number]
+            self.broken.append(number)
+        self.last_hand.clear()
+        self.pending = None
+
+    def on_stage_started(self, ev):
+        self.qualifying = flights.on_stage_started(self.qualifying, ev)
+        self._new_clock()
+
+    def on_checked_in(self, ev):
+        self.qualifying = flights.on_checked_in(self.qualifying, ev)
+
 
 def _replace_table(t: TableSeats, **changes: Any) -> TableSeats:
     """``t`` with ``changes``; a change to a field this version of ``TableSeats`` lacks is left out."""
@@ -808,6 +872,7 @@ def verify_record(events: list[dict[str, Any]]) -> Verification:
         if recomputed != state.results:
             problems.append("the recorded results differ from those recomputed from the eliminations")
     problems.extend(_drawn_buttons_not_recorded(effective_events(events)))
+    problems.extend(flights.problems(state.qualifying))
     for seq, table, hand, entry in state.dealt_sitting_out:
         # C-03, CC-53, CC-57, TDA-10: a player moved onto the button or between the button and the small blind
         # is not dealt the table's next hand

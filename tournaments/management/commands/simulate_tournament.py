@@ -2,11 +2,15 @@
 
     python manage.py simulate_tournament --entries 200 --seed 7 [--seats 9] [--out record.jsonl]
                                          [--hand-by-hand [--penalty-chance 0.01]]
+                                         [--flights N [--days D] [--series-end-level L] [--qualifiers Q]]
 
 The same seed gives the same record, byte for byte (times come from the simulated clock).
 ``--hand-by-hand`` deals every hand through the dealers' tablets' services with random legal actions
 (issue #15) and then replays every hand's exported line, checking its stacks; before one hand in a
 hundred (``--penalty-chance``) the director suspends a player for 1 to 3 hands, which the tablets serve.
+``--flights N`` plays the event as N qualifying series (CC-05..CC-10): each series to ``--series-end-level`` or
+its ``--qualifiers``, its chips bagged, then ``--days`` - 1 days of the Final Stage (redrawn with the bagged
+stacks); the record is then verified as ``verify_tournament_record`` does.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import time
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
+from casino.rules.tournament.record import verify_record
 from tournaments.dealt_simulation import verify_dealt_hands
 from tournaments.simulation import simulate_tournament
 
@@ -64,9 +69,19 @@ class Command(BaseCommand):
                             help="deal every hand through the tablets' services with random legal actions")
         parser.add_argument("--penalty-chance", type=float, default=0.01,
                             help="with --hand-by-hand: the chance, before each hand, of a player's suspension")
+        parser.add_argument("--flights", type=int, default=0,
+                            help="qualifying series (flights) played one after the other, 2 or more (CC-05)")
+        parser.add_argument("--days", type=int, default=2,
+                            help="with --flights: the days, the flights' day 1 included (2: one day of Final Stage)")
+        parser.add_argument("--series-end-level", type=int, default=4, help="with --flights: each series' last level")
+        parser.add_argument("--qualifiers", type=int, default=None,
+                            help="with --flights: each series stops at this many players (a quarter by default)")
 
     def handle(self, *args, entries, seed, seats, ante_mode, final_table=10, out=None, quiet=False,
-               hand_by_hand=False, penalty_chance=0.01, **options):
+               hand_by_hand=False, penalty_chance=0.01, flights=0, days=2, series_end_level=4, qualifiers=None,
+               **options):
+        if flights and (flights < 2 or entries < 2 * flights or days < 2):
+            raise CommandError("Flights need 2 or more series, two entries a series, and 2 days or more.")
         if entries < 2:
             raise CommandError("A tournament needs at least two entries.")
         if not 0 <= penalty_chance <= 1:
@@ -76,7 +91,9 @@ class Command(BaseCommand):
         try:
             report = simulate_tournament(entries=entries, seed=seed, seats=seats, ante_mode=ante_mode,
                                          final_table_size=final_table, progress=bar, hand_by_hand=hand_by_hand,
-                                         penalty_chance=penalty_chance if hand_by_hand else 0.0)
+                                         penalty_chance=penalty_chance if hand_by_hand else 0.0,
+                                         flights=flights, days=days, series_end_level=series_end_level,
+                                         qualifiers=qualifiers)
         finally:
             bar.close()
         took = time.perf_counter() - began
@@ -89,6 +106,13 @@ class Command(BaseCommand):
                 raise CommandError("Hands that do not replay to their recorded stacks:\n" + "\n".join(problems[:20]))
             self.stderr.write(f"Every one of the {len(report.dealt_hands)} hands replays to its recorded stacks "
                               f"({report.penalties} penalties served at the tablets).")
+        if flights:
+            check = verify_record([event.as_record() for event in t.events.order_by("seq")])
+            if not check.ok:
+                raise CommandError("The record does not verify:\n" + "\n".join(check.problems[:20]))
+            bags = sum(len(e.data["bags"]) for e in t.events.filter(type="day_ended"))
+            self.stderr.write(f"{flights} series and {days - 1} day(s) of the Final Stage: {bags} bags counted; "
+                              f"the record verifies.")
         if out:
             call_command("export_tournament", str(t.pk), "--out", out)
         self.stdout.write(str(t.pk))
