@@ -394,3 +394,12 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {"daphne": {"level": "WARNING"}, "django.channels.server": {"level": "WARNING"}},
 }
+# How long each write held its aggregate's lock (casino.writes.LOCK_HOLD, a JSON object a line, at DEBUG):
+# LOCK_HOLD_LOG=<file> appends them there (several processes may share the file), e.g. for
+# bench/bench_event_reports.py. Without it they follow LOG_LEVEL (DEBUG: on the console).
+if LOCK_HOLD_LOG := env.str("LOCK_HOLD_LOG", default=""):
+    LOGGING["formatters"] = {"message_only": {"format": "%(message)s"}}
+    LOGGING["handlers"]["lock_hold_file"] = {"class": "logging.FileHandler", "filename": LOCK_HOLD_LOG,
+                                             "formatter": "message_only"}
+    LOGGING["loggers"]["casino.writes.lock_hold"] = {"level": "DEBUG", "handlers": ["lock_hold_file"],
+                                                     "propagate": False}

@@ -19,6 +19,10 @@ action=..., work=...)``, in one transaction, in this order:
 6. ``w.before_announce()`` (what a game keeps of the version it made, at the commit), then announce the new
    version to ``w.groups`` after commit: ids and a version, never state (casino.realtime).
 
+How long each write held its aggregate's lock, from the row locked to the transaction's commit (or rollback),
+is measured always and logged at DEBUG on ``casino.writes.lock_hold`` (``LOCK_HOLD``; docs/reliability.md,
+"How long a write holds its lock"): what the one lock an event's tables share costs them.
+
 The write renders nothing: a screen asks its own cache for the version the write returns or announces, and
 renders it there on the first ask (issue #35).
 
@@ -30,6 +34,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
+import os
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -50,6 +57,9 @@ from casino.rules.errors import N_
 
 #: What the request being answered asks (a digest of its form's fields, ``asking``): kept with its action.
 _ASKED: ContextVar[str | None] = ContextVar("asked", default=None)
+
+#: One line per aggregate lock a write held, at DEBUG (``LOCK_HOLD_LOG`` sends them to a file of their own).
+LOCK_HOLD = logging.getLogger("casino.writes.lock_hold")
 
 #: The time writes take as ``now`` while a simulation runs (``simulated_time``); None: the real clock.
 _SIMULATED_NOW: ContextVar[datetime | None] = ContextVar("simulated_now", default=None)
@@ -229,6 +239,37 @@ def check_key(key: object) -> str:
     return key
 
 
+@dataclass
+class LockHeld:
+    """One aggregate's row lock taken by a write: when the write asked for it and when it had it (``time.time``:
+    comparable between processes, so a bench can tell which reports waited on which)."""
+
+    aggregate: str  # the aggregate's audit stream, e.g. ``tournaments.tournament.12``
+    action: str
+    asked_at: float
+    taken_at: float
+
+
+#: The locks the writes of the transaction under way took, outermost first (None: no write under way).
+_LOCKS_HELD: ContextVar[list[LockHeld] | None] = ContextVar("locks_held", default=None)
+
+
+def _report_lock_holds(held: list[LockHeld], ended: str) -> None:
+    """Log how long each lock of a transaction was held, now that it has ended (``ended``: "commit" or
+    "rollback"): from the write's row locked to now. Runs as the transaction's first commit hook, before the
+    announcements, so the time is the commit's and not theirs. ``waited_ms``: the locking statement's time, the
+    wait behind the lock's previous holder included."""
+    if not LOCK_HOLD.isEnabledFor(logging.DEBUG):
+        return
+    released = time.time()
+    for lock in held:
+        fields = {"aggregate": lock.aggregate, "action": lock.action,
+                  "held_ms": round(1000 * (released - lock.taken_at), 3),
+                  "waited_ms": round(1000 * (lock.taken_at - lock.asked_at), 3),
+                  "taken_at": round(lock.taken_at, 6), "ended": ended, "pid": os.getpid()}
+        LOCK_HOLD.debug(json.dumps(fields), extra={"lock_hold": fields})
+
+
 def write(kind: Aggregate, *, pk: int, by, key: str, expected_version: int | None, action: str,
           work: Callable[[Write], None], write_class: type[Write] = Write) -> Written:
     """Lock -> idempotency -> version -> ``work`` -> version bump -> request kept -> announce after commit.
@@ -243,13 +284,41 @@ def write(kind: Aggregate, *, pk: int, by, key: str, expected_version: int | Non
         action = f"{action[:27]}:{asked}"
     pk = int(pk)
     stream = kind.stream(pk)
+    held = _LOCKS_HELD.get()
+    if held is not None:  # a write inside another's (a hand's end into its event): its lock ends with that one's
+        before = len(held)
+        try:
+            return _write_locked(kind, pk, by, key, expected_version, action, work, write_class, stream, held)
+        except BaseException:
+            del held[before:]  # its savepoint rolled back, and its lock with it
+            raise
+    held = []
+    token = _LOCKS_HELD.set(held)
+    try:
+        return _write_locked(kind, pk, by, key, expected_version, action, work, write_class, stream, held)
+    except BaseException:
+        if held and not transaction.get_connection().in_atomic_block:
+            _report_lock_holds(held, "rollback")  # a refusal holds the lock too, until its rollback
+        raise
+    finally:
+        _LOCKS_HELD.reset(token)
+
+
+def _write_locked(kind: Aggregate, pk: int, by, key: str, expected_version: int | None, action: str,
+                  work: Callable[[Write], None], write_class: type[Write], stream: str,
+                  held: list[LockHeld]) -> Written:
     requests = kind.requests.objects
     with transaction.atomic():
+        asked_at = time.time()
         locked = (
             kind.model.objects.select_for_update()
             .annotate(key_used=Exists(requests.filter(**{kind.owner: OuterRef("pk")}, key=key)), **stream_lock(stream))
             .get(pk=pk)
         )
+        if not held:
+            # the transaction's first commit hook (registered before any announcement's): the lock's end
+            transaction.on_commit(lambda: _report_lock_holds(held, "commit"))
+        held.append(LockHeld(stream, action, asked_at, time.time()))
         stale = expected_version is not None and int(expected_version) != locked.version
         # A double tap's twin may have waited on the lock while the first committed: the statement saw
         # the requests as they were when it began, so a stale version asks again (a statement of its own).
