@@ -4,7 +4,8 @@
   and signatures, the drop, the table's slips; the dealer counts the float and records the drop, the pit boss
   signs the float and requests fills and credits, either takes the table's step of a slip.
 * ``/tables/slips/<id>/``: one slip, printable, with a QR code that opens it; its next step signed there by the
-  person whose step it is (the cage's cashier, the security officer, the table).
+  person whose step it is (the cage's cashier, the security officer, the table); an unused slip (its request
+  only signed) voided there by the pit boss, with a reason.
 * ``/tables/cage/`` and ``/tables/security/``: the cashier's and the security officer's phone screens: the slips
   waiting for their step.
 * ``/tables/shift/``: the games director's shift report: every table's floats, fills, credits, drop, win, hold,
@@ -97,12 +98,24 @@ def _slip_rows(slips) -> list[dict]:
     return rows
 
 
+def _opening_chips(session: TableSession | None, proposal, denominations) -> list[tuple[int, int | None]]:
+    """The dealer's count form's fields: pre-filled with the last closing's chips while the opening float is to be
+    counted (the session not closing, its opening not signed), else empty. The dealer still counts the tray."""
+    prefill = (proposal is not None and session.status != TableSession.Status.CLOSING
+               and bank_reads.signed_float(session, FloatCount.Stage.OPENING) is None)
+    return [(d, proposal.chips.get(d) if prefill else None) for d in denominations]
+
+
 def _table_page(request, table: Table, *, notice: dict | None = None, status: int = 200):
     session = table.sessions.filter(status__in=TableSession.LIVE).order_by("-requested_at").first()
     counts = list(session.float_counts.select_related("counted_by", "signature__signed_by")) if session else []
+    denominations = chip_denominations(table)
+    proposal = bank_reads.proposed_opening(session) if session else None
     context = {
         "table": table, "session": session, "counts": counts, "notice": notice,
-        "denominations": chip_denominations(table),
+        "denominations": denominations, "proposal": proposal,
+        "blank_chips": [(d, None) for d in denominations],
+        "opening_chips": _opening_chips(session, proposal, denominations),
         "is_dealer": is_dealer_at(request.user, table), "is_supervisor": supervises(request.user, table),
         "drops": list(session.drops.all()) if session else [],
         "expected": bank_reads.expected_closing(session) if session else None,
@@ -173,8 +186,10 @@ def _slip_page(request, slip: ChipSlip, *, notice: dict | None = None, status: i
     url = request.build_absolute_uri(reverse("tables:slip", args=[slip.pk]))
     [row] = _slip_rows([slip])
     may_sign = row["next_role"] is not None and bank.role_for(request.user, slip.table, row["next_role"])
+    may_void = (bank.role_for(request.user, slip.table, rules.PIT)
+                and bank.engine_slip(slip).can_void(rules.PIT, request.user.pk))
     return render(request, "tables/bank_slip.html", {
-        "row": row, "slip": slip, "notice": notice, "may_sign": may_sign,
+        "row": row, "slip": slip, "notice": notice, "may_sign": may_sign, "may_void": may_void,
         "qr": mark_safe(segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#111", light="#fff")),  # noqa: S308
         "url": url,
     }, status=status)
@@ -213,12 +228,34 @@ def slip_sign(request, slip_id: int):
     return redirect(back) if back in QUEUES else redirect("tables:slip", slip_id=slip.pk)
 
 
+@never_cache
+@role_required(*SUPERVISORS)
+@require_POST
+def slip_void(request, slip_id: int):
+    """The pit boss voids an unused slip, with a reason (the house's procedure, docs/bank.md)."""
+    slip = _slip(request, slip_id)
+
+    def run():
+        reason = _reason(request.POST)
+        if not reason:
+            raise BadInput(_("Say why the slip is voided."))
+        version, key = version_and_key(request.POST)
+        return bank.void_slip(slip=slip, by=request.user, key=key, expected_version=version, reason=reason)
+
+    status, notice, _result = outcome(run, stale=STALE)
+    if status != 200:
+        slip.refresh_from_db()
+        return _slip_page(request, slip, notice=notice, status=status)
+    messages.success(request, _("Slip %(number)s voided.") % {"number": slip.number})
+    return redirect("tables:slip", slip_id=slip.pk)
+
+
 # --- The cage's and security's phones ------------------------------------------------------------------------
 
 
 def _queue(request, role: str, title: str, home: str):
     waiting = []
-    for row in _slip_rows(ChipSlip.objects.exclude(state=ChipSlip.State.RECEIVED)
+    for row in _slip_rows(ChipSlip.objects.exclude(state__in=(ChipSlip.State.RECEIVED, ChipSlip.State.VOIDED))
                           .select_related("table").prefetch_related("steps__by").order_by("pk")):
         if row["next_role"] == role:
             waiting.append(row)

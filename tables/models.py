@@ -742,6 +742,7 @@ class ChipSlip(models.Model):
         RELEASED = "released", _("Released by the table")
         CARRIED = "carried", _("Carried by security")
         RECEIVED = "received", _("Received")
+        VOIDED = "voided", _("Void")  # unused: voided by the pit boss with a reason, takes no more steps
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="slips", verbose_name=_("table"))
     session = models.ForeignKey(TableSession, null=True, blank=True, on_delete=models.PROTECT, related_name="slips")
@@ -767,7 +768,7 @@ class ChipSlip(models.Model):
 
 
 class ChipSlipStep(BankRecord):
-    """One signed step of a slip, in order."""
+    """One signed step of a slip, in order; the pit boss's voiding of an unused slip is its last, with the reason."""
 
     slip = models.ForeignKey(ChipSlip, on_delete=models.PROTECT, related_name="steps")
     seq = models.PositiveSmallIntegerField(_("number"))
@@ -775,6 +776,8 @@ class ChipSlipStep(BankRecord):
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
                            verbose_name=_("signed by"))
     at = models.DateTimeField(_("at"))
+    #: why an unused slip was voided; blank for a step signed (the database's default too, for rows it is not given)
+    reason = models.CharField(_("reason"), max_length=200, blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["slip", "seq"]
