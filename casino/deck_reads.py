@@ -115,12 +115,15 @@ def verify_deck_steps(stream: str | None = None) -> tuple[int, list[str]]:
 class Stock:
     """A game's stock of decks (a pit's, a tournament's), registered in its ``AppConfig.ready``: ``find(label)``
     its object (None: not this game's, or gone), ``may_sign(user, obj)`` the object check (the role check is
-    ``casino.decks``'s), ``name(obj)``, ``places(obj)`` its tables as (label, name) a deck may be issued to."""
+    ``casino.decks``'s), ``name(obj)``, ``places(obj)`` its tables as (label, name) a deck may be issued to,
+    ``home(obj)`` the screen its signers come from (the page links back to it)."""
 
     find: Callable[[str], object | None]
     may_sign: Callable[[object, object], bool]
     name: Callable[[object], str]
     places: Callable[[object], list[tuple[str, str]]]
+    #: where its signers come from (the pit's console), for the page's way back; None: no link
+    home: Callable[[object], str] | None = None
 
 
 _stocks: list[Stock] = []

@@ -11,25 +11,24 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from casino import deck_reads, decks
+from casino import deck_reads, deck_screen, decks
 from casino.access import role_required
 from casino.bad_input import has_nul
 from casino.form_input import BadInput, version_and_key, whole
 from casino.models import Deck
-from casino.refusals import outcome
+from casino.refusals import mark_refusal, outcome
 from casino.roles import Role
-from casino.rules.decks import Defect
 
 #: Who opens a stock's decks page (the object check is the stock's game's).
 DECK_SIGNERS = (Role.PIT_BOSS, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR, Role.TOURNAMENT_DIRECTOR,
                 Role.TOURNAMENT_FLOOR)
-DEFECTS = [d.value for d in Defect]
+DEFECTS = deck_screen.DEFECTS
 
 
 def _stock(request, stock: str):
@@ -43,10 +42,13 @@ def _stock(request, stock: str):
 
 
 def _page(request, stock: str, kind, obj, *, notice: dict | None = None, status: int = 200):
-    rows = [(deck, deck_reads.history(deck)) for deck in deck_reads.decks_in(stock)]
+    """The page, or (an htmx post's answer) its live fragment alone: the same fragment its socket pushes."""
+    fragment = deck_screen.decks_fragment(stock, kind, obj, notice)
+    if request.htmx:
+        return mark_refusal(HttpResponse(fragment, status=status), status, notice)
     return render(request, "casino/decks.html", {
-        "stock": stock, "stock_name": kind.name(obj), "rows": rows, "places": kind.places(obj), "defects": DEFECTS,
-        "notice": notice, "user_id": request.user.pk}, status=status)
+        "stock": stock, "stock_name": kind.name(obj), "fragment": fragment,
+        "home": kind.home(obj) if kind.home else None}, status=status)
 
 
 @never_cache
@@ -69,6 +71,13 @@ def _text(post, name: str, what: str, *, required: bool = False, limit: int = 80
     return value
 
 
+def _back(post) -> str:
+    """The back's colour: red or blue tapped (a shuffler's pair, THB-36, kept in the engine's words), or another
+    colour typed, which wins when given."""
+    return (_text(post, "back_other", _("The back's colour"), limit=30)
+            or _text(post, "back", _("The back's colour"), required=True, limit=30))
+
+
 def _deck(post, stock: str) -> Deck:
     deck = Deck.objects.filter(pk=whole(post.get("deck"), _("The deck"), low=1, high=10**12), stock=stock).first()
     if deck is None:
@@ -80,7 +89,7 @@ def _command(action: str, post, stock: str, kind, obj, by):
     """The one command a post asks for."""
     if action == "receive":
         return lambda: decks.receive_deck(stock=stock, stock_name=kind.name(obj), by=by,
-                                          back=_text(post, "back", _("The back's colour"), required=True, limit=30),
+                                          back=_back(post),
                                           design=_text(post, "design", _("The design")),
                                           serial=_text(post, "serial", _("The lot or serial"), required=True))
     deck = _deck(post, stock)
@@ -123,7 +132,9 @@ def stock_act(request, stock: str, action: str):
         return _command(action, request.POST, stock, kind, obj, request.user)()
 
     status, notice, _result = outcome(run, stale=_("The deck changed meanwhile: look again."))
-    if status != 200:
-        return _page(request, stock, kind, obj, notice=notice, status=status)
+    if status != 200 or request.htmx:
+        # on the live page the answer is the stock as it is now, with what was recorded or why not
+        shown = notice or {"level": "info", "text": _("Recorded.")}
+        return _page(request, stock, kind, obj, notice=shown, status=status)
     messages.success(request, notice["text"] if notice else _("Recorded."))
     return redirect("stock_decks", stock=stock)

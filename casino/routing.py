@@ -4,6 +4,7 @@ from channels.security.websocket import WebsocketDenier
 from django.urls import path, re_path
 
 from casino.consumers import PlayerConsumer
+from casino.deck_consumers import StockDecksConsumer
 from tables.routing import websocket_urlpatterns as tables_sockets
 from tournaments.routing import websocket_urlpatterns as tournaments_sockets
 
@@ -23,6 +24,7 @@ class UnknownAddressDenier(WebsocketDenier):
 
 websocket_urlpatterns = [
     path("ws/player/", PlayerConsumer.as_asgi()),
+    path("ws/decks/<str:stock>/", StockDecksConsumer.as_asgi()),  # issue #39: a stock's decks page
     *tables_sockets,
     *tournaments_sockets,
     # Last: whatever the routes above did not match.

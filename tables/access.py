@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.db.models import QuerySet
 
 from casino.models import label_of, object_label
-from casino.roles import Role, has_role
+from casino.roles import CARRY_CHIPS, SUPERVISE_PIT, WORK_CAGE, Role, can, has_role
+from casino.rules import bank as rules
 from tables.models import Pit, Table
 
 
@@ -49,3 +50,15 @@ def pit_of_stock(label: str) -> Pit | None:
 def pit_tables_for_decks(pit: Pit) -> list[tuple[str, str]]:
     """The tables a deck of the pit's stock may be issued to: their labels and names."""
     return [(object_label(t), t.name) for t in pit.tables.order_by("name")]
+
+
+def slip_role_for(by, table: Table, role: str) -> bool:
+    """May ``by`` sign a step of ``role`` (``casino.rules.bank``'s pit, cage, security, table) for a slip of
+    ``table``? Here, below the commands, so that the bank's screens ask it too (docs/bank.md)."""
+    if role == rules.PIT:
+        return supervises(by, table) and can(by, SUPERVISE_PIT)
+    if role == rules.CAGE:
+        return can(by, WORK_CAGE)
+    if role == rules.SECURITY:
+        return can(by, CARRY_CHIPS)
+    return is_dealer_at(by, table) or (supervises(by, table) and can(by, SUPERVISE_PIT))

@@ -33,7 +33,7 @@ class TablesConfig(AppConfig):
         from tables.access import pit_of_stock, pit_tables_for_decks, supervises_pit
 
         register_stock(Stock(find=pit_of_stock, may_sign=supervises_pit, name=lambda pit: pit.name,
-                             places=pit_tables_for_decks))
+                             places=pit_tables_for_decks, home=_pit_console_url))
         register_record_check(RecordCheck("Hands: {count} checked against the actions the log recorded for them.",
                                           verify_hands))
         # issue #39: each fill or credit slip's steps against its stream (docs/bank.md)
@@ -41,3 +41,10 @@ class TablesConfig(AppConfig):
 
         register_record_check(RecordCheck("Slips: {count} checked against the steps the log recorded for them.",
                                           verify_slip_steps))
+
+
+def _pit_console_url(pit) -> str:
+    """The pit's console, where its decks page links back to (issue #39)."""
+    from django.urls import reverse
+
+    return reverse("tables:pit_console", args=[pit.pk])

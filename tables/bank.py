@@ -21,12 +21,13 @@ from django.utils.translation import gettext_noop
 from casino import writes
 from casino.audit import record_event
 from casino.models import label_of
-from casino.roles import CARRY_CHIPS, DIRECT_GAMES, SUPERVISE_PIT, WORK_CAGE, can
+from casino.realtime import announce_change
+from casino.roles import DIRECT_GAMES, can
 from casino.rules import bank as rules
 from casino.rules.errors import N_, RuleViolation
 from casino.writes import Aggregate, NotAllowed, Write, Written
-from tables.access import is_dealer_at, supervises
-from tables.bank_reads import expected_closing, latest_count
+from tables.access import slip_role_for as role_for
+from tables.bank_reads import engine_slip, expected_closing, latest_count
 from tables.models import (
     Alert,
     ChipSlip,
@@ -53,12 +54,15 @@ from tables.writing import (
 )
 
 __all__ = [
-    "CAGE_GROUP", "SECURITY_GROUP", "SLIPS", "count_float", "record_drop", "request_slip", "require_closing_float",
+    "CAGE_GROUP", "SECURITY_GROUP", "SLIPS", "count_float", "engine_slip", "record_drop", "request_slip",
+    "SHIFT_GROUP", "require_closing_float", "role_for", "slip_group",
     "sign_float", "sign_shift_report", "sign_slip", "void_slip",
 ]
 
 #: The cage's and security's phones hear of every slip.
 CAGE_GROUP, SECURITY_GROUP = "tables.cage", "tables.security"
+#: The games director's shift report hears of each session closed (``sessions.confirm_closing``) and each signature.
+SHIFT_GROUP = "tables.shift"
 
 
 # --- The float (THB-70) ------------------------------------------------------------------------------
@@ -164,30 +168,18 @@ def record_drop(*, table, by, key: str, expected_version: int, amount, kind: str
 # --- Fill and credit slips ----------------------------------------------------------------------------
 
 
+def slip_group(slip_id: int) -> str:
+    """The group of one slip's own page (``/tables/slips/<id>/``): it hears of that slip only."""
+    return f"tables.chipslip.{slip_id}"
+
+
 def _slip_groups(slip: ChipSlip) -> list[str]:
-    return [pit_group(slip.table.pit_id), slip.table.group_name, CAGE_GROUP, SECURITY_GROUP]
+    return [pit_group(slip.table.pit_id), slip.table.group_name, CAGE_GROUP, SECURITY_GROUP, slip_group(slip.pk)]
 
 
 SLIPS = Aggregate(model=ChipSlip, requests=ChipSlipRequest, owner="slip", version_field="slip_version",
                   stream=lambda pk: label_of(ChipSlip, pk), groups=_slip_groups,
                   saved_fields=("state", "session", "in_tray_at"))
-
-
-def engine_slip(row: ChipSlip) -> rules.Slip:
-    steps = [(s.step, s.by_id) for s in row.steps.order_by("seq")]
-    return rules.Slip(kind=rules.SlipKind(row.kind), chips=tuple(sorted((int(d), n) for d, n in row.chips.items())),
-                      signed=tuple(steps))
-
-
-def role_for(by, table: Table, role: str) -> bool:
-    """May ``by`` sign a step of ``role`` for a slip of ``table``?"""
-    if role == rules.PIT:
-        return supervises(by, table) and can(by, SUPERVISE_PIT)
-    if role == rules.CAGE:
-        return can(by, WORK_CAGE)
-    if role == rules.SECURITY:
-        return can(by, CARRY_CHIPS)
-    return is_dealer_at(by, table) or (supervises(by, table) and can(by, SUPERVISE_PIT))
 
 
 ROLE_REFUSALS = {
@@ -291,4 +283,5 @@ def sign_shift_report(*, by, starts_at, ends_at, figures: dict) -> ShiftReportSi
                                                      signed_at=timezone.now(), figures=figures)
         record_event(action="bank.shift_report_signed", actor=by, obj=signed, stream="tables.shift",
                      details={"from": starts_at.isoformat(), "to": ends_at.isoformat(), **figures.get("totals", {})})
+        announce_change(SHIFT_GROUP, version=signed.pk, event="shift-signed")
     return signed

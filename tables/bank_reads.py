@@ -17,6 +17,13 @@ from django.db.models import Count, Q, Sum
 from casino.rules import bank as rules
 from tables.models import ChipSlip, DropEntry, FloatCount, Hand, ShiftReportSignature, Table, TableSession
 
+
+def engine_slip(row: ChipSlip) -> rules.Slip:
+    """The engine's slip as its recorded steps left it (who signed each): what its next step is and who signs it."""
+    steps = [(s.step, s.by_id) for s in row.steps.order_by("seq")]
+    return rules.Slip(kind=rules.SlipKind(row.kind), chips=tuple(sorted((int(d), n) for d, n in row.chips.items())),
+                      signed=tuple(steps))
+
 __all__ = [
     "OpeningProposal", "ShiftRow", "expected_closing", "proposed_opening", "report_csv", "session_result",
     "shift_report", "shift_sessions", "signed_float", "slips_of", "tray_movements",

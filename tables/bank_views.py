@@ -11,13 +11,14 @@
 * ``/tables/shift/``: the games director's shift report: every table's floats, fills, credits, drop, win, hold,
   recorded result and difference, with its plot, its CSV (audited) and its signature.
 
+The pages are live (``tables.bank_rendering`` renders each one's fragment, ``tables.consumers`` pushes it again).
+
 Every post is one command of ``tables.bank`` (CSRF, the request's key, the version shown): a refusal is answered
 with its clause (422) or 403, bad input 400, nothing recorded; never a 500.
 """
 
 from __future__ import annotations
 
-import datetime
 from urllib.parse import urlencode
 
 import segno
@@ -26,7 +27,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -40,16 +40,14 @@ from casino.form_input import BadInput, version_and_key, whole
 from casino.refusals import outcome
 from casino.roles import CARRY_CHIPS, WORK_CAGE, Role, can
 from casino.rules import bank as rules
-from tables import bank, bank_plot, bank_reads
+from tables import bank, bank_reads, bank_rendering
 from tables.access import is_dealer_at, supervises
-from tables.models import ChipSlip, FloatCount, Table, TableSession, chip_denominations
+from tables.models import ChipSlip, FloatCount, Table, chip_denominations
 
 SUPERVISORS = (Role.PIT_BOSS, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
 SLIP_PEOPLE = (Role.DEALER, *SUPERVISORS, Role.CAGE_CASHIER, Role.SECURITY_OFFICER)
 STALE = gettext_lazy("The slip or the table changed meanwhile: look again.")
-QUEUES = ("tables:cage_home", "tables:security_home")
-ROLE_LABELS = {rules.PIT: gettext_lazy("the pit boss"), rules.CAGE: gettext_lazy("the cage"),
-               rules.SECURITY: gettext_lazy("security"), rules.TABLE: gettext_lazy("the table")}
+QUEUES = tuple(bank_rendering.QUEUE_HOMES.values())
 
 
 # --- Form input ------------------------------------------------------------------------------------------
@@ -85,44 +83,13 @@ def _table(request, table_id: int) -> Table:
     return table
 
 
-def _slip_rows(slips) -> list[dict]:
-    rows = []
-    for slip in slips:
-        engine = bank.engine_slip(slip)
-        upcoming = engine.next_step
-        rows.append({"slip": slip, "next": upcoming[0].value if upcoming else None,
-                     "steps": [(step, ChipSlip.State(step.step).label) for step in slip.steps.all()],
-                     "next_label": ChipSlip.State(upcoming[0].value).label if upcoming else None,
-                     "next_role": upcoming[1] if upcoming else None,
-                     "next_role_label": ROLE_LABELS[upcoming[1]] if upcoming else None})
-    return rows
-
-
-def _opening_chips(session: TableSession | None, proposal, denominations) -> list[tuple[int, int | None]]:
-    """The dealer's count form's fields: pre-filled with the last closing's chips while the opening float is to be
-    counted (the session not closing, its opening not signed), else empty. The dealer still counts the tray."""
-    prefill = (proposal is not None and session.status != TableSession.Status.CLOSING
-               and bank_reads.signed_float(session, FloatCount.Stage.OPENING) is None)
-    return [(d, proposal.chips.get(d) if prefill else None) for d in denominations]
-
-
 def _table_page(request, table: Table, *, notice: dict | None = None, status: int = 200):
-    session = table.sessions.filter(status__in=TableSession.LIVE).order_by("-requested_at").first()
-    counts = list(session.float_counts.select_related("counted_by", "signature__signed_by")) if session else []
-    denominations = chip_denominations(table)
-    proposal = bank_reads.proposed_opening(session) if session else None
-    context = {
-        "table": table, "session": session, "counts": counts, "notice": notice,
-        "denominations": denominations, "proposal": proposal,
-        "blank_chips": [(d, None) for d in denominations],
-        "opening_chips": _opening_chips(session, proposal, denominations),
-        "is_dealer": is_dealer_at(request.user, table), "is_supervisor": supervises(request.user, table),
-        "drops": list(session.drops.all()) if session else [],
-        "expected": bank_reads.expected_closing(session) if session else None,
-        "slips": _slip_rows(table.slips.prefetch_related("steps__by").order_by("-pk")[:20]),
-        "stages": FloatCount.Stage.choices,
-    }
-    return render(request, "tables/bank_table.html", context, status=status)
+    """The table's bank page around its live fragment (``tables.bank_rendering``), which its socket pushes again at
+    every change of the table or its slips (a fill issued by the cage shows here at once)."""
+    fragment = bank_rendering.table_bank_fragment(table.pk, request.user, notice)
+    return render(request, "tables/bank_table.html", {
+        "table": table, "fragment": fragment, "is_dealer": is_dealer_at(request.user, table),
+        "is_supervisor": supervises(request.user, table)}, status=status)
 
 
 @never_cache
@@ -149,15 +116,20 @@ def _table_command(action: str, post, table: Table, by):
         return bank.request_slip(table=table, by=by, key=key, kind=kind, chips=chips)
     version, key = version_and_key(post)
     common = {"table": table, "by": by, "key": key, "expected_version": version}
+    # A count and a drop say what the dealer has in his hands (the tray, the cash), not what the page showed: a step
+    # of someone else meanwhile (the pit boss signing the float, a hand on the tablet) must not refuse them as stale
+    # and lose what he typed. The key still makes a repeated post one record; the services check the session.
+    # The pit boss's signature stays guarded by the version: he signs the count his page showed.
+    physical = {**common, "expected_version": None}
     if action == "count-float":
-        return bank.count_float(**common, stage=_stage(post), chips=_chips(post, table))
+        return bank.count_float(**physical, stage=_stage(post), chips=_chips(post, table))
     if action == "sign-float":
         return bank.sign_float(**common, stage=_stage(post), reason=_reason(post))
     if action == "drop":
         kind = post.get("kind", "cash")
         if kind not in rules.DropKind._value2member_map_:
             raise BadInput(_("The drop is cash or a marker."))
-        return bank.record_drop(**common, kind=kind, amount=whole(post.get("amount"), _("The amount"), low=1))
+        return bank.record_drop(**physical, kind=kind, amount=whole(post.get("amount"), _("The amount"), low=1))
     raise Http404
 
 
@@ -184,12 +156,8 @@ def _may_see_slip(user, slip: ChipSlip) -> bool:
 
 def _slip_page(request, slip: ChipSlip, *, notice: dict | None = None, status: int = 200):
     url = request.build_absolute_uri(reverse("tables:slip", args=[slip.pk]))
-    [row] = _slip_rows([slip])
-    may_sign = row["next_role"] is not None and bank.role_for(request.user, slip.table, row["next_role"])
-    may_void = (bank.role_for(request.user, slip.table, rules.PIT)
-                and bank.engine_slip(slip).can_void(rules.PIT, request.user.pk))
     return render(request, "tables/bank_slip.html", {
-        "row": row, "slip": slip, "notice": notice, "may_sign": may_sign, "may_void": may_void,
+        "slip": slip, "fragment": bank_rendering.slip_fragment(slip.pk, request.user, notice),
         "qr": mark_safe(segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#111", light="#fff")),  # noqa: S308
         "url": url,
     }, status=status)
@@ -225,6 +193,8 @@ def slip_sign(request, slip_id: int):
         return _slip_page(request, slip, notice=notice, status=status)
     messages.success(request, notice["text"] if notice else _("Signed."))
     back = request.POST.get("back", "")
+    if back == "bank":  # signed on the table's bank page: back there
+        return redirect("tables:table_bank", table_id=slip.table_id)
     return redirect(back) if back in QUEUES else redirect("tables:slip", slip_id=slip.pk)
 
 
@@ -253,13 +223,11 @@ def slip_void(request, slip_id: int):
 # --- The cage's and security's phones ------------------------------------------------------------------------
 
 
-def _queue(request, role: str, title: str, home: str):
-    waiting = []
-    for row in _slip_rows(ChipSlip.objects.exclude(state__in=(ChipSlip.State.RECEIVED, ChipSlip.State.VOIDED))
-                          .select_related("table").prefetch_related("steps__by").order_by("pk")):
-        if row["next_role"] == role:
-            waiting.append(row)
-    return render(request, "tables/bank_queue.html", {"rows": waiting, "title": title, "home": home})
+def _queue(request, role: str):
+    """A phone's slips waiting for its step, live: its socket pushes the list again at every slip's step."""
+    return render(request, "tables/bank_queue.html", {
+        "title": bank_rendering.QUEUE_TITLES[role], "fragment": bank_rendering.queue_fragment(role),
+        "socket": f"/ws/tables/{role}/"})
 
 
 @never_cache
@@ -267,7 +235,7 @@ def _queue(request, role: str, title: str, home: str):
 @require_GET
 def cage_home(request):
     """The cashier's phone: the fills to issue and the credits to receive."""
-    return _queue(request, rules.CAGE, _("The cage: slips waiting for you"), "tables:cage_home")
+    return _queue(request, rules.CAGE)
 
 
 @never_cache
@@ -275,29 +243,10 @@ def cage_home(request):
 @require_GET
 def security_home(request):
     """The security officer's phone: the slips to carry."""
-    return _queue(request, rules.SECURITY, _("Security: slips to carry"), "tables:security_home")
+    return _queue(request, rules.SECURITY)
 
 
 # --- The games director's shift report -------------------------------------------------------------------------
-
-
-def _when(raw, default: datetime.datetime) -> datetime.datetime:
-    if not raw:
-        return default
-    try:
-        parsed = datetime.datetime.fromisoformat(str(raw)[:32])
-    except ValueError:
-        raise BadInput(_("A time is written 2026-11-27T14:00.")) from None
-    return timezone.make_aware(parsed) if timezone.is_naive(parsed) else parsed
-
-
-def _window(data) -> tuple[datetime.datetime, datetime.datetime]:
-    now = timezone.now()
-    end = _when(data.get("to"), now)
-    start = _when(data.get("from"), end - datetime.timedelta(hours=8))
-    if start >= end:
-        raise BadInput(_("The shift starts before it ends."))
-    return start, end
 
 
 def figures(rows, start, end) -> dict:
@@ -310,28 +259,28 @@ def figures(rows, start, end) -> dict:
 @role_required(Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
 @require_http_methods(["GET", "POST"])
 def shift_report(request):
+    """The report for a window; its figures live (``tables.consumers.ShiftReportConsumer``: each session closed and
+    each signature pushes it again). Signed as shown (POST); its CSV audited."""
     data = request.POST if request.method == "POST" else request.GET
     try:
-        start, end = _window(data)
+        start, end = bank_rendering.shift_window(data)
     except BadInput as bad:
-        return render(request, "tables/bank_shift.html", {"notice": {"text": str(bad)}, "rows": []}, status=400)
-    rows = bank_reads.shift_report(start, end)
+        return render(request, "tables/bank_shift.html", {"notice": {"text": str(bad)}, "fragment": ""}, status=400)
     if request.method == "POST":
+        rows = bank_reads.shift_report(start, end)
         signed = bank.sign_shift_report(by=request.user, starts_at=start, ends_at=end,
                                         figures=figures(rows, start, end))
         messages.success(request, _("Shift report signed (%(number)d).") % {"number": signed.pk})
         window = urlencode({"from": start.isoformat(), "to": end.isoformat()})
         return redirect(f"{reverse('tables:shift_report')}?{window}")
     if data.get("format") == "csv":
+        rows = bank_reads.shift_report(start, end)
         record_event(action="bank.shift_report_exported", actor=request.user, stream="tables.shift",
                      details={"from": start.isoformat(), "to": end.isoformat(), "tables": len(rows)})
         response = HttpResponse(bank_reads.report_csv(rows), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="shift-{start:%Y%m%d-%H%M}.csv"'
         return response
-    totals = sum((r.result for r in rows), rules.ZERO)
-    details = {row.table.pk: bank_reads.difference_details(row) for row in rows if row.result.difference}
+    window = urlencode({"from": start.isoformat(), "to": end.isoformat()})
     return render(request, "tables/bank_shift.html", {
-        "rows": [(row, details.get(row.table.pk)) for row in rows], "totals": totals, "start": start, "end": end,
-        "plot": bank_plot.shift_plot(rows, bank_reads.difference_over_time(start, end), start, end),
-        "signatures": bank_reads.signatures(start, end), "from_value": start.isoformat(), "to_value": end.isoformat(),
-    })
+        "fragment": bank_rendering.shift_fragment(start, end), "from_value": start.isoformat(),
+        "to_value": end.isoformat(), "socket": f"/ws/tables/shift/?{window}"})

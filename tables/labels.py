@@ -16,3 +16,21 @@ AWARD_LABELS = {
     "aq-aj-offsuit": _("A-Q or A-J offsuit"),
     "pair-2-10": _("Pair of 2s to 10s"),
 }
+
+#: A fill's or credit's steps (``casino.rules.bank``'s keys, kept in ``ChipSlipStep.step``), as the screens say them.
+SLIP_STEP_LABELS = {
+    "requested": _("Requested"),
+    "issued": _("Issued by the cage"),
+    "released": _("Released by the table"),
+    "carried": _("Carried by security"),
+    "received": _("Received"),
+}
+
+#: Who signs a slip's step (``casino.rules.bank``'s roles), as the screens say it.
+SLIP_ROLE_LABELS = {"pit": _("the pit boss"), "cage": _("the cage"), "security": _("security"),
+                    "table": _("the table")}
+
+
+def slip_step_label(step: str) -> str:
+    """A slip's step in the reader's language (an unknown key as it is: never an error screen)."""
+    return SLIP_STEP_LABELS.get(step, step)

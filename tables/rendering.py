@@ -27,6 +27,7 @@ from casino.memo import BoundedCache
 from casino.models import Deck, object_label
 from casino.refusals import CHANGES_SAID, last_changes
 from casino.rules.cards import RANKS, SUITS
+from casino.rules.decks import SHUFFLER_BACKS
 from casino.rules.errors import RuleViolation
 from casino.rules.holdem_bonus import Phase, paytable_odds
 from casino.rules.holdem_bonus.paytable import Paytable
@@ -180,6 +181,7 @@ REQUEST_SAID = {
     "request_opening": _("The dealer asked to open the table."),
     "request_closing": _("The dealer asked to close the table."),
     "record_deck_count": _("The dealer counted the deck."),
+    "change_deck": _("The pit boss changed a deck."),
     "report_suspect_cards": _("The dealer reported suspect cards (THB-17)."),
     "acknowledge_alert": _("The pit boss acknowledged an alert."),
 }
@@ -279,6 +281,7 @@ def pit_context(pit: Pit, user, notice: dict | None = None) -> dict[str, Any]:
             "session_result": reads.session_result(table),
             "deck_check": session is not None and session.status == TableSession.Status.DECK_CHECK,
             "closing": session is not None and session.status == TableSession.Status.CLOSING,
+            "between_hands": hand is None or hand.is_finished,
         })
     # issue #39: the decks at each table (issued, checked, in play), one query for the pit
     at_tables: dict[str, list] = {}
@@ -286,8 +289,12 @@ def pit_context(pit: Pit, user, notice: dict | None = None) -> dict[str, Any]:
                                     state__in=(Deck.State.ISSUED, Deck.State.CHECKED, Deck.State.IN_PLAY,
                                                Deck.State.DEFECTIVE)):
         at_tables.setdefault(deck.place, []).append(deck)
+    # ... and the pit's stock, whose decks a change may bring to a table (issued there and then)
+    in_stock = list(Deck.objects.filter(stock=pit.deck_stock, state=Deck.State.IN_STOCK).order_by("back", "serial"))
     for row in rows:
         row["decks"] = sorted(at_tables.get(object_label(row["table"]), ()), key=lambda d: d.serial)
+        row.update(deck_choices(row["decks"]))
+        row["in_stock"] = in_stock
     by_table = {t.pk: t for t in tables}
     approvals = []
     for award in reads.pending_approvals(pit):
@@ -320,6 +327,28 @@ def pit_context(pit: Pit, user, notice: dict | None = None) -> dict[str, Any]:
         "dealers": list(_active_dealers()) if supervises_pit(user, pit) else [],
         **pit_slips(pit, tables),
     }
+
+
+def _pair(decks: list) -> bool:
+    return sorted(d.back.strip().lower() for d in decks) == list(SHUFFLER_BACKS)
+
+
+def deck_choices(decks: list) -> dict[str, Any]:
+    """The console's taps for a table's decks (issue #39), so that no serial is typed: the decks issued to it,
+    offered at the opening's check (THB-21) and as the new deck of a change; those in play, offered to leave.
+
+    What is ticked beforehand is only what leaves no choice: at the opening, the one deck issued, or the one red
+    and one blue a shuffler plays (THB-36); at a change, the one deck issued and the deck in play of its back
+    (or the only one in play). Anything else the pit boss ticks himself; a deck from the pit's stock is never
+    ticked beforehand: which one he took is his to say."""
+    issued = [d for d in decks if d.state == Deck.State.ISSUED]
+    in_play = [d for d in decks if d.state == Deck.State.IN_PLAY]
+    opening = {d.serial for d in issued} if len(issued) == 1 or (len(issued) == 2 and _pair(issued)) else set()
+    new = issued[0] if len(issued) == 1 else None
+    same_back = [d for d in in_play if new is not None and d.back.strip().lower() == new.back.strip().lower()]
+    leaving = same_back[0] if len(same_back) == 1 else (in_play[0] if len(in_play) == 1 else None)
+    return {"issued": issued, "in_play": in_play, "opening_ticked": opening,
+            "change_new": new.serial if new else "", "change_leaving": leaving.serial if leaving else ""}
 
 
 def pit_slips_version(pit: Pit) -> int:

@@ -19,7 +19,7 @@ from casino.rules.decks import verify_shuffler_pair
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.holdem_bonus import HandState
 from casino.writes import NotAllowed
-from tables.bank import require_closing_float
+from tables.bank import SHIFT_GROUP, require_closing_float
 from tables.models import BOX_NUMBERS, Alert, Box, Seating, Table, TableSession
 from tables.reads import hand_state
 from tables.writing import (
@@ -35,7 +35,7 @@ from tables.writing import (
 )
 
 __all__ = [
-    "confirm_closing", "confirm_deck_check", "end_seatings", "issue_box_link", "request_closing",
+    "change_deck", "confirm_closing", "confirm_deck_check", "end_seatings", "issue_box_link", "request_closing",
     "request_opening", "seat_new_player",
 ]
 
@@ -155,6 +155,70 @@ def confirm_deck_check(*, table, by, key: str, expected_version: int, approve: b
                           action="confirm_deck_check", work=work)
 
 
+def change_deck(*, table, by, key: str, expected_version: int, deck: str, retire: str = "") -> ActionResult:
+    """The pit boss changes a deck between hands (issue #39): the new deck ``deck``, issued to this table or taken
+    from the pit's stock (then issued to it by him, signed), is checked in his presence, signed by him (THB-21),
+    and put in play; the deck ``retire`` in play leaves it. Without ``retire``, the deck of the new one's back
+    leaves (a shuffler's red for a red: the pair stays one red and one blue, THB-36), or the only one in play.
+    All in the table's write, each step also in its deck's own stream. Refused while a hand is in play: its cards
+    come from the decks it started with."""
+
+    def work(w: TableWrite) -> None:
+        require_supervisor(w)
+        session = live_session_locked(w.table)
+        if session is None or session.status != TableSession.Status.OPEN:
+            raise RuleViolation(N_("A deck is changed at an open table, between hands."), "THB-21")
+        if unfinished_hand(session.hands) is not None:
+            raise RuleViolation(N_("Finish the hand in play before changing a deck."), "THB-21")
+        place = object_label(w.table)
+        new = Deck.objects.select_for_update().filter(place=place, serial=deck, state=Deck.State.ISSUED).first()
+        from_stock = new is None
+        if from_stock:
+            new = (Deck.objects.select_for_update().filter(stock=w.table.pit.deck_stock, serial=deck,
+                                                           state=Deck.State.IN_STOCK).order_by("pk").first())
+        if new is None:
+            raise RuleViolation(N_("Deck %(serial)s is neither issued to this table nor in the pit's stock."),
+                                "THB-21", serial=deck)
+        in_play = list(Deck.objects.select_for_update().filter(place=place, state=Deck.State.IN_PLAY))
+        old = _leaving(in_play, retire, new.back)
+        staying = [d.back for d in in_play if d is not old]
+        if staying:
+            verify_shuffler_pair([*staying, new.back])
+        if old is not None:
+            deck_commands.retire_deck(deck=old, by=w.by, key=f"{w.key}:retire:{old.pk}"[:100],
+                                      expected_version=None, reason="change")
+        if from_stock:
+            deck_commands.issue_deck(deck=new, by=w.by, key=f"{w.key}:issue:{new.pk}"[:100], expected_version=None,
+                                     place=place, place_name=w.table.name)
+        deck_commands.check_deck(deck=new, by=w.by, key=f"{w.key}:check:{new.pk}"[:100], expected_version=None,
+                                 complete=True, undamaged=True, unmarked=True)
+        deck_commands.put_in_play(deck=new, by=w.by, key=f"{w.key}:play:{new.pk}"[:100], expected_version=None,
+                                  place=place, context={"session": session.pk})
+        w.event = "deck-changed"
+        w.audit("table.deck_changed", session=session.pk, retired=old.serial if old else "", deck=new.serial)
+
+    return write_at_table(table=table, by=by, key=key, expected_version=expected_version,
+                          action="change_deck", work=work)
+
+
+def _leaving(in_play: list[Deck], retire: str, back: str) -> Deck | None:
+    """The deck in play that a change takes out: the one named, else the one of the new deck's back, else the only
+    one; None when none is in play (a table opened without naming its decks)."""
+    if retire:
+        named = next((d for d in in_play if d.serial == retire), None)
+        if named is None:
+            raise RuleViolation(N_("Deck %(serial)s is not in play at this table."), "THB-21", serial=retire)
+        return named
+    same_back = [d for d in in_play if d.back.strip().lower() == back.strip().lower()]
+    if len(same_back) == 1:
+        return same_back[0]
+    if len(in_play) == 1:
+        return in_play[0]
+    if in_play:
+        raise RuleViolation(N_("Say which deck leaves play."), "THB-21")
+    return None
+
+
 def request_closing(*, table, by, key: str, expected_version: int) -> ActionResult:
     """The dealer asks to close the table, once its last hand is finished; the pit boss confirms."""
 
@@ -191,6 +255,7 @@ def confirm_closing(*, table, by, key: str, expected_version: int, approve: bool
             session.status, session.closed_by, session.closed_at = TableSession.Status.CLOSED, w.by, w.now
             w.table.status = Table.Status.CLOSED
             w.event = "closed"
+            w.groups = [*w.groups, SHIFT_GROUP]  # the games director's shift report counts it (docs/bank.md)
             retired = _retire_decks(w, "table closed")  # issue #39: its decks leave play with it
             w.audit("table.closed", session=session.pk, house_net=session.hands.aggregate(t=Sum("house_net"))["t"] or 0,
                     **({"decks": retired} if retired else {}))

@@ -366,11 +366,20 @@ def _deck_serial(post) -> str:
 
 
 def _serials(post) -> tuple[str, ...]:
-    """The decks' serials the pit boss typed at the opening's check (issue #39): one or two (THB-36)."""
-    serials = tuple(s for s in re.split(r"[\s,;]+", post.get("decks") or "") if s)
+    """The decks' serials the pit boss ticked at the opening's check (issue #39), each a ``decks`` field (or
+    typed in one, as the console once asked): one or two (THB-36)."""
+    serials = tuple(dict.fromkeys(s for raw in post.getlist("decks") for s in re.split(r"[\s,;]+", raw) if s))
     if len(serials) > 2 or any(len(s) > 80 for s in serials):
         raise BadInput(_("Name one deck, or the two a shuffler plays (THB-36), by their serials."))
     return serials
+
+
+def _one_serial(post, name: str) -> str:
+    """One deck's serial chosen on the console's deck change (issue #39): the deck leaving play, or the new one."""
+    serial = (post.get(name) or "").strip()
+    if len(serial) > 80 or (name == "deck" and not serial):
+        raise BadInput(_("Choose the new deck: one issued to this table, or one of the pit's stock."))
+    return serial
 
 
 def _pit_call(action: str, post):
@@ -382,6 +391,8 @@ def _pit_call(action: str, post):
                                              "defect": defect}
     if action == "closing":
         return sessions.confirm_closing, {"approve": post.get("approve") == "1"}
+    if action == "deck-change":
+        return sessions.change_deck, {"retire": _one_serial(post, "retire"), "deck": _one_serial(post, "deck")}
     if action == "award":
         if post.get("approve") == "1" and post.get("confirm") != "1":
             # One tap must not pay 5,000 (issue #16): the console asks "Approve ...?" and posts confirm=1.

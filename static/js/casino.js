@@ -46,11 +46,28 @@
     var xhr = evt.detail.xhr;
     if (xhr && xhr.status > 0) { keys.delete(evt.detail.elt); }
   });
+  // A live page's plain form that a socket pushed carries no CSRF token (a fragment is the same bytes for
+  // every viewer, and the token is the session's): it takes the page's own, which <body>'s hx-headers holds
+  // for htmx (the cookie is HttpOnly), as it is sent. The decks page and the bank's pages (issue #39).
+  function withCsrfToken(form) {
+    if ((form.method || "").toLowerCase() !== "post" || form.elements.namedItem("csrfmiddlewaretoken")) { return; }
+    if (new URL(form.action, window.location.href).origin !== window.location.origin) { return; }  // ours only
+    var token = "";
+    try { token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; } catch (e) { return; }
+    if (!token) { return; }
+    var input = document.createElement("input");
+    input.type = "hidden";
+    input.name = "csrfmiddlewaretoken";
+    input.value = token;
+    form.appendChild(input);
+  }
+
   // The pages' plain forms (post, then redirect): the key goes into the form's field as it is sent.
   // A second click before the page changes is the same request, with the same key.
   document.addEventListener("submit", function (evt) {
     var form = evt.target;
     if (evt.defaultPrevented || !form || !form.elements) { return; }  // htmx sends it, or it was cancelled
+    withCsrfToken(form);
     var field = form.elements.namedItem("key");
     if (!field || field.type !== "hidden") { return; }
     field.value = "";

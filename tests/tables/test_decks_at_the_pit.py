@@ -334,3 +334,80 @@ def test_the_pit_console_refuses_a_deck_as_marked_over_http_THB_22(client, table
     screen.tap("deck-check", approve="0", decks="R-104", defect="marked")
     red.refresh_from_db()
     assert (red.state, red.defect) == (Deck.State.DEFECTIVE, "marked")
+
+
+# --- A deck changed between hands on the console (issue #39) ----------------------------------------------------
+
+
+def _opened_with_pair(table, dealer, boss):
+    issued(table, boss, "R-1", "red"), issued(table, boss, "B-1", "blue")
+    act(sessions.request_opening, table, dealer)
+    act(sessions.confirm_deck_check, table, boss, decks=("R-1", "B-1"))
+
+
+def _states() -> dict[str, str]:
+    return dict(Deck.objects.values_list("serial", "state"))
+
+
+def test_a_deck_from_the_stock_replaces_the_one_of_its_colour_issued_checked_and_in_play_THB_21_THB_36(
+        table_one, dealer_dana, pit_boss_pat):
+    _opened_with_pair(table_one, dealer_dana, pit_boss_pat)
+    decks.receive_deck(stock=pit_label(table_one.pit_id), back="red", serial="R-2", by=pit_boss_pat)
+    act(sessions.change_deck, table_one, pit_boss_pat, deck="R-2")  # no deck named to leave: the red one
+    assert _states() == {"R-1": "retired", "B-1": "in-play", "R-2": "in-play"}
+    new = Deck.objects.get(serial="R-2")
+    assert [s.action for s in new.steps.order_by("seq")] == ["received", "issued", "checked", "in-play"]
+    assert {s.by_id for s in new.steps.all()} == {pit_boss_pat.pk}
+    changed = AuditEvent.objects.get(action="table.deck_changed")
+    assert (changed.details["retired"], changed.details["deck"]) == ("R-1", "R-2")
+
+
+def test_a_change_that_would_leave_two_red_decks_in_play_is_refused_and_nothing_recorded_THB_36(
+        table_one, dealer_dana, pit_boss_pat):
+    _opened_with_pair(table_one, dealer_dana, pit_boss_pat)
+    issued(table_one, pit_boss_pat, "R-2", "red")
+    before = _states()
+    with pytest.raises(RuleViolation) as refused:
+        act(sessions.change_deck, table_one, pit_boss_pat, deck="R-2", retire="B-1")
+    assert refused.value.clause == "THB-36"
+    assert _states() == before
+
+
+def test_no_deck_is_changed_while_a_hand_is_in_play_nor_by_the_dealer_THB_21(table_one, dealer_dana, pit_boss_pat):
+    _opened_with_pair(table_one, dealer_dana, pit_boss_pat)
+    issued(table_one, pit_boss_pat, "R-2", "red")
+    with pytest.raises(NotAllowed):
+        act(sessions.change_deck, table_one, dealer_dana, deck="R-2")
+    act(services.start_hand, table_one, dealer_dana)
+    with pytest.raises(RuleViolation) as refused:
+        act(sessions.change_deck, table_one, pit_boss_pat, deck="R-2")
+    assert refused.value.clause == "THB-21"
+    assert _states()["R-2"] == "issued"
+
+
+def test_a_deck_neither_issued_to_the_table_nor_in_the_pits_stock_is_refused_THB_21(table_one, dealer_dana,
+                                                                                    pit_boss_pat):
+    _opened_with_pair(table_one, dealer_dana, pit_boss_pat)
+    with pytest.raises(RuleViolation) as refused:
+        act(sessions.change_deck, table_one, pit_boss_pat, deck="NOPE")
+    assert refused.value.clause == "THB-21"
+
+
+def test_the_console_offers_the_issued_decks_as_taps_ticked_when_no_choice_is_left_and_changes_a_deck_over_http(
+        client, table_one, dealer_dana, pit_boss_pat):
+    """Issue #39: at the opening the red and blue pair issued is ticked (one tap opens, THB-21, THB-36); the ticked
+    boxes post one ``decks`` field each; between hands "Change a deck" offers the pit's stock (THB-21)."""
+    from .screens import console
+
+    issued(table_one, pit_boss_pat, "R-1", "red"), issued(table_one, pit_boss_pat, "B-1", "blue")
+    act(sessions.request_opening, table_one, dealer_dana)
+    screen = console(client, pit_boss_pat, table_one, language="en")
+    assert 'name="decks" value="R-1" checked' in screen.html and 'name="decks" value="B-1" checked' in screen.html
+    screen.tap("deck-check", approve="1", decks=["R-1", "B-1"])
+    assert _states() == {"R-1": "in-play", "B-1": "in-play"}
+    decks.receive_deck(stock=pit_label(table_one.pit_id), back="blue", serial="B-2", by=pit_boss_pat)
+    screen.refresh()
+    assert 'data-action="change-deck"' in screen.html and 'value="B-2"' in screen.html
+    screen.tap("deck-change", expect=400, deck="")
+    screen.tap("deck-change", deck="B-2")
+    assert _states() == {"R-1": "in-play", "B-1": "retired", "B-2": "in-play"}
