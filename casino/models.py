@@ -245,6 +245,31 @@ class AppendOnly(models.Model):
         raise TypeError(f"{self.history} are append-only: they are never deleted")
 
 
+class WriteRequest(models.Model):
+    """A write kept under its idempotency key (``casino.writes.write``): a double tap or a retry after the
+    network lost the answer sends the same key again, finds this row (the unique constraint on the aggregate
+    and the key is the backstop) and is answered what was answered, nothing applied a second time.
+
+    Each kind of aggregate adds its foreign key to the aggregate (``owner_field``, its ``Aggregate.owner``),
+    the version the write made (``Aggregate.version_field``), any foreign key its answer names, and that
+    unique constraint, named in its own Meta: the names its migrations gave stay as they were."""
+
+    #: the name of the foreign key to the aggregate written
+    owner_field = ""
+
+    key = models.CharField(_("request key"), max_length=100)
+    action = models.CharField(_("action"), max_length=40)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(_("at"))
+    alerts = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        abstract = True
+
+    def __str__(self) -> str:
+        return f"{getattr(self, self.owner_field + '_id')}:{self.key} {self.action}"
+
+
 class DeckStep(AppendOnly):
     """One step of a deck's life, in order: received, issued, checked, in play, retired, defective, each
     signature of its cancellation. Append-only (a trigger refuses UPDATE and DELETE); each has its audit
@@ -270,20 +295,14 @@ class DeckStep(AppendOnly):
         return f"{self.deck_id} #{self.seq} {self.action}"
 
 
-class DeckRequest(models.Model):
+class DeckRequest(WriteRequest):
     """A write on a deck kept under its idempotency key (casino.writes.Aggregate)."""
 
+    owner_field = "deck"
+
     deck = models.ForeignKey(Deck, on_delete=models.PROTECT, related_name="requests")
-    key = models.CharField(_("request key"), max_length=100)
-    action = models.CharField(_("action"), max_length=40)
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
-    at = models.DateTimeField(_("at"))
     deck_version = models.PositiveBigIntegerField()
-    alerts = models.JSONField(default=list, blank=True)
 
     class Meta:
         verbose_name = _("deck request")
         constraints = [models.UniqueConstraint(fields=["deck", "key"], name="deck_request_key_unique")]
-
-    def __str__(self) -> str:
-        return f"{self.deck_id}:{self.key} {self.action}"

@@ -125,8 +125,8 @@ class Aggregate:
     """How one kind of aggregate is written.
 
     ``model`` has a ``version`` (bumped by every write). ``requests`` keeps each write under its key:
-    a row with a foreign key ``owner`` to the aggregate, ``key``, ``action``, ``by``, ``at``,
-    ``version_field`` (the version the write made), ``alerts``, and a foreign key for each of
+    a ``casino.models.WriteRequest`` (``key``, ``action``, ``by``, ``at``, ``alerts``) with a foreign key
+    ``owner`` to the aggregate, ``version_field`` (the version the write made), and a foreign key for each of
     ``answer_ids`` (what the answer names besides the aggregate, e.g. the hand). ``stream(pk)``: its
     audit stream. ``groups(row)``: who hears of a write by default. ``saved_fields``: the row's fields a
     write may change besides its version.

@@ -8,7 +8,8 @@ shift report's signature. Each through the house's one write path:
   for the step checked, the engine's ``Slip`` asked (no one signs two steps), the step appended
   (``ChipSlipStep``, append-only) and audited in the slip's stream (``tables.chipslip.<id>``), the pit's
   console, the table and the cage told after commit. The step that moves the tray (a fill received, a credit
-  released) also locks the table, so that a closing count is never signed across it.
+  released) also locks the table, so that a closing count is never signed across it. An unused slip (only its
+  request signed) is voided by the pit boss with a reason, the same way: its last step, ``slip.voided``.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ from tables.writing import (
 __all__ = [
     "CAGE_GROUP", "SECURITY_GROUP", "SLIPS", "count_float", "engine_slip", "record_drop", "request_slip",
     "SHIFT_GROUP", "require_closing_float", "role_for", "slip_group",
-    "sign_float", "sign_shift_report", "sign_slip",
+    "sign_float", "sign_shift_report", "sign_slip", "void_slip",
 ]
 
 #: The cage's and security's phones hear of every slip.
@@ -189,12 +190,12 @@ ROLE_REFUSALS = {
 }
 
 
-def _append(w: Write, slip: rules.Slip) -> None:
+def _append(w: Write, slip: rules.Slip, reason: str = "") -> None:
     step, by = slip.signed[-1]
-    ChipSlipStep.objects.create(slip=w.row, seq=len(slip.signed), step=step, by=w.by, at=w.now)
+    ChipSlipStep.objects.create(slip=w.row, seq=len(slip.signed), step=step, by=w.by, at=w.now, reason=reason)
     w.row.state = step
     w.audit(f"slip.{step}", kind=w.row.kind, number=w.row.number, table=w.row.table.name, chips=w.row.chips,
-            amount=w.row.amount, by=by)
+            amount=w.row.amount, by=by, **({"reason": reason} if reason else {}))
     w.event = "slip"
 
 
@@ -229,6 +230,8 @@ def sign_slip(*, slip, by, key: str, expected_version: int | None) -> Written:
         row.table = Table.objects.select_related("pit").get(pk=row.table_id)
         engine = engine_slip(row)
         upcoming = engine.next_step
+        if engine.voided:
+            raise RuleViolation(N_("This slip is void: it takes no more steps"), rules.HOUSE)
         if upcoming is None:
             raise RuleViolation(N_("This slip has taken all its steps"), rules.HOUSE)
         step, role = upcoming
@@ -248,6 +251,23 @@ def sign_slip(*, slip, by, key: str, expected_version: int | None) -> Written:
         _append(w, after)
 
     return writes.write(SLIPS, pk=slip_id, by=by, key=key, expected_version=expected_version, action="sign_slip",
+                        work=work)
+
+
+def void_slip(*, slip, by, key: str, expected_version: int | None, reason: str) -> Written:
+    """The pit boss of the slip's table voids a slip not used (only its request signed: no chip has left the cage
+    or the tray), saying why; audited (``slip.voided``, with the reason), and the slip takes no more steps."""
+    slip_id = getattr(slip, "pk", slip)
+    reason = (reason or "").strip()[:200]
+
+    def work(w: Write) -> None:
+        row: ChipSlip = w.row
+        row.table = Table.objects.select_related("pit").get(pk=row.table_id)
+        if not role_for(w.by, row.table, rules.PIT):
+            raise NotAllowed(N_("A slip is voided by the pit boss of its table's pit."))
+        _append(w, engine_slip(row).void(rules.PIT, w.by.pk, reason), reason=reason)
+
+    return writes.write(SLIPS, pk=slip_id, by=by, key=key, expected_version=expected_version, action="void_slip",
                         work=work)
 
 

@@ -25,8 +25,8 @@ def engine_slip(row: ChipSlip) -> rules.Slip:
                       signed=tuple(steps))
 
 __all__ = [
-    "ShiftRow", "expected_closing", "report_csv", "session_result", "shift_report", "shift_sessions", "signed_float",
-    "slips_of", "tray_movements",
+    "OpeningProposal", "ShiftRow", "expected_closing", "proposed_opening", "report_csv", "session_result",
+    "shift_report", "shift_sessions", "signed_float", "slips_of", "tray_movements",
 ]
 
 
@@ -38,6 +38,45 @@ def signed_float(session: TableSession, stage: str) -> FloatCount | None:
     """The float count of ``stage`` the pit boss signed (the last, should there be more), or None."""
     return (session.float_counts.filter(stage=stage, signature__isnull=False).select_related("signature")
             .order_by("-counted_at", "-pk").first())
+
+
+@dataclass
+class OpeningProposal:
+    """The table's last closing, proposed as this session's opening count: the tray was closed with these chips
+    and should open with them. It only pre-fills the dealer's count (THB-70: the dealer still counts the tray and
+    the pit boss still signs); ``difference`` is the dealer's last opening count less it, by denomination."""
+
+    closing: FloatCount
+    count: FloatCount | None = None
+
+    @property
+    def chips(self) -> dict[int, int]:
+        return {int(d): n for d, n in self.closing.chips.items()}
+
+    @property
+    def difference(self) -> dict[int, int]:
+        """Denomination: chips counted at this opening less chips signed at the last closing (those that differ)."""
+        if self.count is None:
+            return {}
+        counted = {int(d): n for d, n in self.count.chips.items()}
+        return {d: counted.get(d, 0) - self.chips.get(d, 0) for d in sorted({*counted, *self.chips})
+                if counted.get(d, 0) != self.chips.get(d, 0)}
+
+    @property
+    def total_difference(self) -> int | None:
+        return None if self.count is None else self.count.total - self.closing.total
+
+
+def proposed_opening(session: TableSession) -> OpeningProposal | None:
+    """The signed closing count of the table's session before ``session``, proposed as its opening count; None
+    when that session closed without a signed closing float (nothing to propose: its tray was never accounted
+    for), or the table has no session before. With the opening's last count, to show where they differ."""
+    previous = (TableSession.objects.filter(table_id=session.table_id, pk__lt=session.pk)
+                .exclude(status=TableSession.Status.DECK_REFUSED).order_by("-pk").first())
+    closing = signed_float(previous, FloatCount.Stage.CLOSING) if previous is not None else None
+    if closing is None:
+        return None
+    return OpeningProposal(closing=closing, count=latest_count(session, FloatCount.Stage.OPENING))
 
 
 def tray_movements(session: TableSession) -> dict[str, int]:

@@ -28,8 +28,10 @@ from tables.bank_reads import (
     difference_over_time,
     engine_slip,
     expected_closing,
+    proposed_opening,
     shift_report,
     signatures,
+    signed_float,
 )
 from tables.labels import SLIP_ROLE_LABELS, slip_step_label
 from tables.models import ChipSlip, FloatCount, ShiftReportSignature, Table, TableSession, chip_denominations
@@ -73,14 +75,28 @@ def table_bank_version(table: Table) -> int:
     return table.version + slips
 
 
+def opening_chips(session: TableSession | None, proposal, denominations) -> list[tuple[int, int | None]]:
+    """The dealer's count form's fields: pre-filled with the last closing's chips (``proposed_opening``) while the
+    opening float is to be counted (the session not closing, its opening not signed), else empty. It only pre-fills:
+    the dealer still counts the tray and the pit boss still signs (THB-70)."""
+    prefill = (proposal is not None and session.status != TableSession.Status.CLOSING
+               and signed_float(session, FloatCount.Stage.OPENING) is None)
+    return [(d, proposal.chips.get(d) if prefill else None) for d in denominations]
+
+
 def table_bank_fragment(table_id: int, user, notice: dict | None = None) -> str:
-    """The table's bank as ``user`` sees it now: the float, the drop, the slips (read at once, never cached)."""
+    """The table's bank as ``user`` sees it now: the float (with the last closing proposed as the opening), the
+    drop, the slips (read at once, never cached)."""
     table = Table.objects.select_related("pit", "dealer").get(pk=table_id)
     session = table.sessions.filter(status__in=TableSession.LIVE).order_by("-requested_at").first()
     counts = list(session.float_counts.select_related("counted_by", "signature__signed_by")) if session else []
+    denominations = chip_denominations(table)
+    proposal = proposed_opening(session) if session else None
     return render_to_string("tables/_bank_table_fragment.html", {
         "table": table, "session": session, "counts": counts, "notice": notice,
-        "version": table_bank_version(table), "denominations": chip_denominations(table),
+        "version": table_bank_version(table), "denominations": denominations, "proposal": proposal,
+        "blank_chips": [(d, None) for d in denominations],
+        "opening_chips": opening_chips(session, proposal, denominations),
         "is_dealer": is_dealer_at(user, table), "is_supervisor": supervises(user, table),
         "drops": list(session.drops.all()) if session else [],
         "expected": expected_closing(session) if session else None,
@@ -97,8 +113,10 @@ def slip_fragment(slip_id: int, user, notice: dict | None = None) -> str:
     slip = ChipSlip.objects.select_related("table", "table__pit").get(pk=slip_id)
     [row] = slip_rows([slip])
     may_sign = row["next_role"] is not None and slip_role_for(user, slip.table, row["next_role"])
+    # an unused slip (its request only signed): its pit boss may void it, with a reason
+    may_void = slip_role_for(user, slip.table, rules.PIT) and engine_slip(slip).can_void(rules.PIT, user.pk)
     return render_to_string("tables/_bank_slip_fragment.html",
-                            {"row": row, "slip": slip, "notice": notice, "may_sign": may_sign})
+                            {"row": row, "slip": slip, "notice": notice, "may_sign": may_sign, "may_void": may_void})
 
 
 # --- The cage's and security's phones -------------------------------------------------------------------------
@@ -112,8 +130,9 @@ def queue_version() -> int:
 def queue_fragment(role: str, notice: dict | None = None) -> str:
     """The slips waiting for ``role``'s step (the cage's or security's), oldest first."""
     version = queue_version()
-    waiting = [row for row in slip_rows(ChipSlip.objects.exclude(state=ChipSlip.State.RECEIVED)
-                                        .select_related("table").prefetch_related("steps__by").order_by("pk"))
+    on_their_way = ChipSlip.objects.exclude(state__in=(ChipSlip.State.RECEIVED, ChipSlip.State.VOIDED))
+    waiting = [row for row in slip_rows(on_their_way.select_related("table").prefetch_related("steps__by")
+                                        .order_by("pk"))
                if row["next_role"] == role]
     return render_to_string("tables/_bank_queue_fragment.html", {
         "rows": waiting, "role": role, "title": QUEUE_TITLES[role], "home": QUEUE_HOMES[role], "version": version,

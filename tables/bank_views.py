@@ -4,7 +4,8 @@
   and signatures, the drop, the table's slips; the dealer counts the float and records the drop, the pit boss
   signs the float and requests fills and credits, either takes the table's step of a slip.
 * ``/tables/slips/<id>/``: one slip, printable, with a QR code that opens it; its next step signed there by the
-  person whose step it is (the cage's cashier, the security officer, the table).
+  person whose step it is (the cage's cashier, the security officer, the table); an unused slip (its request
+  only signed) voided there by the pit boss, with a reason.
 * ``/tables/cage/`` and ``/tables/security/``: the cashier's and the security officer's phone screens: the slips
   waiting for their step.
 * ``/tables/shift/``: the games director's shift report: every table's floats, fills, credits, drop, win, hold,
@@ -195,6 +196,28 @@ def slip_sign(request, slip_id: int):
     if back == "bank":  # signed on the table's bank page: back there
         return redirect("tables:table_bank", table_id=slip.table_id)
     return redirect(back) if back in QUEUES else redirect("tables:slip", slip_id=slip.pk)
+
+
+@never_cache
+@role_required(*SUPERVISORS)
+@require_POST
+def slip_void(request, slip_id: int):
+    """The pit boss voids an unused slip, with a reason (the house's procedure, docs/bank.md)."""
+    slip = _slip(request, slip_id)
+
+    def run():
+        reason = _reason(request.POST)
+        if not reason:
+            raise BadInput(_("Say why the slip is voided."))
+        version, key = version_and_key(request.POST)
+        return bank.void_slip(slip=slip, by=request.user, key=key, expected_version=version, reason=reason)
+
+    status, notice, _result = outcome(run, stale=STALE)
+    if status != 200:
+        slip.refresh_from_db()
+        return _slip_page(request, slip, notice=notice, status=status)
+    messages.success(request, _("Slip %(number)s voided.") % {"number": slip.number})
+    return redirect("tables:slip", slip_id=slip.pk)
 
 
 # --- The cage's and security's phones ------------------------------------------------------------------------

@@ -24,6 +24,7 @@ SLIP_STEP_LABELS = {
     "released": _("Released by the table"),
     "carried": _("Carried by security"),
     "received": _("Received"),
+    "voided": _("Void"),
 }
 
 #: Who signs a slip's step (``casino.rules.bank``'s roles), as the screens say it.

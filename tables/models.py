@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino.i18n import explain
-from casino.models import AppendOnly, object_label
+from casino.models import AppendOnly, WriteRequest, object_label
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.holdem_bonus.paytable import Paytable as RulesPaytable
 from casino.rules.holdem_bonus.paytable import get_paytable, is_registered, paytable_names
@@ -559,29 +559,19 @@ class Alert(models.Model):
         return f"{self.table} {self.kind}: {self.message}"
 
 
-class TableRequest(models.Model):
-    """A write request at a table, kept under its idempotency key.
+class TableRequest(WriteRequest):
+    """A write request at a table, kept under its idempotency key (casino.writes.Aggregate), with the hand
+    its answer names."""
 
-    A double tap or a retry after a network drop sends the same key again: the service finds it
-    here (the unique constraint is the backstop) and answers the stored result without applying
-    anything a second time.
-    """
+    owner_field = "table"
 
     table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="requests")
-    key = models.CharField(_("request key"), max_length=100)
-    action = models.CharField(_("action"), max_length=40)
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
-    at = models.DateTimeField(_("at"))
     table_version = models.PositiveBigIntegerField()
     hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
-    alerts = models.JSONField(default=list, blank=True)
 
     class Meta:
         verbose_name = _("table request")
         constraints = [models.UniqueConstraint(fields=["table", "key"], name="table_request_key_unique")]
-
-    def __str__(self) -> str:
-        return f"{self.table_id}:{self.key} {self.action}"
 
 
 # --- The table's rules as the engine reads them (the paytables' rows above) --------------------------------
@@ -752,6 +742,7 @@ class ChipSlip(models.Model):
         RELEASED = "released", _("Released by the table")
         CARRIED = "carried", _("Carried by security")
         RECEIVED = "received", _("Received")
+        VOIDED = "voided", _("Void")  # unused: voided by the pit boss with a reason, takes no more steps
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="slips", verbose_name=_("table"))
     session = models.ForeignKey(TableSession, null=True, blank=True, on_delete=models.PROTECT, related_name="slips")
@@ -777,7 +768,7 @@ class ChipSlip(models.Model):
 
 
 class ChipSlipStep(BankRecord):
-    """One signed step of a slip, in order."""
+    """One signed step of a slip, in order; the pit boss's voiding of an unused slip is its last, with the reason."""
 
     slip = models.ForeignKey(ChipSlip, on_delete=models.PROTECT, related_name="steps")
     seq = models.PositiveSmallIntegerField(_("number"))
@@ -785,6 +776,8 @@ class ChipSlipStep(BankRecord):
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
                            verbose_name=_("signed by"))
     at = models.DateTimeField(_("at"))
+    #: why an unused slip was voided; blank for a step signed (the database's default too, for rows it is not given)
+    reason = models.CharField(_("reason"), max_length=200, blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["slip", "seq"]
@@ -795,22 +788,16 @@ class ChipSlipStep(BankRecord):
         return f"{self.slip_id} #{self.seq} {self.step}"
 
 
-class ChipSlipRequest(models.Model):
+class ChipSlipRequest(WriteRequest):
     """A write on a slip kept under its idempotency key (casino.writes.Aggregate)."""
 
+    owner_field = "slip"
+
     slip = models.ForeignKey(ChipSlip, on_delete=models.PROTECT, related_name="requests")
-    key = models.CharField(_("request key"), max_length=100)
-    action = models.CharField(_("action"), max_length=40)
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
-    at = models.DateTimeField(_("at"))
     slip_version = models.PositiveBigIntegerField()
-    alerts = models.JSONField(default=list, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["slip", "key"], name="slip_request_key_unique")]
-
-    def __str__(self) -> str:
-        return f"{self.slip_id}:{self.key} {self.action}"
 
 
 class DropEntry(BankRecord):

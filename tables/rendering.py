@@ -358,7 +358,8 @@ def pit_slips_version(pit: Pit) -> int:
 def pit_slips(pit: Pit, tables: list) -> dict[str, Any]:
     """Issue #39: the pit's slips on its way (each with its state), and the links to each table's bank. Each
     slip's version adds to the console's version, so that a slip's step re-renders it (live.js keeps the newest)."""
-    slips = list(ChipSlip.objects.filter(table__pit=pit).exclude(state=ChipSlip.State.RECEIVED)
+    slips = list(ChipSlip.objects.filter(table__pit=pit)
+                 .exclude(state__in=(ChipSlip.State.RECEIVED, ChipSlip.State.VOIDED))
                  .select_related("table").order_by("pk"))
     return {"slips": slips, "bank_tables": tables}
 

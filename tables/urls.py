@@ -24,6 +24,7 @@ urlpatterns = [
     path("<int:table_id>/bank/<slug:action>/", bank_views.table_bank_act, name="table_bank_act"),
     path("slips/<int:slip_id>/", bank_views.slip_view, name="slip"),
     path("slips/<int:slip_id>/sign", bank_views.slip_sign, name="slip_sign"),
+    path("slips/<int:slip_id>/void", bank_views.slip_void, name="slip_void"),
     path("cage/", bank_views.cage_home, name="cage_home"),
     path("security/", bank_views.security_home, name="security_home"),
     path("shift/", bank_views.shift_report, name="shift_report"),

@@ -14,7 +14,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from casino.models import AppendOnly, label_of, object_label
+from casino.models import AppendOnly, WriteRequest, label_of, object_label
 
 SEATS_PER_TABLE = ((10, "10"), (9, "9"), (8, "8"), (6, _("6-max")))
 
@@ -222,23 +222,17 @@ class TournamentEvent(AppendOnly):
                 "type": self.type, **self.data}
 
 
-class TournamentRequest(models.Model):
+class TournamentRequest(WriteRequest):
     """A write request on a tournament, kept under its idempotency key (casino.writes.Aggregate)."""
 
+    owner_field = "tournament"
+
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="requests")
-    key = models.CharField(_("request key"), max_length=100)
-    action = models.CharField(_("action"), max_length=40)
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
-    at = models.DateTimeField(_("at"))
     tournament_version = models.PositiveBigIntegerField()
-    alerts = models.JSONField(default=list, blank=True)
 
     class Meta:
         verbose_name = _("tournament request")
         constraints = [models.UniqueConstraint(fields=["tournament", "key"], name="tournament_request_key_unique")]
-
-    def __str__(self) -> str:
-        return f"{self.tournament_id}:{self.key} {self.action}"
 
 
 class IdCheck(AppendOnly):
@@ -361,24 +355,19 @@ class TableHandAction(AppendOnly):
         return f"{self.hand} {self.seq} {self.record.get('action')}"
 
 
-class TableRequest(models.Model):
-    """A write request at a dealt table, kept under its idempotency key (casino.writes.Aggregate)."""
+class TableRequest(WriteRequest):
+    """A write request at a dealt table, kept under its idempotency key (casino.writes.Aggregate), with the
+    hand its answer names."""
+
+    owner_field = "table"
 
     table = models.ForeignKey(DealtTable, on_delete=models.PROTECT, related_name="requests")
-    key = models.CharField(_("request key"), max_length=100)
-    action = models.CharField(_("action"), max_length=40)
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
-    at = models.DateTimeField(_("at"))
     table_version = models.PositiveBigIntegerField()
     hand = models.ForeignKey(TableHand, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
-    alerts = models.JSONField(default=list, blank=True)
 
     class Meta:
         verbose_name = _("tournament table request")
         constraints = [models.UniqueConstraint(fields=["table", "key"], name="dealt_table_request_key_unique")]
-
-    def __str__(self) -> str:
-        return f"{self.table_id}:{self.key} {self.action}"
 
 
 class DealerRotation(models.Model):

@@ -12,7 +12,9 @@
       fill:   requested (pit boss) -> issued (cage) -> carried (security) -> received (at the table)
       credit: requested (pit boss) -> released (at the table) -> carried (security) -> received (cage)
 
-  A fill reaches the tray when it is received; a credit leaves it when it is released.
+  A fill reaches the tray when it is received; a credit leaves it when it is released. A slip not used (only
+  its request signed: no chip has left the cage or the tray) is voided by the pit boss with a reason, and a
+  voided slip takes no more steps.
 - **The shift's result** per table: win = drop + closing float - opening float + credits - fills, the hold =
   win / drop; it must equal the house's net of the hands recorded over the same sessions, to the chip.
 
@@ -47,6 +49,7 @@ class SlipStep(StrEnum):
     RELEASED = "released"  # a credit: out of the tray
     CARRIED = "carried"
     RECEIVED = "received"
+    VOIDED = "voided"  # an unused slip, by the pit boss with a reason: not a step of its chain
 
 
 #: Who signs each step, in order: a step's role (a capability the people of that role hold).
@@ -54,7 +57,7 @@ PIT, CAGE, SECURITY, TABLE = "pit", "cage", "security", "table"
 #: A step and a role as a refusal says them, in the reader's language (casino.i18n translates a Phrase).
 STEP_PHRASES = {SlipStep.REQUESTED: Phrase(N_("requested")), SlipStep.ISSUED: Phrase(N_("issued by the cage")),
                 SlipStep.RELEASED: Phrase(N_("released by the table")), SlipStep.CARRIED: Phrase(N_("carried")),
-                SlipStep.RECEIVED: Phrase(N_("received"))}
+                SlipStep.RECEIVED: Phrase(N_("received")), SlipStep.VOIDED: Phrase(N_("voided"))}
 ROLE_PHRASES = {PIT: Phrase(N_("pit boss")), CAGE: Phrase(N_("cage cashier")), SECURITY: Phrase(N_("security officer")),
                 TABLE: Phrase(N_("table's dealer or pit boss"))}
 STEPS = {
@@ -163,9 +166,14 @@ class Slip:
         return total(dict(self.chips))
 
     @property
+    def voided(self) -> bool:
+        return any(step == SlipStep.VOIDED for step, _by in self.signed)
+
+    @property
     def next_step(self) -> tuple[SlipStep, str] | None:
+        """The step to sign next and its role; None once all are signed, or the slip voided."""
         steps = STEPS[self.kind]
-        return steps[len(self.signed)] if len(self.signed) < len(steps) else None
+        return steps[len(self.signed)] if len(self.signed) < len(steps) and not self.voided else None
 
     @property
     def state(self) -> str:
@@ -173,7 +181,8 @@ class Slip:
 
     @property
     def complete(self) -> bool:
-        return self.next_step is None
+        """Has it taken all its steps? (A voided slip has not: it stopped.)"""
+        return self.next_step is None and not self.voided
 
     @property
     def in_tray(self) -> bool:
@@ -182,6 +191,8 @@ class Slip:
         return any(step == moved for step, _by in self.signed)
 
     def verify_sign(self, step: str, role: str, by: int | None) -> None:
+        if self.voided:
+            raise RuleViolation(N_("This slip is void: it takes no more steps"), HOUSE)
         upcoming = self.next_step
         if upcoming is None:
             raise RuleViolation(N_("This slip has taken all its steps"), HOUSE)
@@ -206,6 +217,32 @@ class Slip:
     def sign(self, step: str, role: str, by: int) -> Slip:
         self.verify_sign(step, role, by)
         return replace(self, signed=(*self.signed, (SlipStep(step).value, by)))
+
+    def verify_void(self, role: str, by: int | None, reason: str) -> None:
+        """An unused slip is voided by the pit boss, saying why: one whose request only is signed, so that no
+        chip has left the cage (a fill) or the tray (a credit). Once its chips move, the slip runs its course."""
+        if self.voided:
+            raise RuleViolation(N_("This slip is void already"), HOUSE)
+        if len(self.signed) != 1:
+            raise RuleViolation(N_("Only a slip not yet issued or released is voided: this one is %(state)s"), HOUSE,
+                                state=STEP_PHRASES[SlipStep(self.state)])
+        if role != PIT:
+            raise RuleViolation(N_("A slip is voided by the %(role)s"), HOUSE, role=ROLE_PHRASES[PIT])
+        if by is None:
+            raise RuleViolation(N_("A slip is voided by a logged-in person"), HOUSE)
+        if not (reason or "").strip():
+            raise RuleViolation(N_("Say why the slip is voided"), HOUSE)
+
+    def can_void(self, role: str, by: int | None, reason: str = "-") -> bool:
+        try:
+            self.verify_void(role, by, reason)
+        except RuleViolation:
+            return False
+        return True
+
+    def void(self, role: str, by: int, reason: str) -> Slip:
+        self.verify_void(role, by, reason)
+        return replace(self, signed=(*self.signed, (SlipStep.VOIDED.value, by)))
 
 
 # --- The drop ---------------------------------------------------------------------------------------

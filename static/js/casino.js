@@ -129,10 +129,19 @@
   // cursor and scroll stay. A push must also keep what the user has under way on the screen: a typed value,
   // a ticked box, a <select>'s choice, an open <details>. The form whose own request is being answered takes
   // the server's values: that tap is done with.
+  //
+  // An answer is swapped in the task that delivered it (no swap delay, no view transition), so it is
+  // "answering" until that task ends and no longer, whatever htmx announces afterwards: htmx:afterSwap does
+  // not come for an answer htmx does not swap itself (the removed form's, below), and htmx:afterRequest is
+  // dispatched on the form that asked, which a push may have removed from the page already (the push of the
+  // tap's own version came first): nothing on the document hears it. The flag left set made the next push,
+  // another device's, take the tap's notice away (data-kept-until-tap, THB-54).
   var answering = null;
-  document.addEventListener("htmx:beforeSwap", function (evt) { answering = evt.detail.requestConfig ? evt.detail.requestConfig.elt : null; });
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    answering = evt.detail.requestConfig ? evt.detail.requestConfig.elt : null;
+    queueMicrotask(function () { answering = null; });  // runs once htmx's handling of the answer returns
+  });
   document.addEventListener("htmx:afterSwap", function () { answering = null; });
-  document.addEventListener("htmx:afterRequest", function () { answering = null; });  // an answer not swapped
 
   function isAnswered(el) { return !!(answering && answering.contains && answering.contains(el)); }
 

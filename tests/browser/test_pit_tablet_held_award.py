@@ -79,3 +79,62 @@ def test_the_held_awards_notice_names_the_award_and_outlasts_the_next_push(
     page.wait_for_timeout(300)
     assert page.locator("#dealer-table .notice").count() == 1
     assert label in page.inner_text("#dealer-table .notice")
+
+
+def test_the_held_awards_notice_outlasts_the_next_push_when_the_taps_own_push_came_before_its_answer(
+    daphne_servers, table_one, dealer_dana, pit_boss_pat, browser
+):
+    """The flaky case made certain (THB-54): the push of the tap's own version reaches the tablet first.
+
+    That push redraws the screen without the card picker, so the form that asked is gone when its answer
+    arrives: htmx then tells that answer's end (htmx:afterRequest) to the detached form only, and the morph
+    took the answer as still under way, letting the next push (another device's) remove the notice.
+    """
+    (server,) = daphne_servers(1)
+    off_the_browser_thread(lambda: _box_one_to_turn(table_one, dealer_dana, pit_boss_pat))
+    page = browser.new_context(viewport=TABLET, locale="en-US").new_page()
+    page.goto(f"{server.url}/login/")
+    page.fill("input[name=username]", "dana")
+    page.fill("input[name=password]", dealer_dana.raw_password)
+    page.click("button[type=submit].btn-primary")
+    page.goto(f"{server.url}/tables/{table_one.pk}/")
+    wait_until(page, "window.htmx && document.querySelector('[ws-connect]')")
+    page.wait_for_selector(PICKER)
+    page.wait_for_timeout(400)
+
+    held = []  # the cards' request, held in the browser until its push has been shown
+
+    def hold_the_post(route):
+        if route.request.method == "POST":
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(f"**/tables/{table_one.pk}/**", hold_the_post)
+    page.evaluate("window.picker = document.querySelector(" + repr(PICKER) + ")")
+    before = _version(page)
+    page.click(f"{PICKER} label.pick:has(input[value='As'])")
+    page.click(f"{PICKER} label.pick:has(input[value='Ac'])")  # the second card sends them
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 1
+    answer = held[0].fetch()  # the server records the cards and pushes the new version ...
+    wait_until(page, f"parseInt(document.querySelector('#dealer-table').dataset.version, 10) > {before}",
+               timeout=10000)
+    assert page.evaluate("!window.picker.isConnected")  # ... which took the form that asked away
+    assert page.locator("#dealer-table .notice").count() == 0
+    held[0].fulfill(response=answer)  # ... and only then does its answer arrive, with the notice
+    page.wait_for_selector("#dealer-table .notice")
+    with translation.override("en"):
+        label = str(AWARD_LABELS["aa-vs-dealer-aa"])
+    assert label in page.inner_text("#dealer-table .notice")
+
+    shown = _version(page)
+    off_the_browser_thread(lambda: act(sessions.seat_new_player, table_one, dealer_dana, box=5))
+    wait_until(page, f"parseInt(document.querySelector('#dealer-table').dataset.version, 10) > {shown}",
+               timeout=10000)
+    page.wait_for_timeout(300)
+    assert page.locator("#dealer-table .notice").count() == 1
+    assert label in page.inner_text("#dealer-table .notice")

@@ -92,3 +92,49 @@ def test_both_tablets_name_their_action_urls_through_the_one_remembered_reverse(
     for game in GAMES:  # no cache of their own beside it
         sources = [path.read_text(encoding="utf-8") for path in (ROOT / game / "templatetags").glob("*.py")]
         assert not any("BoundedCache" in text or "lru_cache" in text for text in sources), game
+
+
+def _aggregates():
+    from casino.decks import DECKS
+    from tables.bank import SLIPS
+    from tables.writing import TABLES as PIT_TABLES
+    from tournaments.writing import TABLES as DEALT_TABLES
+    from tournaments.writing import TOURNAMENTS
+
+    return [DECKS, SLIPS, PIT_TABLES, DEALT_TABLES, TOURNAMENTS]
+
+
+def test_every_request_record_of_casino_writes_is_a_write_request_keyed_once_per_aggregate():
+    """One shape for the idempotency keys' records: the key, the action, who, when and the alerts come from
+    casino.models.WriteRequest; each keeps its foreign key to the aggregate and its unique (owner, key)."""
+    from django.db import models
+
+    from casino.models import WriteRequest
+
+    for kind in _aggregates():
+        requests = kind.requests
+        assert issubclass(requests, WriteRequest), requests
+        assert requests.owner_field == kind.owner, requests
+        assert requests._meta.get_field(kind.owner).related_model is kind.model
+        for name in ("key", "action", "by", "at", "alerts"):
+            assert requests._meta.get_field(name).model is requests  # the base's fields, copied (abstract)
+        unique = [c for c in requests._meta.constraints if isinstance(c, models.UniqueConstraint)]
+        assert [tuple(c.fields) for c in unique] == [(kind.owner, "key")], requests
+
+
+def test_no_model_of_the_shape_of_a_write_request_is_left_outside_it():
+    """A model with a request key and an action, who and alerts is a write's request record: it inherits
+    WriteRequest (rows of history that carry the key of the write that made them, a hand's action, are not)."""
+    from django.apps import apps
+
+    from casino.models import WriteRequest
+
+    shaped = [m for m in apps.get_models()
+              if all(any(f.name == n for f in m._meta.get_fields()) for n in ("key", "action", "by", "alerts"))]
+    assert shaped and all(issubclass(m, WriteRequest) for m in shaped), shaped
+
+
+def test_a_write_requests_name_says_its_aggregate_key_and_action():
+    from casino.models import DeckRequest
+
+    assert str(DeckRequest(deck_id=7, key="k-1", action="issue")) == "7:k-1 issue"

@@ -104,3 +104,28 @@ def test_a_closing_count_equal_to_the_expected_tray_makes_the_win_equal_to_the_h
         closing = bank.expected_closing(opening=opening, fills=fills, credits=credits, hands=hands, drop_chips=drop)
         result = bank.TableResult(opening, closing, fills, credits, drop, hands)
         assert result.win == hands and result.difference == 0
+
+
+def test_an_unused_slip_is_voided_by_the_pit_boss_with_a_reason_and_takes_no_more_steps_house():
+    for kind, first in (("fill", ("issued", bank.CAGE)), ("credit", ("released", bank.TABLE))):
+        slip = bank.Slip.request(kind, {100: 5}, DENOMS, by=1)
+        for role, by, reason in ((bank.CAGE, 2, "not needed"), (bank.PIT, None, "not needed"), (bank.PIT, 1, " ")):
+            with pytest.raises(RuleViolation) as refused:
+                slip.void(role, by, reason)
+            assert refused.value.clause is None  # the house's procedure
+        voided = slip.void(bank.PIT, 1, "the table closed before the fill came")  # the requester may void it
+        assert voided.voided and voided.state == "voided" and voided.next_step is None
+        assert not voided.complete and not voided.in_tray
+        with pytest.raises(RuleViolation, match="void"):
+            voided.sign(*first, 2)
+        with pytest.raises(RuleViolation, match="void already"):
+            voided.void(bank.PIT, 5, "twice")
+
+
+def test_a_slip_whose_chips_have_moved_is_not_voided_house():
+    fill = bank.Slip.request("fill", {100: 5}, DENOMS, by=1).sign("issued", bank.CAGE, 2)  # out of the cage
+    credit = bank.Slip.request("credit", {100: 5}, DENOMS, by=1).sign("released", bank.TABLE, 4)  # out of the tray
+    for slip in (fill, credit, fill.sign("carried", bank.SECURITY, 3)):
+        assert not slip.can_void(bank.PIT, 1)
+        with pytest.raises(RuleViolation, match="not yet issued or released"):
+            slip.void(bank.PIT, 1, "too late")

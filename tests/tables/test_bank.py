@@ -266,3 +266,93 @@ def test_verify_audit_checks_each_slips_steps_against_its_stream(
                        "now())", [slip.pk, security_sam.pk])
     checked, problems = bank_reads.verify_slip_steps(f"tables.chipslip.{slip.pk}")
     assert checked == 1 and "differ from the log" in problems[0]
+
+
+# --- An unused slip voided (docs/bank.md) --------------------------------------------------------------------
+
+
+def void(slip, by, reason="the table closed before the fill came"):
+    slip.refresh_from_db()
+    return bank.void_slip(slip=slip, by=by, key=uuid.uuid4().hex, expected_version=slip.version, reason=reason)
+
+
+def test_an_unused_slip_is_voided_by_the_pit_boss_with_a_reason_audited_and_takes_no_more_steps(
+        table_one, dealer_dana, pit_boss_pat, cashier_carla):
+    opened_with_float(table_one, dealer_dana, pit_boss_pat)
+    slip = request(table_one, pit_boss_pat, "fill", {100: 10})
+    void(slip, pit_boss_pat)
+    slip.refresh_from_db()
+    assert slip.state == "voided" and slip.in_tray_at is None and slip.session is None
+    last = ChipSlipStep.objects.filter(slip=slip).order_by("seq").last()
+    assert (last.step, last.by, last.reason) == ("voided", pit_boss_pat, "the table closed before the fill came")
+    event = AuditEvent.objects.filter(stream=f"tables.chipslip.{slip.pk}").order_by("seq").last()
+    assert event.action == "slip.voided" and event.details["reason"] == "the table closed before the fill came"
+    with pytest.raises(RuleViolation, match="void"):
+        sign(slip, cashier_carla)
+    with pytest.raises(RuleViolation, match="void already"):
+        void(slip, pit_boss_pat)
+    assert ChipSlipStep.objects.filter(slip=slip).count() == 2
+    assert bank_reads.verify_slip_steps() == (1, [])
+    closed = closing(table_one, dealer_dana, pit_boss_pat)  # the tray never saw it: the closing adds up without it
+    assert bank_reads.tray_movements(closed)["fills"] == 0
+
+
+def test_a_slip_is_voided_only_unused_by_its_pit_boss_and_with_a_reason_nothing_recorded_when_refused(
+        table_one, dealer_dana, pit_boss_pat, pit_boss_paula, cashier_carla):
+    opened_with_float(table_one, dealer_dana, pit_boss_pat)
+    slip = request(table_one, pit_boss_pat, "fill", {100: 10})
+    for someone in (dealer_dana, cashier_carla, pit_boss_paula):  # pit_boss_paula supervises another pit
+        with pytest.raises(NotAllowed):
+            void(slip, someone)
+    with pytest.raises(RuleViolation, match="Say why"):
+        void(slip, pit_boss_pat, reason="   ")
+    sign(slip, cashier_carla)  # out of the cage: its chips are on their way
+    with pytest.raises(RuleViolation, match="not yet issued or released"):
+        void(slip, pit_boss_pat)
+    credit = request(table_one, pit_boss_pat, "credit", {100: 2})
+    sign(credit, dealer_dana)  # out of the tray
+    with pytest.raises(RuleViolation, match="not yet issued or released"):
+        void(credit, pit_boss_pat)
+    assert not ChipSlipStep.objects.filter(step="voided").exists()
+    assert not AuditEvent.objects.filter(action="slip.voided").exists()
+
+
+# --- The last closing proposed as the next opening (THB-70) ----------------------------------------------------
+
+
+def test_the_last_closing_is_proposed_as_the_next_opening_and_the_dealers_count_is_compared_THB_70(
+        table_one, dealer_dana, pit_boss_pat):
+    first = opened_with_float(table_one, dealer_dana, pit_boss_pat)
+    assert bank_reads.proposed_opening(first) is None  # the table's first session: nothing to propose
+    closing(table_one, dealer_dana, pit_boss_pat)  # 11,500 as chips_for counts it: 11 of 1000, 5 of 100
+    act(sessions.request_opening, table_one, dealer_dana)
+    act(sessions.confirm_deck_check, table_one, pit_boss_pat)
+    second = TableSession.objects.get(table=table_one, status=TableSession.Status.OPEN)
+    proposal = bank_reads.proposed_opening(second)
+    assert proposal.chips == {1000: 11, 100: 5} and proposal.closing.total == 11_500
+    assert proposal.count is None and proposal.difference == {} and proposal.total_difference is None
+    # it only proposes: nothing is counted, and the pit boss has nothing to sign until the dealer counts
+    assert not second.float_counts.exists()
+    with pytest.raises(RuleViolation, match="counts the float before"):
+        act(bank.sign_float, table_one, pit_boss_pat, stage="opening")
+    act(bank.count_float, table_one, dealer_dana, stage="opening", chips={1000: 11, 100: 4, 25: 4})
+    proposal = bank_reads.proposed_opening(second)
+    assert proposal.difference == {25: 4, 100: -1} and proposal.total_difference == 0
+    act(bank.count_float, table_one, dealer_dana, stage="opening", chips={1000: 11, 100: 4})  # a recount: the last
+    assert bank_reads.proposed_opening(second).total_difference == -100
+    act(bank.sign_float, table_one, pit_boss_pat, stage="opening")
+    assert bank_reads.signed_float(second, "opening").total == 11_400  # what was counted, not what was proposed
+
+
+def test_no_opening_is_proposed_after_a_session_closed_without_a_signed_closing_float_THB_70(
+        table_one, dealer_dana, pit_boss_pat):
+    opened_with_float(table_one, dealer_dana, pit_boss_pat)
+    closing(table_one, dealer_dana, pit_boss_pat)
+    act(sessions.request_opening, table_one, dealer_dana)  # a session opened and closed without a float
+    act(sessions.confirm_deck_check, table_one, pit_boss_pat)
+    act(sessions.request_closing, table_one, dealer_dana)
+    act(sessions.confirm_closing, table_one, pit_boss_pat)
+    act(sessions.request_opening, table_one, dealer_dana)
+    act(sessions.confirm_deck_check, table_one, pit_boss_pat)
+    third = TableSession.objects.get(table=table_one, status=TableSession.Status.OPEN)
+    assert bank_reads.proposed_opening(third) is None  # the closing two sessions back is no longer the tray's

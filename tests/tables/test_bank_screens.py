@@ -153,3 +153,79 @@ def test_a_slips_state_shows_on_the_pit_console_and_its_step_moves_the_consoles_
     assert rendering.pit_context(table_one.pit, pit_boss_pat)["version"] > before
     page = client.get(f"/tables/pit/{table_one.pit_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert f'data-slip="{slip.number}" data-slip-state="issued"' in page
+
+
+def test_the_dealers_opening_count_is_pre_filled_with_the_last_closing_and_a_difference_is_shown_THB_70(
+        client, table_one, dealer_dana, pit_boss_pat):
+    from .test_bank import closing
+
+    opened_with_float(table_one, dealer_dana, pit_boss_pat)
+    closing(table_one, dealer_dana, pit_boss_pat)  # 11 of 1000, 5 of 100
+    act(sessions.request_opening, table_one, dealer_dana)
+    act(sessions.confirm_deck_check, table_one, pit_boss_pat)
+    table_one.refresh_from_db()
+    client.force_login(dealer_dana)
+    page = client.get(f"/tables/{table_one.pk}/bank/").content.decode()
+    count_form = page.split('data-form="count-float"')[1].split("</form>")[0]
+    assert 'name="chips-1000" inputmode="numeric" maxlength="6" size="4" autocomplete="off" value="11"' in count_form
+    assert 'name="chips-100" inputmode="numeric" maxlength="6" size="4" autocomplete="off" value="5"' in count_form
+    assert 'name="chips-25" inputmode="numeric" maxlength="6" size="4" autocomplete="off">' in count_form
+    assert 'data-proposal="11500"' in page and "data-proposal-difference" not in page
+    assert not FloatCount.objects.filter(session__status=TableSession.Status.OPEN).exists()  # only pre-filled
+
+    done = post(client, f"/tables/{table_one.pk}/bank/count-float/", table_one.version, stage="opening",
+                **chip_fields({1000: 11, 100: 4, 25: 2}))  # the dealer counts: two 25s for a 100, one 50 short
+    assert done.status_code == 302
+    client.force_login(pit_boss_pat)
+    page = client.get(f"/tables/{table_one.pk}/bank/").content.decode()
+    assert 'data-proposal-difference="-50"' in page
+    assert 'data-denomination="25" data-chips="2"' in page and 'data-denomination="100" data-chips="-1"' in page
+    # once the opening is signed, the next count (the closing's) is no longer pre-filled
+    table_one.refresh_from_db()
+    assert post(client, f"/tables/{table_one.pk}/bank/sign-float/", table_one.version,
+                stage="opening").status_code == 302
+    client.force_login(dealer_dana)
+    page = client.get(f"/tables/{table_one.pk}/bank/").content.decode()
+    assert 'value="11"' not in page.split('data-form="count-float"')[1].split("</form>")[0]
+
+
+def test_an_unused_slip_is_voided_on_its_page_by_the_pit_boss_with_a_reason_and_leaves_the_queues(
+        client, table_one, dealer_dana, pit_boss_pat, cashier_carla):
+    opened_with_float(table_one, dealer_dana, pit_boss_pat)
+    done = bank.request_slip(table=table_one, by=pit_boss_pat, key=uuid.uuid4().hex, kind="fill", chips={100: 10})
+    slip = ChipSlip.objects.get(pk=done.ids["slip"])
+    client.force_login(cashier_carla)
+    assert 'data-form="void-slip"' not in client.get(f"/tables/slips/{slip.pk}/").content.decode()
+    assert post(client, f"/tables/slips/{slip.pk}/void", slip.version, reason="not needed").status_code == 403
+    client.force_login(pit_boss_pat)
+    assert 'data-form="void-slip"' in client.get(f"/tables/slips/{slip.pk}/").content.decode()
+    for bad in ("", "   ", "x" * 201):
+        refused = post(client, f"/tables/slips/{slip.pk}/void", slip.version, reason=bad)
+        assert refused.status_code == 400 and 'id="slip-notice"' in refused.content.decode()
+    assert post(client, f"/tables/slips/{slip.pk}/void", slip.version, reason="nul\x00").status_code == 400
+    assert ChipSlip.objects.get(pk=slip.pk).state == "requested"
+    voided = post(client, f"/tables/slips/{slip.pk}/void", slip.version, reason="the table closes early")
+    assert voided.status_code == 302
+    slip.refresh_from_db()
+    assert slip.state == "voided"
+    page = client.get(f"/tables/slips/{slip.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "the table closes early" in page and 'data-form="void-slip"' not in page
+    assert 'data-action="sign-slip"' not in page
+    client.force_login(cashier_carla)
+    assert slip.number not in client.get("/tables/cage/").content.decode()
+    assert post(client, f"/tables/slips/{slip.pk}/sign", slip.version).status_code == 422  # void: no more steps
+    assert AuditEvent.objects.filter(action="slip.voided").count() == 1
+
+
+def test_a_slip_whose_chips_left_the_cage_offers_no_voiding_and_is_refused_it(
+        client, table_one, dealer_dana, pit_boss_pat, cashier_carla):
+    opened_with_float(table_one, dealer_dana, pit_boss_pat)
+    done = bank.request_slip(table=table_one, by=pit_boss_pat, key=uuid.uuid4().hex, kind="fill", chips={100: 10})
+    slip = ChipSlip.objects.get(pk=done.ids["slip"])
+    bank.sign_slip(slip=slip, by=cashier_carla, key=uuid.uuid4().hex, expected_version=slip.version)
+    slip.refresh_from_db()
+    client.force_login(pit_boss_pat)
+    assert 'data-form="void-slip"' not in client.get(f"/tables/slips/{slip.pk}/").content.decode()
+    refused = post(client, f"/tables/slips/{slip.pk}/void", slip.version, reason="too late")
+    assert refused.status_code == 422
+    assert ChipSlip.objects.get(pk=slip.pk).state == "issued"
