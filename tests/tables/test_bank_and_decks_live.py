@@ -237,8 +237,6 @@ def test_a_decks_steps_and_defects_read_in_spanish_on_the_decks_page_THB_21_CC_7
     assert back_label("Verde") == "Verde"  # a colour typed by hand stays as typed
 
 
-@pytest.mark.xfail(reason="needs the catalogue's Spanish for 'red' and 'blue' (the lead's translations)",
-                   strict=False)
 def test_a_shufflers_backs_read_in_spanish_THB_36(client, table_one, pit_boss_pat):
     decks.receive_deck(stock=table_one.pit.deck_stock, stock_name=table_one.pit.name, back="red", serial="R-9",
                        by=pit_boss_pat)
