@@ -558,8 +558,12 @@ def _change(tables, by_number, sequence, players, options, rng) -> Plan:
         moves, cards = _break(by_number, broken, current, rng)
     # (4) Balance.
     moves = _balance(current, remaining, moves)
-    # Who is dealt in is read from the tables as the next hand finds them, every move made.
-    after = {t.table: t for t in apply(tables, Plan(moves=tuple(moves), broken=tuple(broken)))}
+    # Who is dealt in is read from the tables as the next hand finds them, every move made: the tables the
+    # moves reach, applied with those they leave and those that break (the others are as they were; applying
+    # the plan to all 1,112 tables only to read the few it reaches cost the field at every bust, issue #37).
+    touched = {t for m in moves for t in (m.from_table, m.to_table)} | set(broken)
+    after = {t.table: t for t in apply(tuple(by_number[n] for n in sorted(touched)),
+                                       Plan(moves=tuple(moves), broken=tuple(broken)))}
     moves = [replace(m, sits_out=_sits_out(after[m.to_table], next_hand(after[m.to_table]), m.to_seat, options))
              for m in moves]
     return Plan(moves=tuple(moves), broken=tuple(broken), cards=cards)
@@ -568,7 +572,6 @@ def _change(tables, by_number, sequence, players, options, rng) -> Plan:
 def _break(by_number, broken, current, rng):
     """TDA-10, CC-56: the broken tables' players drawn into the open seats that keep the others even."""
     leaving = [(t.table, seat, entry) for n in broken for t in [by_number[n]] for seat, entry in t.players]
-    hands = {n: next_hand(t) for n, t in current.items()}
     # How many each table receives: one at a time to the table with the fewest (ties drawn).
     counts = {n: t.count for n, t in current.items()}
     room = {n: len(t.open_seats()) for n, t in current.items()}
@@ -583,7 +586,8 @@ def _break(by_number, broken, current, rng):
         if not k:
             continue
         open_seats = list(current[n].open_seats())
-        sb = _small_blind_seat(hands[n])
+        # the next hand read only at the tables that receive a player (issue #37: not at all 1,112)
+        sb = _small_blind_seat(next_hand(current[n]))
         # Never the small blind's seat while the table has another open seat (TDA-11-A's reading).
         preferred = [s for s in open_seats if s != sb]
         rng.shuffle(preferred)
@@ -665,15 +669,23 @@ def apply(tables: tuple[TableSeats, ...], plan: Plan) -> tuple[TableSeats, ...]:
         base = by_number.get(number, TableSeats(number, seats, ()))
         by_number[number] = replace(base, seats=seats)
     before = sorted(e for t in tables for _, e in t.players)
+    # where each player sits, found once (the first table that lists him, as ``_seated`` reads them): looked
+    # up for each move instead of every table searched per move (issue #37: a break at 1,112 tables)
+    where: dict[int, tuple[TableSeats, int]] = {}
+    for table in by_number.values():
+        for seat, entry in table.players:
+            where.setdefault(entry, (table, seat))
     moving: dict[int, Move] = {}
     for move in plan.moves:
         if move.entry in moving:
             raise RuleViolation(N_("Entry %(entry)s moves twice in one plan"), "CC-54", entry=move.entry)
         moving[move.entry] = move
-        if move.from_table is None and move.why in ("draw", "late", "reentry") and move.entry not in before:
+        if move.from_table is None and move.why in ("draw", "late", "reentry") and move.entry not in where:
             before.append(move.entry)  # a newcomer: a late entry or re-entry (TDA-08-A), a draw
             continue
-        table, seat = _seated(tuple(by_number.values()), move.entry)
+        if move.entry not in where:
+            raise RuleViolation(N_("Entry %(entry)s has no seat"), "TDA-07", entry=move.entry)
+        table, seat = where[move.entry]
         if move.from_table is not None and (table.table, seat) != (move.from_table, move.from_seat):
             raise RuleViolation(N_("Entry %(entry)s is not at table %(table)s seat %(seat)s"), "CC-54",
                                 entry=move.entry, table=move.from_table, seat=move.from_seat)
