@@ -27,6 +27,7 @@ readings chosen where the sources are silent (docs/tournaments-seating.md has th
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from random import Random
 
 from casino.rules.cards import Card, full_deck
@@ -317,10 +318,15 @@ def with_drawn_button(table: TableSeats, button: int) -> TableSeats:
     return replace(drawn, small_blind=hand.small_blind, big_blind=hand.big_blind)
 
 
+@lru_cache(maxsize=4096)
 def _blinds_fixed(table: TableSeats) -> TableSeats:
     """A table waiting for its first hand whose blinds are still read from the button (a table just opened)
     gets them fixed as soon as it has two players, so that players arriving later find them where they
-    are instead of pushing them along."""
+    are instead of pushing them along.
+
+    Remembered by the table's value (frozen, hashable; the answer depends on nothing else): a plan asks it of
+    every table, and after the draw 1,112 tables wait for their first hand, each read again at every bust
+    (issue #37)."""
     if table.button_is_next and table.small_blind is None and table.button is not None and table.count >= 2:
         return with_drawn_button(table, table.button)
     return table
@@ -474,6 +480,14 @@ def override_seat(tables: tuple[TableSeats, ...], entry: int, to_table: int, to_
 # ---------------------------------------------------------------------------------------------- the plan
 
 
+@lru_cache(maxsize=4096)
+def _seats_exist(table: TableSeats) -> None:
+    """CC-54: every player of ``table`` sits in one of its seats; remembered by the table's value (a table a
+    plan checked and nothing changed since is not checked again at the next bust: issue #37)."""
+    for seat, _entry in table.players:
+        _check_seat(table, seat, "CC-54")
+
+
 def breaking_sequence(tables: tuple[TableSeats, ...], break_order: tuple[int, ...]) -> list[int]:
     """The order tables break in (CC-55): the announced order, then the others, highest number first."""
     present = {t.table for t in tables}
@@ -523,8 +537,14 @@ def plan(tables: tuple[TableSeats, ...], *, options: HouseOptions, break_order: 
         raise RuleViolation(N_("A table is listed twice"), "CC-54")
     seen: set[int] = set()
     for t in tables:
+        try:
+            _seats_exist(t)
+            wrong_seat = False
+        except RuleViolation:  # refused below at its seat, in the order the table lists its players
+            wrong_seat = True
         for seat, entry in t.players:
-            _check_seat(t, seat, "CC-54")
+            if wrong_seat:
+                _check_seat(t, seat, "CC-54")
             if entry in seen:
                 raise RuleViolation(N_("Entry %(entry)s is seated twice"), "CC-54", entry=entry)
             seen.add(entry)
