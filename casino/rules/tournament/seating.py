@@ -318,7 +318,6 @@ def with_drawn_button(table: TableSeats, button: int) -> TableSeats:
     return replace(drawn, small_blind=hand.small_blind, big_blind=hand.big_blind)
 
 
-@lru_cache(maxsize=4096)
 def _blinds_fixed(table: TableSeats) -> TableSeats:
     """A table waiting for its first hand whose blinds are still read from the button (a table just opened)
     gets them fixed as soon as it has two players, so that players arriving later find them where they
@@ -327,6 +326,18 @@ def _blinds_fixed(table: TableSeats) -> TableSeats:
     Remembered by the table's value (frozen, hashable; the answer depends on nothing else): a plan asks it of
     every table, and after the draw 1,112 tables wait for their first hand, each read again at every bust
     (issue #37)."""
+    try:
+        return _blinds_fixed_remembered(table)
+    except TypeError:  # a table built by hand with a list for its players: not hashable, read now
+        return _blinds_fixed_now(table)
+
+
+@lru_cache(maxsize=4096)
+def _blinds_fixed_remembered(table: TableSeats) -> TableSeats:
+    return _blinds_fixed_now(table)
+
+
+def _blinds_fixed_now(table: TableSeats) -> TableSeats:
     if table.button_is_next and table.small_blind is None and table.button is not None and table.count >= 2:
         return with_drawn_button(table, table.button)
     return table
@@ -480,10 +491,21 @@ def override_seat(tables: tuple[TableSeats, ...], entry: int, to_table: int, to_
 # ---------------------------------------------------------------------------------------------- the plan
 
 
-@lru_cache(maxsize=4096)
 def _seats_exist(table: TableSeats) -> None:
     """CC-54: every player of ``table`` sits in one of its seats; remembered by the table's value (a table a
     plan checked and nothing changed since is not checked again at the next bust: issue #37)."""
+    try:
+        _seats_checked(table)
+    except TypeError:  # not hashable (a list for its players): checked now
+        _check_seats_of(table)
+
+
+@lru_cache(maxsize=4096)
+def _seats_checked(table: TableSeats) -> None:
+    _check_seats_of(table)
+
+
+def _check_seats_of(table: TableSeats) -> None:
     for seat, _entry in table.players:
         _check_seat(table, seat, "CC-54")
 
