@@ -128,3 +128,21 @@ def test_a_kept_replay_of_a_write_rolled_back_is_not_taken_for_another_record_of
     t.refresh_from_db()
     assert event_reads.tournament_state(t) == replay(event_reads.tournament_record(t))
     assert [e.kind for e in event_reads.tournament_state(t).clock_events] == ["start"]
+
+
+def test_the_next_write_goes_on_from_the_kept_replay_its_last_row_matching(
+    sunday_event, director_dora, floor_fede, monkeypatch
+):
+    """Issue #37: the kept replay whose last event is the stored record's last row is taken as it is: the
+    write neither reads the record nor copies a replay."""
+    from tournaments import writing
+
+    t = sunday_event
+    started(t, director_dora, floor_fede)
+    read = []
+    monkeypatch.setattr(writing, "replayer_as_read", lambda pk: read.append(pk))
+    act(services.clock_command, t, director_dora, kind="start")
+    act(services.clock_command, t, director_dora, kind="pause")
+    assert read == []
+    t.refresh_from_db()
+    assert [e.kind for e in event_reads.tournament_state(t).clock_events] == ["start", "pause"]
