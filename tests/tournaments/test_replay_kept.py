@@ -10,6 +10,7 @@ import sys
 
 import pytest
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
 from casino.rules.errors import RuleViolation
@@ -17,7 +18,7 @@ from casino.rules.tournament.record import Replayer, replay
 from tests.conftest import ROOT, database_url_for_servers
 from tests.tournaments.conftest import act, register
 from tournaments import services
-from tournaments.models import TournamentEvent
+from tournaments.models import Tournament, TournamentEvent
 from tournaments.reads import event as event_reads
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -97,4 +98,51 @@ def test_a_write_after_the_other_processs_goes_on_from_this_processs_replay_not_
     assert replayed == []
     t.refresh_from_db()
     assert event_reads.tournament_state(t) == replay(event_reads.tournament_record(t))
+    assert [e.kind for e in event_reads.tournament_state(t).clock_events] == ["start", "pause"]
+
+
+def test_a_kept_replay_of_a_write_rolled_back_is_not_taken_for_another_record_of_its_length(
+    sunday_event, director_dora, floor_fede
+):
+    """Issue #37: the kept replay is checked against the stored record's last row (its seq, type and time),
+    not a count of every row. A write whose transaction rolled back after it kept its replay left one at the
+    next version; another record of the same length at that version (its last event another) is not it."""
+    t = sunday_event
+    started(t, director_dora, floor_fede)
+    t.refresh_from_db()
+    version, length = t.version, len(event_reads.tournament_record(t))
+
+    class RolledBack(Exception):
+        pass
+
+    with pytest.raises(RolledBack), transaction.atomic():  # the clock's start, kept, then rolled back
+        act(services.clock_command, t, director_dora, kind="start")
+        raise RolledBack
+    # written around the application at the same version: a refusal recorded, not the clock's start
+    TournamentEvent.objects.create(tournament=t, seq=length + 1, at=timezone.now(), type="refused",
+                                   data={"reason": "test", "clause": "CC-26"}, by=director_dora)
+    Tournament.objects.filter(pk=t.pk).update(version=version + 1)
+    t.refresh_from_db()
+    # from the kept replay the clock runs and a start is refused (TDA-23); from the record it starts
+    act(services.clock_command, t, director_dora, kind="start")
+    t.refresh_from_db()
+    assert event_reads.tournament_state(t) == replay(event_reads.tournament_record(t))
+    assert [e.kind for e in event_reads.tournament_state(t).clock_events] == ["start"]
+
+
+def test_the_next_write_goes_on_from_the_kept_replay_its_last_row_matching(
+    sunday_event, director_dora, floor_fede, monkeypatch
+):
+    """Issue #37: the kept replay whose last event is the stored record's last row is taken as it is: the
+    write neither reads the record nor copies a replay."""
+    from tournaments import writing
+
+    t = sunday_event
+    started(t, director_dora, floor_fede)
+    read = []
+    monkeypatch.setattr(writing, "replayer_as_read", lambda pk: read.append(pk))
+    act(services.clock_command, t, director_dora, kind="start")
+    act(services.clock_command, t, director_dora, kind="pause")
+    assert read == []
+    t.refresh_from_db()
     assert [e.kind for e in event_reads.tournament_state(t).clock_events] == ["start", "pause"]

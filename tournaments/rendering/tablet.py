@@ -202,7 +202,7 @@ def _binding_view(engine, seat: int) -> dict[str, Any] | None:
 def race_due_view(state, number: int, names: dict[int, str]) -> dict[str, Any] | None:
     """Issue #36: the chip race table ``number`` owes (TDA-24-A, CC-68/69), computed from its stacks: who
     races how many odd chips, for the dealer to run in one tap ("colour-up"); None when it owes none."""
-    due = next((d for d in chip_race.races_due(state, timezone.now()) if d.table == number), None)
+    due = next((d for d in chip_race.races_due(state, timezone.now(), tables=(number,)) if d.table == number), None)
     if due is None:
         return None
     return {"removed": due.removed, "into": due.into, "cards": due.cards,

@@ -51,7 +51,7 @@ from casino.rules.holdem import HoldemHand, Phase, action_from_dict
 from casino.rules.holdem.actions import BETTING_KINDS
 from casino.rules.holdem.hand import ENDED
 from casino.rules.shuffle import SYSTEM_RANDOM
-from casino.rules.tournament import chip_race, clock
+from casino.rules.tournament import chip_race, clock, record
 from casino.rules.tournament.structure import Structure
 from casino.rules.tournament.table_hand import clock_expiry_record, next_hand_setup
 from casino.writes import NotAllowed, asked_for
@@ -129,14 +129,16 @@ def start_hand(*, table: DealtTable, by, key: str, expected_version: int) -> Tab
             raise RuleViolation(N_("The clock is not running: no hand is dealt."), "TDA-23")
         if reading.on_break:
             raise RuleViolation(N_("The tournament is on a break: the next hand is dealt when it ends."), "TDA-23")
-        if any(due.table == w.table.number for due in chip_race.races_due(state, w.now)):
+        if chip_race.races_due(state, w.now, tables=(w.table.number,)):
             # issue #36: the stacks left off the smallest chip in play are raced first, in one tap
             raise RuleViolation(N_("Table %(table)s races its odd chips first: the colour-up (TDA-24-A)."),
                                 "TDA-24-A", table=w.table.number)
         level = clock.level_for_hand(structure, events, w.now,
                                      hand_for_hand_seconds=setup.options.hand_for_hand_seconds)
         deck = _deck_for_the_hand(w.table, setup.options, reading.level_number)
-        chips = {e.entry: e.stack for e in state.in_play}
+        # the stacks of the players at this table, not the whole field's (issue #37)
+        chips = {n: e.stack for n, e in ((n, state.entry(n)) for _s, n in seats.players)
+                 if e.status in record.IN_PLAY}
         unit = min(structure.denominations_at(reading.step), default=1)
         plan = next_hand_setup(seats, chips, level, options=setup.options, chip_unit=unit,
                                players_in_event=state.players_left, sitting_out=_sitting_out(w.table, last))

@@ -319,7 +319,7 @@ def race_odd_chips(*, tournament, by, key: str, expected_version: int | None, ta
     def work(w: EventWrite) -> None:
         w.state.table(table)
         between_hands(w, table)
-        due = next((d for d in chip_race.races_due(w.state, w.now) if d.table == table), None)
+        due = next((d for d in chip_race.races_due(w.state, w.now, tables=(table,)) if d.table == table), None)
         if due is None:
             raise RuleViolation(N_("Table %(table)s has no odd chips to race."), "TDA-24-A", table=table)
         _record_race(w, table, due.odd_chips, removed=due.removed, into=due.into, smallest_left=due.smallest_left,

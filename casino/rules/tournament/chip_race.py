@@ -21,6 +21,7 @@ play, and what does not make a whole chip is removed) is ``exchange_leftover``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from random import Random
 
@@ -181,10 +182,11 @@ def race_due(table: int, players: tuple[tuple[int, int], ...] | list[tuple[int, 
     return RaceDue(table=table, removed=removed, into=into, smallest_left=into, odd_chips=odd)
 
 
-def races_due(state, now) -> tuple[RaceDue, ...]:
+def races_due(state, now, *, tables: Iterable[int] | None = None) -> tuple[RaceDue, ...]:
     """Every table's race still owed at ``now`` (a ``record.TournamentState``), table by table: from the break
     that removes a denomination on (the race is run during the break, TDA-24-A), until it is run. Nothing
-    before the clock starts, nor once the event is over."""
+    before the clock starts, nor once the event is over. ``tables``: only those tables' (a tablet's tap asks
+    for its own, and reads only its players' stacks, not the field's: issue #37)."""
     from casino.rules.tournament.clock import clock_at
     from casino.rules.tournament.structure import Structure
 
@@ -199,7 +201,26 @@ def races_due(state, now) -> tuple[RaceDue, ...]:
     in_play = structure.denominations_at(reading.step)
     if len(in_play) == len(structure.denominations):
         return ()
-    stacks = {e.entry: e.stack for e in state.in_play}
-    due = (race_due(t.table, t.players, stacks, denominations=tuple(structure.denominations), in_play=in_play)
-           for t in state.tables)
+    if tables is None:
+        asked = state.tables
+    else:
+        asked = [t for t in (state.table_in_play(n) for n in dict.fromkeys(tables)) if t is not None]
+    due = (race_due(t.table, t.players, _stacks_in_play(state, t.players),
+                    denominations=tuple(structure.denominations), in_play=in_play)
+           for t in asked)
     return tuple(d for d in due if d is not None)
+
+
+def _stacks_in_play(state, players) -> dict[int, int]:
+    """entry -> chips of the players still in among ``players`` (seat, entry)."""
+    from casino.rules.tournament.record import IN_PLAY
+
+    stacks = {}
+    for _seat, number in players:
+        try:
+            e = state.entry(number)
+        except RuleViolation:  # not an entry of the event: as a stack the field does not list
+            continue
+        if e.status in IN_PLAY:
+            stacks[number] = e.stack
+    return stacks

@@ -19,6 +19,7 @@ the start of the hand), CC-30/31 (absent stacks removed, unless held), CC-34 (wi
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any
@@ -146,6 +147,11 @@ class TournamentState:
     dealt_sitting_out: tuple[tuple[int, int, int, int], ...] = ()
     #: the qualifying series and the Final Stage (CC-05..CC-10); None for an event without series
     qualifying: flights.Qualifying | None = None
+    #: what the replay counted as it went (issue #37): (players still in, their chips), and the tables by number.
+    #: None for a state built by hand: then they are counted from ``entries`` and ``tables`` when asked. Not
+    #: part of the state's identity (they only say again what ``entries`` and ``tables`` say).
+    counted: tuple[int, int] | None = field(default=None, compare=False, repr=False)
+    tables_by_number: Mapping[int, TableSeats] | None = field(default=None, compare=False, repr=False)
 
     def sitting_out_seats(self, table: int) -> tuple[int, ...]:
         """The seats at ``table`` whose players sit its next hand out (C-03, CC-53, CC-57, TDA-10)."""
@@ -177,7 +183,10 @@ class TournamentState:
         return found
 
     def table_in_play(self, number: int) -> TableSeats | None:
-        """Table ``number``'s seats, or None when it is not in play (``table`` refuses instead)."""
+        """Table ``number``'s seats, or None when it is not in play (``table`` refuses instead). A replayed
+        state looks it up by number: a tap asks for its table, of 1,112 at 10,000 entries (issue #37)."""
+        if self.tables_by_number is not None:
+            return self.tables_by_number.get(number)
         return next((t for t in self.tables if t.table == number), None)
 
     @property
@@ -186,11 +195,12 @@ class TournamentState:
 
     @property
     def players_left(self) -> int:
-        return len(self.in_play)
+        # counted by the replay as it applied each event: every write asks, and the field is 10,000 (issue #37)
+        return self.counted[0] if self.counted is not None else len(self.in_play)
 
     @property
     def chips_in_play(self) -> int:
-        return sum(e.stack for e in self.in_play)
+        return self.counted[1] if self.counted is not None else sum(e.stack for e in self.in_play)
 
     def survivors(self) -> tuple[int, ...]:
         """Entries still in, the biggest stack first."""
@@ -349,6 +359,14 @@ class _Replay:
         self.sitting_out: dict[int, int] = {}
         self.dealt_sitting_out: list[tuple[int, int, int, int]] = []
         self.qualifying: flights.Qualifying | None = None  # frozen: replaced at each change
+        # issue #37: what every write asks of the state, kept as each event is applied instead of counted over
+        # the field at each freeze: the players still in and their chips, and whether ``entries`` and ``tables``
+        # are in number order (they almost always are: entries are numbered as they register, the draw opens
+        # tables 1, 2, 3...), so that freezing them is one copy of their values, not a sort
+        self.players_in = 0
+        self.chips_in = 0
+        self.entries_in_order = True
+        self.tables_in_order = True
 
     def copy(self) -> _Replay:
         """A replay of its own at the same point: each container copied, not what it holds (entries, tables,
@@ -368,8 +386,27 @@ class _Replay:
         old = self.entry(number)
         values = {f: getattr(old, f) for f in EntryState.__slots__}
         values.update(changes)
-        self.entries[number] = EntryState(**values)
-        return self.entries[number]
+        new = self.entries[number] = EntryState(**values)
+        self._count(old, -1)
+        self._count(new, 1)
+        return new
+
+    def _count(self, e: EntryState, sign: int) -> None:
+        if e.status in IN_PLAY:
+            self.players_in += sign
+            self.chips_in += sign * e.stack
+
+    def add_entry(self, e: EntryState) -> None:
+        if self.entries and e.entry < next(reversed(self.entries)):
+            self.entries_in_order = False
+        self.entries[e.entry] = e
+        self._count(e, 1)
+
+    def put_table(self, t: TableSeats) -> None:
+        """Table ``t`` in play: a table new to the replay is added after the others."""
+        if t.table not in self.tables and self.tables and t.table < next(reversed(self.tables)):
+            self.tables_in_order = False
+        self.tables[t.table] = t
 
     def unseat(self, number: int) -> None:
         e = self.entry(number)
@@ -386,17 +423,28 @@ class _Replay:
         self.update(number, status=status, stack=0, table=None, seat=None)
         self.eliminations.append(Elimination(entry=number, order=seq, how=how, **extra))
 
-    def freeze(self) -> TournamentState:
+    def freeze(self, voided: tuple[int, ...] = ()) -> TournamentState:
+        """The state as it stands. Its containers are copies of the replay's (a tuple of 10,000 entries is one
+        copy of references, the entries themselves shared: frozen, replaced when they change, never changed in
+        place); the dicts were put back in number order first if something was added out of order."""
+        if not self.entries_in_order:
+            self.entries = dict(sorted(self.entries.items()))
+            self.entries_in_order = True
+        if not self.tables_in_order:
+            self.tables = dict(sorted(self.tables.items()))
+            self.tables_in_order = True
+        tables = tuple(self.tables.values())
         return TournamentState(
             setup=self.setup, registration=self.registration,
-            entries=tuple(self.entries[n] for n in sorted(self.entries)),
-            tables=tuple(self.tables[n] for n in sorted(self.tables)),
+            entries=tuple(self.entries.values()),
+            tables=tables,
             halted=tuple(self.halted), broken=tuple(self.broken), clock_events=tuple(self.clock),
             hand_for_hand=self.hand_for_hand, hand_for_hand_hands=self.hfh_hands,
             eliminations=tuple(self.eliminations), prize_pool=self.prize_pool, refusals=self.refusals,
             pending_plan=self.pending, results=self.results, finished=self.finished, last_seq=self.last_seq,
             penalties=tuple(self.penalties), sitting_out=tuple(sorted(self.sitting_out.items())),
-            dealt_sitting_out=tuple(self.dealt_sitting_out), qualifying=self.qualifying,
+            dealt_sitting_out=tuple(self.dealt_sitting_out), qualifying=self.qualifying, voided=voided,
+            counted=(self.players_in, self.chips_in), tables_by_number={t.table: t for t in tables},
         )
 
     # the events
@@ -429,7 +477,7 @@ class _Replay:
         number = int(ev["entry"])
         if number in self.entries:
             raise RuleViolation(N_("Entry %(entry)s is registered already"), "CC-26", entry=number)
-        self.entries[number] = EntryState(entry=number, reentry_of=ev.get("reentry_of"))
+        self.add_entry(EntryState(entry=number, reentry_of=ev.get("reentry_of")))
 
     def on_refused(self, ev):
         self.refusals += 1
@@ -475,7 +523,7 @@ class _Replay:
         if ev.get("why") in ("draw", "redraw", "final_table") and ev.get("button") is not None:
             # CC-82: the button drawn with the seats is where the next hand's button is
             changes.update(button=int(ev["button"]), button_is_next=True, small_blind=None, big_blind=None)
-        self.tables[table] = _replace_table(t, **changes)
+        self.put_table(_replace_table(t, **changes))
         if table in self.broken:
             self.broken.remove(table)
         self.update(number, status="seated", stack=int(ev.get("chips", e.stack)), table=table, seat=seat)
@@ -769,6 +817,9 @@ class Replayer:
 
     def __init__(self, events: list[dict[str, Any]] = ()) -> None:
         self.events: list[dict[str, Any]] = list(events)
+        # the highest seq, kept as events are appended (counted over the whole record at each freeze, it cost
+        # the record's length at every write: issue #37)
+        self._last_seq = max((int(e["seq"]) for e in self.events), default=0)
         self._rebuild()
 
     def _rebuild(self) -> None:
@@ -787,10 +838,12 @@ class Replayer:
         twin._replay = self._replay.copy()
         twin._voided = self._voided
         twin._state = self._state
+        twin._last_seq = self._last_seq
         return twin
 
     def append(self, event: dict[str, Any]) -> None:
         self.events.append(event)
+        self._last_seq = max(self._last_seq, int(event["seq"]))
         if event["type"] == "correction":
             self._rebuild()
         else:
@@ -799,10 +852,8 @@ class Replayer:
 
     def state(self) -> TournamentState:
         if self._state is None:
-            self._replay.last_seq = max((int(e["seq"]) for e in self.events), default=0)
-            state = self._replay.freeze()
-            self._state = TournamentState(**{**{f: getattr(state, f) for f in TournamentState.__slots__},
-                                             "voided": self._voided})
+            self._replay.last_seq = self._last_seq
+            self._state = self._replay.freeze(self._voided)
         return self._state
 
 

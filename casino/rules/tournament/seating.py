@@ -27,6 +27,7 @@ readings chosen where the sources are silent (docs/tournaments-seating.md has th
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from random import Random
 
 from casino.rules.cards import Card, full_deck
@@ -320,7 +321,23 @@ def with_drawn_button(table: TableSeats, button: int) -> TableSeats:
 def _blinds_fixed(table: TableSeats) -> TableSeats:
     """A table waiting for its first hand whose blinds are still read from the button (a table just opened)
     gets them fixed as soon as it has two players, so that players arriving later find them where they
-    are instead of pushing them along."""
+    are instead of pushing them along.
+
+    Remembered by the table's value (frozen, hashable; the answer depends on nothing else): a plan asks it of
+    every table, and after the draw 1,112 tables wait for their first hand, each read again at every bust
+    (issue #37)."""
+    try:
+        return _blinds_fixed_remembered(table)
+    except TypeError:  # a table built by hand with a list for its players: not hashable, read now
+        return _blinds_fixed_now(table)
+
+
+@lru_cache(maxsize=4096)
+def _blinds_fixed_remembered(table: TableSeats) -> TableSeats:
+    return _blinds_fixed_now(table)
+
+
+def _blinds_fixed_now(table: TableSeats) -> TableSeats:
     if table.button_is_next and table.small_blind is None and table.button is not None and table.count >= 2:
         return with_drawn_button(table, table.button)
     return table
@@ -474,6 +491,25 @@ def override_seat(tables: tuple[TableSeats, ...], entry: int, to_table: int, to_
 # ---------------------------------------------------------------------------------------------- the plan
 
 
+def _seats_exist(table: TableSeats) -> None:
+    """CC-54: every player of ``table`` sits in one of its seats; remembered by the table's value (a table a
+    plan checked and nothing changed since is not checked again at the next bust: issue #37)."""
+    try:
+        _seats_checked(table)
+    except TypeError:  # not hashable (a list for its players): checked now
+        _check_seats_of(table)
+
+
+@lru_cache(maxsize=4096)
+def _seats_checked(table: TableSeats) -> None:
+    _check_seats_of(table)
+
+
+def _check_seats_of(table: TableSeats) -> None:
+    for seat, _entry in table.players:
+        _check_seat(table, seat, "CC-54")
+
+
 def breaking_sequence(tables: tuple[TableSeats, ...], break_order: tuple[int, ...]) -> list[int]:
     """The order tables break in (CC-55): the announced order, then the others, highest number first."""
     present = {t.table for t in tables}
@@ -523,8 +559,14 @@ def plan(tables: tuple[TableSeats, ...], *, options: HouseOptions, break_order: 
         raise RuleViolation(N_("A table is listed twice"), "CC-54")
     seen: set[int] = set()
     for t in tables:
+        try:
+            _seats_exist(t)
+            wrong_seat = False
+        except RuleViolation:  # refused below at its seat, in the order the table lists its players
+            wrong_seat = True
         for seat, entry in t.players:
-            _check_seat(t, seat, "CC-54")
+            if wrong_seat:
+                _check_seat(t, seat, "CC-54")
             if entry in seen:
                 raise RuleViolation(N_("Entry %(entry)s is seated twice"), "CC-54", entry=entry)
             seen.add(entry)
@@ -558,8 +600,12 @@ def _change(tables, by_number, sequence, players, options, rng) -> Plan:
         moves, cards = _break(by_number, broken, current, rng)
     # (4) Balance.
     moves = _balance(current, remaining, moves)
-    # Who is dealt in is read from the tables as the next hand finds them, every move made.
-    after = {t.table: t for t in apply(tables, Plan(moves=tuple(moves), broken=tuple(broken)))}
+    # Who is dealt in is read from the tables as the next hand finds them, every move made: the tables the
+    # moves reach, applied with those they leave and those that break (the others are as they were; applying
+    # the plan to all 1,112 tables only to read the few it reaches cost the field at every bust, issue #37).
+    touched = {t for m in moves for t in (m.from_table, m.to_table)} | set(broken)
+    after = {t.table: t for t in apply(tuple(by_number[n] for n in sorted(touched)),
+                                       Plan(moves=tuple(moves), broken=tuple(broken)))}
     moves = [replace(m, sits_out=_sits_out(after[m.to_table], next_hand(after[m.to_table]), m.to_seat, options))
              for m in moves]
     return Plan(moves=tuple(moves), broken=tuple(broken), cards=cards)
@@ -568,7 +614,6 @@ def _change(tables, by_number, sequence, players, options, rng) -> Plan:
 def _break(by_number, broken, current, rng):
     """TDA-10, CC-56: the broken tables' players drawn into the open seats that keep the others even."""
     leaving = [(t.table, seat, entry) for n in broken for t in [by_number[n]] for seat, entry in t.players]
-    hands = {n: next_hand(t) for n, t in current.items()}
     # How many each table receives: one at a time to the table with the fewest (ties drawn).
     counts = {n: t.count for n, t in current.items()}
     room = {n: len(t.open_seats()) for n, t in current.items()}
@@ -583,7 +628,8 @@ def _break(by_number, broken, current, rng):
         if not k:
             continue
         open_seats = list(current[n].open_seats())
-        sb = _small_blind_seat(hands[n])
+        # the next hand read only at the tables that receive a player (issue #37: not at all 1,112)
+        sb = _small_blind_seat(next_hand(current[n]))
         # Never the small blind's seat while the table has another open seat (TDA-11-A's reading).
         preferred = [s for s in open_seats if s != sb]
         rng.shuffle(preferred)
@@ -665,15 +711,23 @@ def apply(tables: tuple[TableSeats, ...], plan: Plan) -> tuple[TableSeats, ...]:
         base = by_number.get(number, TableSeats(number, seats, ()))
         by_number[number] = replace(base, seats=seats)
     before = sorted(e for t in tables for _, e in t.players)
+    # where each player sits, found once (the first table that lists him, as ``_seated`` reads them): looked
+    # up for each move instead of every table searched per move (issue #37: a break at 1,112 tables)
+    where: dict[int, tuple[TableSeats, int]] = {}
+    for table in by_number.values():
+        for seat, entry in table.players:
+            where.setdefault(entry, (table, seat))
     moving: dict[int, Move] = {}
     for move in plan.moves:
         if move.entry in moving:
             raise RuleViolation(N_("Entry %(entry)s moves twice in one plan"), "CC-54", entry=move.entry)
         moving[move.entry] = move
-        if move.from_table is None and move.why in ("draw", "late", "reentry") and move.entry not in before:
+        if move.from_table is None and move.why in ("draw", "late", "reentry") and move.entry not in where:
             before.append(move.entry)  # a newcomer: a late entry or re-entry (TDA-08-A), a draw
             continue
-        table, seat = _seated(tuple(by_number.values()), move.entry)
+        if move.entry not in where:
+            raise RuleViolation(N_("Entry %(entry)s has no seat"), "TDA-07", entry=move.entry)
+        table, seat = where[move.entry]
         if move.from_table is not None and (table.table, seat) != (move.from_table, move.from_seat):
             raise RuleViolation(N_("Entry %(entry)s is not at table %(table)s seat %(seat)s"), "CC-54",
                                 entry=move.entry, table=move.from_table, seat=move.from_seat)

@@ -7,6 +7,7 @@ import pytest
 from casino.rules.errors import RuleViolation
 from casino.rules.tournament.record import (
     EVENT_TYPES,
+    Replayer,
     check_sequence,
     effective_events,
     plan_from_dict,
@@ -416,3 +417,49 @@ def test_a_player_moved_to_a_table_before_its_first_hand_finds_the_drawn_blinds_
     where = next_hand(state.table(4))
     assert (where.button, where.small_blind, where.big_blind) == (7, 1, 2)
     assert state.sitting_out_seats(4) == (8,)
+
+
+def _counted_again(state):
+    """What the state says counted over the field, as before issue #37."""
+    in_play = [e for e in state.entries if e.status in ("registered", "seated")]
+    return len(in_play), sum(e.stack for e in in_play)
+
+
+def test_players_left_and_chips_kept_as_each_event_applies_are_the_field_counted_CC_18_CC_30_CC_34():
+    """Issue #37: the replay counts the players still in and their chips as it applies each event, instead of
+    gathering every entry at each write; through busts, a withdrawal, an absent stack removed, a hand and a
+    correction the counts are the field's, and the tables are found by number as in the list."""
+    r = started(entries=6)
+    replayer = Replayer(r.events)
+    steps = [
+        ("hand", dict(table=1, hand=1, button=1, small_blind=2, big_blind=3,
+                      players=[{"entry": 1, "seat": 1, "start": 10_000, "end": 0},
+                               {"entry": 2, "seat": 2, "start": 10_000, "end": 20_000}])),
+        ("bust", dict(entry=1, table=1, hand=1)),
+        ("withdrawal", dict(entry=3, chips_removed=10_000)),
+        ("chips_removed", dict(entry=4, chips=10_000, reason="absent")),
+        ("chip_count", dict(entry=5, chips=9_000)),
+    ]
+    for type_, fields in steps:
+        seq = r.add(type_, **fields)
+        replayer.append(r.events[-1])
+        state = replayer.state()
+        assert (state.players_left, state.chips_in_play) == _counted_again(state), type_
+        assert state == replay(r.events) and state.last_seq == seq
+    r.add("correction", voids=2 + 6 + 1 + 6 + 2, reason="the wrong player busted",
+          replaces={"type": "bust", "entry": 6, "table": 1, "hand": 1})
+    replayer.append(r.events[-1])
+    state = replayer.state()
+    assert (state.players_left, state.chips_in_play) == _counted_again(state)
+    assert state.table_in_play(1) == next(t for t in state.tables if t.table == 1)
+    assert state.table_in_play(2) is None
+
+
+def test_entries_registered_out_of_number_order_are_frozen_in_number_order_CC_26():
+    r = Record()
+    r.add("registration_opened")
+    for n in (3, 1, 2):
+        r.add("registered", entry=n, reentry_of=None)
+    state = replay(r.events)
+    assert [e.entry for e in state.entries] == [1, 2, 3]
+    assert state.entry(2).entry == 2 and state.players_left == 3
