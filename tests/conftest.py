@@ -309,6 +309,8 @@ def daphne_servers(tmp_path):
         if settings.REDIS_URL:
             env["REDIS_URL"] = settings.REDIS_URL
             env["CHANNEL_PREFIX"] = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
+        # Its settings are the casino's but for the password hashers (tests/server_settings.py).
+        env["DJANGO_SETTINGS_MODULE"] = "tests.server_settings"
         env.update(extra_env)  # last: a test may point the servers at a database or a Redis of its own
         servers = []
         for _ in range(count):
