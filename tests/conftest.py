@@ -107,6 +107,16 @@ def pytest_terminal_summary(terminalreporter):
         tr.write_line("  Run .ci/run (or set REDIS_URL and install chromium) to test it all.", bold=True)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _quick_password_hashing():
+    """Staff passwords hashed at one PBKDF2 iteration in the test process (tests/hashers.py): the
+    casino's million cost the suite minutes, and what a test checks of a login never depends on it."""
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["tests.hashers.QuickPBKDF2PasswordHasher"]):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _fresh_process_caches():
     """Each test starts with empty per-process caches (casino.memo): a test database reuses ids."""
@@ -299,6 +309,8 @@ def daphne_servers(tmp_path):
         if settings.REDIS_URL:
             env["REDIS_URL"] = settings.REDIS_URL
             env["CHANNEL_PREFIX"] = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
+        # Its settings are the casino's but for the password hashers (tests/server_settings.py).
+        env["DJANGO_SETTINGS_MODULE"] = "tests.server_settings"
         env.update(extra_env)  # last: a test may point the servers at a database or a Redis of its own
         servers = []
         for _ in range(count):
