@@ -28,6 +28,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
@@ -283,4 +284,8 @@ def shift_report(request):
     window = urlencode({"from": start.isoformat(), "to": end.isoformat()})
     return render(request, "tables/bank_shift.html", {
         "fragment": bank_rendering.shift_fragment(start, end), "from_value": start.isoformat(),
-        "to_value": end.isoformat(), "socket": f"/ws/tables/shift/?{window}"})
+        "to_value": end.isoformat(), "socket": f"/ws/tables/shift/?{window}",
+        # the window's fields as a director reads and picks them: the casino's local time to the second (the exact
+        # window, which the signature and the export name, travels in the links and the signing form)
+        "from_field": localtime(start).strftime("%Y-%m-%dT%H:%M:%S"),
+        "to_field": localtime(end).strftime("%Y-%m-%dT%H:%M:%S")})

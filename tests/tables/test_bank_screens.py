@@ -229,3 +229,34 @@ def test_a_slip_whose_chips_left_the_cage_offers_no_voiding_and_is_refused_it(
     refused = post(client, f"/tables/slips/{slip.pk}/void", slip.version, reason="too late")
     assert refused.status_code == 422
     assert ChipSlip.objects.get(pk=slip.pk).state == "issued"
+
+
+def test_the_shift_reports_plot_is_styled_by_the_sites_css_for_every_class_it_draws(
+        client, table_one, dealer_dana, pit_boss_pat, games_director_gloria):
+    """Every class of the SVG (bars, hold dots, the difference's line, axes, legends) has a rule in casino.css, the
+    stylesheet every page loads: without them the bars draw black and the texts at the browser's default size."""
+    import re
+    from pathlib import Path
+
+    from django.conf import settings
+
+    from .test_bank import closing
+
+    start = timezone.now()
+    opened_with_float(table_one, dealer_dana, pit_boss_pat)
+    closing(table_one, dealer_dana, pit_boss_pat, short_by=1, reason="short one chip")
+    client.force_login(games_director_gloria)
+    page = client.get("/tables/shift/", {"from": start.isoformat(), "to": timezone.now().isoformat()}).content.decode()
+    svg = page[page.index('<svg class="shift-plot"'):page.index("</svg>")]
+    drawn = {name for classes in re.findall(r'class="([^"]+)"', svg) for name in classes.split()}
+    css = (Path(settings.BASE_DIR) / "static" / "css" / "casino.css").read_text()
+    assert {"plot-bar", "plot-loss", "plot-axis", "plot-difference"} <= drawn
+    assert [name for name in sorted(drawn) if f".{name}" not in css] == []
+
+
+def test_the_shift_reports_window_reads_in_local_time_to_the_second_and_is_shown_again_as_picked(
+        client, games_director_gloria):
+    client.force_login(games_director_gloria)
+    page = client.get("/tables/shift/", {"from": "2026-11-27T14:00:00", "to": "2026-11-27T22:30:15"}).content.decode()
+    assert 'type="datetime-local" step="1" name="from" value="2026-11-27T14:00:00"' in page
+    assert 'name="to" value="2026-11-27T22:30:15"' in page
