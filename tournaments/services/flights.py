@@ -17,7 +17,7 @@ from casino.rules.shuffle import SYSTEM_RANDOM
 from casino.rules.tournament import clock, flights, seating
 from casino.rules.tournament.structure import Level
 from tournaments.models import Tournament
-from tournaments.services.seating import record_plan
+from tournaments.services.seating import record_plan, record_the_draw
 from tournaments.writing import (
     EventWrite,
     TournamentResult,
@@ -153,13 +153,7 @@ def start_series(*, tournament, by, key: str, expected_version: int, series: int
             raise RuleViolation(N_("Series %(series)s needs at least two players to start"), "CC-05",
                                 series=int(series))
         w.record("series_started", series=int(series))
-        tables, moves = seating.draw_seats(players, setup.seats_per_table, w.rng, why="draw")
-        buttons = {t.table: t.button for t in tables}
-        occupied = {t.table: [s for s, _ in t.players] for t in tables}
-        for move in moves:
-            w.record("seated", entry=move.entry, table=move.to_table, seat=move.to_seat, chips=setup.starting_stack,
-                     why="draw", button=buttons.get(move.to_table), occupied=occupied.get(move.to_table, []),
-                     from_table=None, from_seat=None, sits_out=False)
+        tables = record_the_draw(w, players, setup, w.rng)
         w.row.status = Tournament.Status.RUNNING
         w.audit("tournament.series_started", series=int(series), entries=len(players), tables=len(tables))
 

@@ -23,6 +23,20 @@ from tournaments.writing import (
 )
 
 
+def record_the_draw(w: EventWrite, entries: list[int], setup: record.Setup, rng) -> tuple:
+    """The random draw of ``entries``' seats and the tables' buttons (TDA-07, CC-48, CC-82), each with a full stack,
+    recorded as one ``seated`` event an entry (``why: "draw"``), so a replay never draws: the event's start, and a
+    qualifying series' (CC-05, CC-06). The tables drawn."""
+    tables, moves = seating.draw_seats(entries, setup.seats_per_table, rng, why="draw")
+    buttons = {t.table: t.button for t in tables}
+    occupied = {t.table: [s for s, _ in t.players] for t in tables}
+    for move in moves:
+        w.record("seated", entry=move.entry, table=move.to_table, seat=move.to_seat, chips=setup.starting_stack,
+                 why="draw", button=buttons.get(move.to_table), occupied=occupied.get(move.to_table, []),
+                 from_table=None, from_seat=None, sits_out=False)
+    return tables
+
+
 def start_tournament(*, tournament, by, key: str, expected_version: int, rng=SYSTEM_RANDOM) -> TournamentResult:
     """Draw every registered entry's seat (TDA-07, CC-48) and the buttons (CC-82), each with a full stack;
     the draw's result is recorded, so a replay never draws."""
@@ -37,13 +51,7 @@ def start_tournament(*, tournament, by, key: str, expected_version: int, rng=SYS
         entries = [e.entry for e in w.state.entries if e.status == "registered"]
         if len(entries) < 2:
             raise RuleViolation(N_("A tournament needs at least two entries to start"), "TDA-07")
-        tables, moves = seating.draw_seats(entries, setup.seats_per_table, rng, why="draw")
-        buttons = {t.table: t.button for t in tables}
-        occupied = {t.table: [s for s, _ in t.players] for t in tables}
-        for move in moves:
-            w.record("seated", entry=move.entry, table=move.to_table, seat=move.to_seat, chips=setup.starting_stack,
-                     why="draw", button=buttons.get(move.to_table), occupied=occupied.get(move.to_table, []),
-                     from_table=None, from_seat=None, sits_out=False)
+        tables = record_the_draw(w, entries, setup, rng)
         w.row.status = Tournament.Status.RUNNING
         w.audit("tournament.started", entries=len(entries), tables=len(tables))
 
