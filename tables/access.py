@@ -7,7 +7,11 @@ from django.db.models import QuerySet
 from casino.models import label_of, object_label
 from casino.roles import CARRY_CHIPS, SUPERVISE_PIT, WORK_CAGE, Role, can, has_role
 from casino.rules import bank as rules
-from tables.models import Pit, Table
+from tables.models import ChipSlip, Pit, Table
+
+#: Who opens a table's bank page, besides its dealer on duty (issue #39, docs/bank.md), and who opens a slip's page.
+BANK_SUPERVISORS = (Role.PIT_BOSS, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
+SLIP_PEOPLE = (Role.DEALER, *BANK_SUPERVISORS, Role.CAGE_CASHIER, Role.SECURITY_OFFICER)
 
 
 def is_dealer_at(user, table: Table) -> bool:
@@ -29,6 +33,11 @@ def supervises(user, table: Table) -> bool:
 
 def may_view(user, table: Table) -> bool:
     return is_dealer_at(user, table) or supervises(user, table)
+
+
+def may_see_slip(user, slip: ChipSlip) -> bool:
+    """A slip's page (its QR's): the cage, security, and its table's dealer and pit boss (docs/bank.md)."""
+    return can(user, WORK_CAGE) or can(user, CARRY_CHIPS) or may_view(user, slip.table)
 
 
 def supervised_tables(user) -> QuerySet[Table]:

@@ -39,14 +39,12 @@ from casino.audit import record_event
 from casino.bad_input import has_nul
 from casino.form_input import BadInput, version_and_key, whole
 from casino.refusals import outcome
-from casino.roles import CARRY_CHIPS, WORK_CAGE, Role, can
+from casino.roles import Role
 from casino.rules import bank as rules
 from tables import bank, bank_reads, bank_rendering
-from tables.access import is_dealer_at, supervises
+from tables.access import BANK_SUPERVISORS, SLIP_PEOPLE, is_dealer_at, may_see_slip, may_view, supervises
 from tables.models import ChipSlip, FloatCount, Table, chip_denominations
 
-SUPERVISORS = (Role.PIT_BOSS, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
-SLIP_PEOPLE = (Role.DEALER, *SUPERVISORS, Role.CAGE_CASHIER, Role.SECURITY_OFFICER)
 STALE = gettext_lazy("The slip or the table changed meanwhile: look again.")
 QUEUES = tuple(bank_rendering.QUEUE_HOMES.values())
 
@@ -79,7 +77,7 @@ def _reason(post) -> str:
 
 def _table(request, table_id: int) -> Table:
     table = get_object_or_404(Table.objects.select_related("pit", "dealer"), pk=table_id)
-    if not (is_dealer_at(request.user, table) or supervises(request.user, table)):
+    if not may_view(request.user, table):
         raise PermissionDenied
     return table
 
@@ -94,7 +92,7 @@ def _table_page(request, table: Table, *, notice: dict | None = None, status: in
 
 
 @never_cache
-@role_required(Role.DEALER, *SUPERVISORS)
+@role_required(Role.DEALER, *BANK_SUPERVISORS)
 @require_GET
 def table_bank(request, table_id: int):
     return _table_page(request, _table(request, table_id))
@@ -135,7 +133,7 @@ def _table_command(action: str, post, table: Table, by):
 
 
 @never_cache
-@role_required(Role.DEALER, *SUPERVISORS)
+@role_required(Role.DEALER, *BANK_SUPERVISORS)
 @require_POST
 def table_bank_act(request, table_id: int, action: str):
     table = _table(request, table_id)
@@ -150,11 +148,6 @@ def table_bank_act(request, table_id: int, action: str):
 # --- One slip, printable, with its QR ------------------------------------------------------------------------
 
 
-def _may_see_slip(user, slip: ChipSlip) -> bool:
-    return (can(user, WORK_CAGE) or can(user, CARRY_CHIPS) or is_dealer_at(user, slip.table)
-            or supervises(user, slip.table))
-
-
 def _slip_page(request, slip: ChipSlip, *, notice: dict | None = None, status: int = 200):
     url = request.build_absolute_uri(reverse("tables:slip", args=[slip.pk]))
     return render(request, "tables/bank_slip.html", {
@@ -166,7 +159,7 @@ def _slip_page(request, slip: ChipSlip, *, notice: dict | None = None, status: i
 
 def _slip(request, slip_id: int) -> ChipSlip:
     slip = get_object_or_404(ChipSlip.objects.select_related("table", "table__pit"), pk=slip_id)
-    if not _may_see_slip(request.user, slip):
+    if not may_see_slip(request.user, slip):
         raise PermissionDenied
     return slip
 
@@ -200,7 +193,7 @@ def slip_sign(request, slip_id: int):
 
 
 @never_cache
-@role_required(*SUPERVISORS)
+@role_required(*BANK_SUPERVISORS)
 @require_POST
 def slip_void(request, slip_id: int):
     """The pit boss voids an unused slip, with a reason (the house's procedure, docs/bank.md)."""

@@ -13,16 +13,12 @@ from urllib.parse import parse_qs
 from casino.consumers import LiveConsumer, signed_in_user
 from casino.decks import decks_group
 from casino.form_input import BadInput
-from casino.roles import CARRY_CHIPS, WORK_CAGE, Role, can, has_role, read_again
+from casino.roles import Role, has_role, read_again
 from casino.rules import bank as bank_rules
 from tables import bank_rendering, rendering
-from tables.access import is_dealer_at, supervises, supervises_pit
+from tables.access import BANK_SUPERVISORS, SLIP_PEOPLE, is_dealer_at, may_see_slip, may_view, supervises_pit
 from tables.bank import CAGE_GROUP, SECURITY_GROUP, SHIFT_GROUP, slip_group
 from tables.models import ChipSlip, Pit, Table, pit_group
-
-#: Who opens a table's bank page and a slip's page (as ``tables.bank_views``' role checks).
-BANK_SUPERVISORS = (Role.PIT_BOSS, Role.GAMES_DIRECTOR, Role.ADMINISTRATOR)
-SLIP_PEOPLE = (Role.DEALER, *BANK_SUPERVISORS, Role.CAGE_CASHIER, Role.SECURITY_OFFICER)
 
 
 class TableDealerConsumer(LiveConsumer):
@@ -93,7 +89,7 @@ class TableBankConsumer(LiveConsumer):
 
     def _allowed(self) -> bool:
         return (self.user.is_active and has_role(self.user, Role.DEALER, *BANK_SUPERVISORS)
-                and (is_dealer_at(self.user, self.table) or supervises(self.user, self.table)))
+                and may_view(self.user, self.table))
 
     def authorise(self):
         self.user = signed_in_user(self.scope)
@@ -167,9 +163,7 @@ class SlipConsumer(LiveConsumer):
         return f"slip-{self.slip.pk}"
 
     def _allowed(self) -> bool:
-        user, table = self.user, self.slip.table
-        return user.is_active and has_role(user, *SLIP_PEOPLE) and (
-            can(user, WORK_CAGE) or can(user, CARRY_CHIPS) or is_dealer_at(user, table) or supervises(user, table))
+        return self.user.is_active and has_role(self.user, *SLIP_PEOPLE) and may_see_slip(self.user, self.slip)
 
     def authorise(self):
         self.user = signed_in_user(self.scope)
