@@ -203,13 +203,14 @@ def change_deck(*, table, by, key: str, expected_version: int, deck: str, retire
 
 def _leaving(in_play: list[Deck], retire: str, back: str) -> Deck | None:
     """The deck in play that a change takes out: the one named, else the one of the new deck's back, else the only
-    one; None when none is in play (a table opened without naming its decks)."""
+    one; None when none is in play (a table opened without naming its decks). Backs are stored normalised
+    (``casino.rules.decks.Deck.receive``): compared as they are."""
     if retire:
         named = next((d for d in in_play if d.serial == retire), None)
         if named is None:
             raise RuleViolation(N_("Deck %(serial)s is not in play at this table."), "THB-21", serial=retire)
         return named
-    same_back = [d for d in in_play if d.back.strip().lower() == back.strip().lower()]
+    same_back = [d for d in in_play if d.back == back]
     if len(same_back) == 1:
         return same_back[0]
     if len(in_play) == 1:
