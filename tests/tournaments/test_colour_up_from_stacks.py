@@ -13,6 +13,7 @@ from django.utils import timezone
 from casino.models import AuditEvent
 from casino.rules.errors import RuleViolation
 from casino.rules.tournament.chip_race import races_due
+from casino.rules.tournament.record import Replayer
 from tests.tournaments.conftest import act
 from tournaments import services
 from tournaments.reads import event as event_reads
@@ -164,3 +165,15 @@ def test_the_race_run_stays_on_the_tablet_until_the_next_hand_starts(client, at_
     page = client.get(f"/tournaments/{at_the_colour_up.pk}/tables/{first_table.number}/deal/",
                       HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "data-raced" not in page and 'data-step="between-hands"' in page  # the next hand's deal ended it
+
+
+def test_tda24a_the_replay_keeps_each_tables_last_race_for_its_tablet_without_reading_the_record(at_the_colour_up,
+                                                                                               floor_fede):
+    """Issue #37: the tablet shows the race just run from the state (``last_races``), not from a scan of the whole
+    record at each render; replayed from the record it is the same race."""
+    table = state(at_the_colour_up).tables[0].table
+    assert table not in (state(at_the_colour_up).last_races or {})
+    act(services.race_odd_chips, at_the_colour_up, floor_fede, table=table, rng=random.Random(36))
+    race = event_reads.tournament_record(at_the_colour_up)[-1]
+    assert state(at_the_colour_up).last_races[table] == race
+    assert Replayer(event_reads.tournament_record(at_the_colour_up)).state().last_races == {table: race}

@@ -152,6 +152,10 @@ class TournamentState:
     #: part of the state's identity (they only say again what ``entries`` and ``tables`` say).
     counted: tuple[int, int] | None = field(default=None, compare=False, repr=False)
     tables_by_number: Mapping[int, TableSeats] | None = field(default=None, compare=False, repr=False)
+    #: each table's last chip race (its ``colour_up`` event as it stands after the corrections), kept by the replay
+    #: so that a table's screen finds it without reading the whole record (issue #37); None for a state built by
+    #: hand. Not part of the state's identity (the record says it again).
+    last_races: Mapping[int, dict[str, Any]] | None = field(default=None, compare=False, repr=False)
 
     def sitting_out_seats(self, table: int) -> tuple[int, ...]:
         """The seats at ``table`` whose players sit its next hand out (C-03, CC-53, CC-57, TDA-10)."""
@@ -367,6 +371,9 @@ class _Replay:
         self.chips_in = 0
         self.entries_in_order = True
         self.tables_in_order = True
+        # table -> its last chip race (the effective ``colour_up`` event): what the dealer's tablet shows until the
+        # table's next hand (TDA-24-A), found without a scan of the record at each render
+        self.last_races: dict[int, dict[str, Any]] = {}
 
     def copy(self) -> _Replay:
         """A replay of its own at the same point: each container copied, not what it holds (entries, tables,
@@ -445,6 +452,7 @@ class _Replay:
             penalties=tuple(self.penalties), sitting_out=tuple(sorted(self.sitting_out.items())),
             dealt_sitting_out=tuple(self.dealt_sitting_out), qualifying=self.qualifying, voided=voided,
             counted=(self.players_in, self.chips_in), tables_by_number={t.table: t for t in tables},
+            last_races=dict(self.last_races),
         )
 
     # the events
@@ -684,6 +692,7 @@ class _Replay:
             self.halted.remove(int(ev["table"]))
 
     def on_colour_up(self, ev):
+        self.last_races[int(ev["table"])] = ev
         for number, stack in ev.get("stacks") or ():
             if int(number) in self.entries and self.entries[int(number)].status in IN_PLAY:
                 self.update(int(number), stack=int(stack))
