@@ -22,7 +22,7 @@ from __future__ import annotations
 import threading
 import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from django.db import connection
@@ -240,6 +240,8 @@ class Board:
     finishes: Mapping[int, Finish] = field(default_factory=dict)  # entry -> result, once out or the winner
     leaving: Mapping[int, str] = field(default_factory=dict)  # entry -> "bust" / "withdrawal" / "disqualification"
     penalties: Mapping[int, int] = field(default_factory=dict)  # entry -> hands it still sits out (TDA-71-D)
+    #: how many of the record's events it was read from (``read_board``'s plain hands' path); not what it shows
+    read_to: int = field(default=0, compare=False)
 
     @property
     def average_stack(self) -> int | None:
@@ -289,8 +291,13 @@ def board_since(tournament_id: int, version: int) -> Board | None:
 
 def read_board(tournament: Tournament) -> Board:
     """The board from the tournament's row and its replayed record (the events this process had not read
-    yet: ``record_as_read``)."""
+    yet: ``record_as_read``). After plain hands' ends only, it is this process's newest board gone on
+    (``_only_plain_hands_since``): the whole record and field are not read again at every table's hand."""
     events, state = record_as_read(tournament.pk)
+    newest = _newest_boards.get(tournament.pk)
+    if newest is not None and _only_plain_hands_since(newest, tournament, events):
+        return replace(newest, version=tournament.version, read_to=len(events), players_left=state.players_left,
+                       chips_in_play=state.chips_in_play)
     setup = state.setup
     options = setup.options if setup is not None else HouseOptions.from_dict(tournament.house_options)
     entries = len(state.entries)
@@ -321,7 +328,22 @@ def read_board(tournament: Tournament) -> Board:
         finishes=_finishes(state),
         leaving={e.entry: e.how for e in state.eliminations},
         penalties={p.entry: state.penalty_hands_left(p.entry) for p in state.penalties if p.in_force},
+        read_to=len(events),
     )
+
+
+def _only_plain_hands_since(board: Board, tournament: Tournament, events: list[dict]) -> bool:
+    """Whether the record has gone on from ``board`` (an older version's) by plain hands' ends only: "hand"
+    events, no one's penalty served in them, the row's name and status as they were. Such a hand moves chips
+    between the players of one table (the phones show each stack from the table's hand, not from the board):
+    what the board shows stays as it was but the version and the field's counts, which the replay keeps
+    (issue #37: read again, every hand at 1,112 tables cost each process the whole record and field)."""
+    if not board.read_to or board.version >= tournament.version or len(events) <= board.read_to:
+        return False
+    if (board.name, board.status) != (tournament.name, tournament.status):
+        return False
+    return all(e["type"] == "hand" and not any(p.get("penalty") for p in e.get("players") or ())
+               for e in events[board.read_to:])
 
 
 def record_of(tournament: Tournament) -> list[dict]:
