@@ -15,6 +15,7 @@ from __future__ import annotations
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.shuffle import SYSTEM_RANDOM
 from casino.rules.tournament import clock, flights, seating
+from casino.rules.tournament.flights import day_end_due  # read by the console and the simulator too
 from casino.rules.tournament.structure import Level
 from tournaments.models import Tournament
 from tournaments.services.seating import record_plan, record_the_draw
@@ -169,28 +170,6 @@ def _reading(w: EventWrite, structure):
 
 def _levels_begun(w: EventWrite, structure) -> int:
     return clock.levels_begun(structure, _reading(w, structure))
-
-
-def day_end_due(state, structure, reading) -> tuple[str | None, int | None]:
-    """Why the day (or the series) may end now, and the level it ends at: ``level`` once the day's last level
-    is played out (CC-05), ``qualifiers`` once the series is down to its announced qualifiers; (None, None)
-    while it plays on. Read by the service and the console."""
-    q = state.qualifying
-    if q is None or not q.series or not state.tables:
-        return None, None
-    begun = clock.levels_begun(structure, reading)
-    if q.playing is not None:
-        s = q.get(q.playing)
-        end_level, seated = s.end_level, sum(1 for e in state.entries if e.status == "seated")
-        if seated <= s.qualifiers:
-            return "qualifiers", max(1, min(begun, end_level))
-    elif q.final_stage and q.day_end_level is not None:
-        end_level = q.day_end_level
-    else:
-        return None, None
-    if flights.level_played_out(begun, reading.on_break, reading.structure_ended, reading.level_number, end_level):
-        return "level", end_level
-    return None, None
 
 
 def end_day(*, tournament, by, key: str, expected_version: int, floor_counts: dict[int, int] | None = None,
