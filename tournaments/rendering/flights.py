@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
-from casino.rules.tournament import clock
+from casino.rules.tournament import chip_race, clock
 from casino.rules.tournament.flights import day_end_due
 from casino.rules.tournament.structure import Structure
 from tournaments.access import may_direct, may_work_floor
@@ -46,6 +46,9 @@ def flights_context(tournament: Tournament, user) -> dict:
                                  hand_for_hand_seconds=state.setup.options.hand_for_hand_seconds)
         due_why, due_level = day_end_due(state, structure, reading)
     tablets = tablet_tables(tournament) if state.tables else set()
+    # TDA-24-A: the tables still racing the colour-up the day ends at (bagged once raced, ``day_end_chip_race``)
+    races = ([d.table for d in chip_race.races_due(state, timezone.now())]
+             if state.tables and q is not None and state.setup.options.day_end_chip_race == "before_bagging" else [])
     tables = [{"table": t.table, "tablet": t.table in tablets,
                "players": [{"seat": seat, "entry": n, "name": names.get(n, ""), "stack": state.entry(n).stack}
                            for seat, n in t.players]} for t in state.tables]
@@ -70,7 +73,7 @@ def flights_context(tournament: Tournament, user) -> dict:
         "unassigned": unassigned, "due": DAY_END_REASONS.get(due_why) if due_why else None, "due_level": due_level,
         "days": [{"seq": d["seq"], "day": d.get("day"), "series": d.get("series"), "level": d.get("level"),
                   "bags": len(d.get("bags") or ())} for d in days],
-        "to_check_in": to_check_in, "registration": state.registration}
+        "to_check_in": to_check_in, "registration": state.registration, "races": races}
 
 
 def flights_fragment(tournament: Tournament, user) -> str:
