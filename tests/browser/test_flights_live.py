@@ -59,7 +59,7 @@ def _login(browser, server, person):
 
 
 def test_the_directors_flights_page_shows_the_series_started_and_bagged_elsewhere_without_a_reload_CC_05_CC_09(
-        daphne_servers, registering, director_dora, floor_fede, browser):
+        daphne_servers, registering, director_dora, floor_fede, browser):  # noqa: F811
     off_the_browser_thread(_series_drawn, registering, director_dora, floor_fede)
     (server,) = daphne_servers(1)
     page = _login(browser, server, director_dora)
@@ -94,7 +94,7 @@ def _bagged_with_a_phone(tournament, director, floor):
 
 
 def test_a_bagged_players_phone_shows_his_count_his_receipt_and_then_his_redrawn_seat_CC_09_CC_10(
-        daphne_servers, registering, director_dora, floor_fede, browser):
+        daphne_servers, registering, director_dora, floor_fede, browser):  # noqa: F811
     number, link = off_the_browser_thread(_bagged_with_a_phone, registering, director_dora, floor_fede)
     (server,) = daphne_servers(1)
     phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="es-ES").new_page()
