@@ -161,3 +161,19 @@ def test_tda24a_the_house_option_is_checked_and_offered_on_the_setup_page(two_se
     client.force_login(director_dora)
     html = client.get(reverse("tournaments:setup", args=[two_series.pk])).content.decode()
     assert 'name="day_end_chip_race"' in html and 'value="before_bagging" selected' in html
+
+
+def test_tda24a_the_flights_page_names_the_tables_still_to_race_before_the_bagging(two_series, director_dora,
+                                                                                  floor_fede):
+    from django.utils import translation
+
+    from tournaments.rendering.flights import flights_fragment
+
+    series_at_the_colour_up(two_series, director_dora, floor_fede, 1)
+    (table,) = [t.table for t in state_of(two_series).tables]
+    with translation.override("en"):
+        html = flights_fragment(two_series, floor_fede)
+    assert f'data-races="{table}"' in html and f"table {table} still races its odd chips (TDA-24-A)" in html
+    race_every_table(two_series, floor_fede)
+    two_series.refresh_from_db()
+    assert "data-races" not in flights_fragment(two_series, floor_fede)
