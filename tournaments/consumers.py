@@ -26,6 +26,7 @@ from tournaments.models import DealtTable, Tournament, event_screens_group, tabl
 from tournaments.reads import event as event_reads
 from tournaments.rendering import clock as clock_screen
 from tournaments.rendering import console, tablet
+from tournaments.rendering import flights as flights_screen
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +93,41 @@ class TournamentConsoleConsumer(LiveConsumer):
     def render_fragment(self, version: int | None = None) -> str:
         self.tournament.refresh_from_db()
         return console.console_fragment(self.tournament, self.user)
+
+
+class FlightsConsumer(LiveConsumer):
+    """The flights page of one event (issue #37 item 3's leftovers, CC-05..CC-10): whoever may open the page (the
+    floor's roles, ``access.FLOOR_ROLES``, as ``views.flights.flights_page``). It follows the event's group, whose
+    announcements (ids and the event's version) come at every series started, day ended with its bags, Final Stage
+    begun and receipt checked in, and at every hand's end (the tablets' stacks the counts are read from); a backlog
+    is rendered once (the fragment shows the event's version). Each push re-checks the viewer and renders his own
+    forms (``rendering.flights``)."""
+
+    goodbye_template = "casino/fragments/staff_access_ended.html"
+
+    def screen_id(self) -> str:
+        return flights_screen.SCREEN_ID
+
+    def _allowed(self) -> bool:
+        return self.user is not None and self.user.is_active and has_role(self.user, *access.FLOOR_ROLES)
+
+    def authorise(self):
+        self.user = signed_in_user(self.scope)
+        tournament_id = self.scope["url_route"]["kwargs"]["tournament_id"]
+        self.tournament = Tournament.objects.filter(pk=tournament_id).first()
+        if self.tournament is None or not self._allowed():
+            return None
+        self.coalesce_groups = frozenset({self.tournament.group_name})
+        return [self.tournament.group_name]
+
+    def still_allowed(self, version: int | None = None) -> bool:
+        # A person whose role was removed (or who was deactivated) stops receiving the page at once.
+        read_again(self.user)
+        return self._allowed() and Tournament.objects.filter(pk=self.tournament.pk).exists()
+
+    def render_fragment(self, version: int | None = None) -> str:
+        self.tournament.refresh_from_db()
+        return flights_screen.flights_fragment(self.tournament, self.user)
 
 
 class DealerTabletConsumer(LiveConsumer):

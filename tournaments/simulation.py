@@ -74,7 +74,8 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
                         on_phase: Callable[[str], None] | None = None,
                         hand_by_hand: bool = False, penalty_chance: float = 0.0,
                         payout_table=(), flights: int = 0, days: int = 2, series_end_level: int = 4,
-                        qualifiers: int | None = None, reentry_chance: float = 0.25) -> SimulationReport:
+                        qualifiers: int | None = None, reentry_chance: float = 0.25,
+                        day_end_chip_race: str = "before_bagging") -> SimulationReport:
     """Play a whole event of ``entries`` players with ``random.Random(seed)``; returns what it did.
 
     ``progress(n)`` is told of each ``n`` players out; ``on_phase(name)`` of each phase (registration,
@@ -89,7 +90,9 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
     drawn into the series, each series played from level 1 to ``series_end_level`` or until ``qualifiers``
     remain (by default a quarter of its players), its chips bagged; a player busted in a series re-enters a later
     one with ``reentry_chance``; then ``days`` - 1 days of the Final Stage, each a redraw of the bagged players
-    with their stacks, the last played to the end."""
+    with their stacks, the last played to the end. A day ending at the break where the structure colours
+    up races each table's odd chips before bagging, or at the redrawn tables as the next day starts, as the house
+    option ``day_end_chip_race`` says (TDA-24-A, CC-68/69)."""
     if all_in_chance is None:
         all_in_chance = 0.05 if hand_by_hand else 0.15
     if entries < 2:
@@ -109,7 +112,8 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
             by=director, key=f"sim-{seed}-0", name=f"Simulated event {entries}/{seed}", starts_at=START,
             buy_in=buy_in, fee=0, starting_stack=starting_stack, seats_per_table=seats,
             options={"ante_mode": ante_mode, "final_table_size": final_table_size,
-                     **({"reentry_allowed": True} if flights else {})}, payout_table=payout_table)
+                     **({"reentry_allowed": True, "day_end_chip_race": day_end_chip_race} if flights else {})},
+            payout_table=payout_table)
     report = SimulationReport(tournament=tournament, writes=1)
     version = result.version
 
@@ -255,7 +259,8 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
     phase("play")
     if flights:
         _flights(act, director, floor, state, play_on, documents, rng=rng, flights=flights, days=days,
-                 series_end_level=series_end_level, reentry_chance=reentry_chance, tablets=hand_by_hand)
+                 series_end_level=series_end_level, reentry_chance=reentry_chance, tablets=hand_by_hand,
+                 report=report)
     else:
         play_on()
 
@@ -283,7 +288,7 @@ def _playing(state) -> int:
 
 
 def _flights(act, director, floor, state, play_on, documents, *, rng, flights: int, days: int,
-             series_end_level: int, reentry_chance: float, tablets: bool) -> None:
+             series_end_level: int, reentry_chance: float, tablets: bool, report) -> None:
     """The qualifying series, one after the other, then the Final Stage's days (CC-05..CC-10), through the
     services the director's and the floor's screens use."""
     act(flight_services.draw_series, director, rng=rng)
@@ -291,7 +296,7 @@ def _flights(act, director, floor, state, play_on, documents, *, rng, flights: i
         act(flight_services.start_series, director, series=series, rng=rng)
         act(play.clock_command, director, kind="start")
         play_on()
-        _bag(act, floor, state, rng, tablets=tablets)
+        _bag(act, floor, state, rng, tablets=tablets, report=report)
         if series < flights and reentry_chance:
             # a player busted in this series re-enters a later one (the house allows re-entry): registered at the
             # desk with the same document, then drawn into a series still to play (CC-06)
@@ -311,13 +316,6 @@ def _flights(act, director, floor, state, play_on, documents, *, rng, flights: i
         last_day = day == max(days, 2)
         start = state().qualifying.next_stage_level
         act(flight_services.start_final_stage, director, end_level=None if last_day else start + 3, rng=rng)
-        for number in [t.table for t in state().tables]:
-            # TDA-24-A: a chip the skipped break removed is raced off at each new table before its first hand
-            try:
-                act(play.race_odd_chips, floor, table=number, rng=rng)
-            except RuleViolation as refused:
-                if refused.clause != "TDA-24-A":
-                    raise
         for e in state().entries:
             if e.status == "seated":
                 # CC-09: most show their receipt; one in ten forgot it and is penalised as the house says
@@ -325,14 +323,36 @@ def _flights(act, director, floor, state, play_on, documents, *, rng, flights: i
                 act(flight_services.check_in, floor, entry=e.entry,
                     receipt="" if rng.random() < 0.1 else bag.receipt)
         act(play.clock_command, director, kind="start")
+        for number in [t.table for t in state().tables]:
+            # TDA-24-A: where the house races a day's-end colour-up at the next day's tables ("next_day"), a chip
+            # the skipped break removed is raced off at each new table before its first hand, once the clock runs
+            # (the chips in play are the running level's)
+            try:
+                act(play.race_odd_chips, floor, table=number, rng=rng)
+            except RuleViolation as refused:
+                if refused.clause != "TDA-24-A":
+                    raise
+                continue
+            report.colour_ups += 1
         play_on()
         if not last_day:
-            _bag(act, floor, state, rng, tablets=tablets)
+            _bag(act, floor, state, rng, tablets=tablets, report=report)
 
 
-def _bag(act, floor, state, rng, *, tablets: bool) -> None:
+def _bag(act, floor, state, rng, *, tablets: bool, report) -> None:
     """The day's end: the floor bags each table's chips. A tablet's stacks are its counts; at a table without
-    one the floor types them (here the stacks the simulated hands left, as the floor counts them)."""
+    one the floor types them (here the stacks the simulated hands left, as the floor counts them). A day that
+    ends at the break where the structure colours up races each table's odd chips first, where the house races
+    them before bagging (``day_end_chip_race``, TDA-24-A)."""
+    if state().setup.options.day_end_chip_race == "before_bagging":
+        for number in [t.table for t in state().tables]:
+            try:
+                act(play.race_odd_chips, floor, table=number, rng=rng)
+            except RuleViolation as refused:
+                if refused.clause != "TDA-24-A":
+                    raise
+                continue  # nothing to race at this table, or no colour-up at this day's end
+            report.colour_ups += 1
     s = state()
     seated = {e.entry: e.stack for e in s.entries if e.status == "seated"}
     counts: dict[int, int] = {} if tablets else dict(seated)

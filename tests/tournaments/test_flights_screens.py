@@ -93,7 +93,8 @@ def test_the_day_ends_from_the_floors_counts_and_its_sheet_and_csv_match_the_rec
     act(services.clock_command, registering, director_dora, kind="skip", step=1)
     state = event_reads.tournament_state(registering)
     seated = [e.entry for e in state.entries if e.status == "seated"]
-    response = post(floor, registering, "day-end", **{f"count_{n}": str(10_000 + n) for n in seated})
+    # counts the chips in play make (25s at level 1): a count no chip makes is refused (CC-68)
+    response = post(floor, registering, "day-end", **{f"count_{n}": str(10_000 + 25 * n) for n in seated})
     assert response.status_code == 302 and "X-Refused" not in response
     day = TournamentEvent.objects.get(tournament=registering, type="day_ended")
     csv = floor.get(reverse("tournaments:counts_export", args=[registering.pk, day.seq]))

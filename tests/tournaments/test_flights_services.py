@@ -92,7 +92,7 @@ def test_a_table_without_a_tablet_is_counted_by_the_floor_CC_09(series_drawn, di
     assert refused.value.clause == "CC-09" and refused.value.params["table"] == 1
     assert recorded(series_drawn) == before
     s = state_of(series_drawn)
-    counts = {e.entry: 9_000 + e.entry for e in s.entries if e.status == "seated"}
+    counts = {e.entry: 9_000 + 25 * e.entry for e in s.entries if e.status == "seated"}  # in 25s, CC-68
     act(flight_services.end_day, series_drawn, floor_fede, floor_counts=counts)
     s = state_of(series_drawn)
     assert {n: s.entry(n).stack for n in counts} == counts

@@ -215,6 +215,20 @@ class Finish:
 
 
 @dataclass(frozen=True, slots=True)
+class BagNotice:
+    """A bagged player's own figures (CC-09, CC-10): his bag's count and receipt, and when and where he plays
+    next. Shown on his phone only (``rendering.phone``), from his bagging until he checks in."""
+
+    chips: int
+    day: int  # the day (or series' day) he bagged on
+    series: int | None
+    receipt: str  # his chip-count receipt's code, shown at check-in (CC-09)
+    next_day: int  # the day he plays next: the Final Stage's
+    next_level: int | None  # the level it starts at (CC-08); None while a series may still change it
+    seated: bool  # the next day has begun: his seat is drawn (CC-10) and the board's ``seats`` has it
+
+
+@dataclass(frozen=True, slots=True)
 class Board:
     """What every screen of one tournament shows at one version (no name, no ID number)."""
 
@@ -240,6 +254,7 @@ class Board:
     finishes: Mapping[int, Finish] = field(default_factory=dict)  # entry -> result, once out or the winner
     leaving: Mapping[int, str] = field(default_factory=dict)  # entry -> "bust" / "withdrawal" / "disqualification"
     penalties: Mapping[int, int] = field(default_factory=dict)  # entry -> hands it still sits out (TDA-71-D)
+    bags: Mapping[int, BagNotice] = field(default_factory=dict)  # entry -> its bag, until it checks in (CC-09)
     #: how many of the record's events it was read from (``read_board``'s plain hands' path); not what it shows
     read_to: int = field(default=0, compare=False)
 
@@ -328,6 +343,7 @@ def read_board(tournament: Tournament) -> Board:
         finishes=_finishes(state),
         leaving={e.entry: e.how for e in state.eliminations},
         penalties={p.entry: state.penalty_hands_left(p.entry) for p in state.penalties if p.in_force},
+        bags=_bags(state),
         read_to=len(events),
     )
 
@@ -344,6 +360,36 @@ def _only_plain_hands_since(board: Board, tournament: Tournament, events: list[d
         return False
     return all(e["type"] == "hand" and not any(p.get("penalty") for p in e.get("players") or ())
                for e in events[board.read_to:])
+
+
+def _bags(state: TournamentState) -> dict[int, BagNotice]:
+    """Each bagged player's bag until he checks in (CC-09): waiting for the next day (``bagged``), or seated
+    at its redraw (CC-10) with his receipt still to show. Nothing for an event without series."""
+    q = state.qualifying
+    if q is None or not q.bags:
+        return {}
+    known = q.qualifying_over or q.final_stage  # CC-08: the level after the last series' end
+    out = {}
+    for e in state.entries:
+        if e.status == "bagged":
+            bag = q.bag_of(e.entry)
+            seated = False
+        elif e.status == "seated" and q.final_stage and not q.has_checked_in(e.entry, q.day):
+            bag = q.bag_of(e.entry)
+            seated = True
+            if bag is None or bag.day != q.day - 1:
+                continue  # bagged before the day that led here: nothing to check in with today
+        else:
+            continue
+        if bag is None:
+            continue
+        if seated:
+            next_day, next_level = q.day, q.day_level
+        else:
+            next_day, next_level = bag.day + 1, q.next_stage_level if known else None
+        out[e.entry] = BagNotice(chips=bag.chips, day=bag.day, series=bag.series, receipt=bag.receipt,
+                                 next_day=next_day, next_level=next_level, seated=seated)
+    return out
 
 
 def record_of(tournament: Tournament) -> list[dict]:

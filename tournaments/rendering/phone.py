@@ -178,13 +178,14 @@ def phone_view(board: Board, number: int, now: datetime | None = None) -> str:
     # the money: a bust anywhere changes it for a thousand phones at once, rendered once for all of them).
     language = translation.get_language()
     finish, leaving, penalty_hands = board.finishes.get(number), board.leaving.get(number), board.penalties.get(number)
-    own_key = (board.tournament_id, board.name, number, move, seat, finish, leaving, penalty_hands, language)
+    bag = board.bags.get(number)  # his own bag only (CC-09): never another entry's count or receipt
+    own_key = (board.tournament_id, board.name, number, move, seat, finish, leaving, penalty_hands, bag, language)
     shared_key = (_board_facts(board), view.key, finish is None, language)
 
     def whole() -> str:
         own = _phone_own.get_or_make(own_key, lambda: render_to_string("tournaments/_phone_own.html", {
             "board": board, "number": number, "seat": seat, "move": move, "finish": finish, "leaving": leaving,
-            "penalty_hands": penalty_hands, "won": finish is not None and 1 in finish.places,
+            "penalty_hands": penalty_hands, "bag": bag, "won": finish is not None and 1 in finish.places,
             "thousands": get_format("THOUSAND_SEPARATOR")}))
         shared = _phone_shared.get_or_make(shared_key, lambda: render_to_string(
             "tournaments/_phone_shared.html", {**clock_context(board, view), "money": finish is None}))

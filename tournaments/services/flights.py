@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from casino.rules.errors import N_, RuleViolation
 from casino.rules.shuffle import SYSTEM_RANDOM
-from casino.rules.tournament import clock, flights, seating
+from casino.rules.tournament import chip_race, clock, flights, seating
+from casino.rules.tournament.flights import day_end_due  # read by the console and the simulator too
 from casino.rules.tournament.structure import Level
 from tournaments.models import Tournament
 from tournaments.services.seating import record_plan, record_the_draw
@@ -171,35 +172,16 @@ def _levels_begun(w: EventWrite, structure) -> int:
     return clock.levels_begun(structure, _reading(w, structure))
 
 
-def day_end_due(state, structure, reading) -> tuple[str | None, int | None]:
-    """Why the day (or the series) may end now, and the level it ends at: ``level`` once the day's last level
-    is played out (CC-05), ``qualifiers`` once the series is down to its announced qualifiers; (None, None)
-    while it plays on. Read by the service and the console."""
-    q = state.qualifying
-    if q is None or not q.series or not state.tables:
-        return None, None
-    begun = clock.levels_begun(structure, reading)
-    if q.playing is not None:
-        s = q.get(q.playing)
-        end_level, seated = s.end_level, sum(1 for e in state.entries if e.status == "seated")
-        if seated <= s.qualifiers:
-            return "qualifiers", max(1, min(begun, end_level))
-    elif q.final_stage and q.day_end_level is not None:
-        end_level = q.day_end_level
-    else:
-        return None, None
-    if flights.level_played_out(begun, reading.on_break, reading.structure_ended, reading.level_number, end_level):
-        return "level", end_level
-    return None, None
-
-
 def end_day(*, tournament, by, key: str, expected_version: int, floor_counts: dict[int, int] | None = None,
             rng=SYSTEM_RANDOM) -> TournamentResult:
     """The day's (or the series') end (CC-05, CC-09): once its last level is played out or its qualifiers are
     all that remain, and every table between hands (TDA-11: each plays its hand out first), every player's
     chips are bagged: counted from the stacks the tablet reported at a table that has one, by the floor
     (``floor_counts``: entry -> chips) where a table had none; a floor count given for a tablet's player
-    replaces the tablet's. The clock stops; each bag gets its receipt's code; the counts sheet's digest is
+    replaces the tablet's. A day ending at the break where the structure colours up bags only once each table's
+    odd chips are raced (TDA-24-A, CC-68/69; the house option ``day_end_chip_race``, "before_bagging" by default;
+    "next_day": the bags keep the odd chips, raced at the redrawn tables). The clock stops; each bag gets its
+    receipt's code; the counts sheet's digest is
     recorded and audited (the floor's signature in the audit log's chain)."""
     counts = {int(k): int(v) for k, v in (floor_counts or {}).items()}
 
@@ -216,6 +198,19 @@ def end_day(*, tournament, by, key: str, expected_version: int, floor_counts: di
         if busy:
             raise RuleViolation(N_("Table %(table)s has a hand in play: bag the chips when it ends."), "TDA-11",
                                 table=min(busy))
+        if setup_of(w).options.day_end_chip_race == "before_bagging":
+            # TDA-24-A, CC-68/69: the colour-up scheduled at the break the day ends at is raced before the chips
+            # are bagged, so that each bag (and its receipt, CC-09) holds only chips still in play
+            owed = chip_race.races_due(state, w.now)
+            if owed:
+                raise RuleViolation(N_("Table %(table)s still races its odd chips (the colour-up at the day's end): "
+                                       "race them before bagging."), "TDA-24-A", table=owed[0].table)
+            # ... and a count the floor types is made of those chips (a count in a chip gone is a miscount)
+            smallest = structure.denominations_at(reading.step)[0] if reading.started else None
+            wrong = sorted(n for n, chips in counts.items() if smallest and chips % smallest)
+            if wrong:
+                raise RuleViolation(N_("Entry %(entry)s's count is not made of the chips in play (the smallest is "
+                                       "%(chip)s)"), "CC-68", entry=wrong[0], chip=smallest)
         bags = []
         for t in state.tables:
             tablet = dealt_from_a_tablet(w, t.table)

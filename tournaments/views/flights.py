@@ -8,24 +8,17 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
 from casino.access import role_required
 from casino.form_input import BadInput
-from casino.rules.tournament import clock, flights
-from casino.rules.tournament.structure import Structure
+from casino.rules.tournament import flights
 from tournaments import forms
-from tournaments.models import TableHand, Tournament
+from tournaments.models import Tournament
 from tournaments.reads import event as event_reads
 from tournaments.rendering import console
-from tournaments.services.flights import day_end_due
+from tournaments.rendering import flights as flights_screen
 from tournaments.views.common import FLOOR, page_context
-
-#: Why a day may end, as the page says it.
-DAY_END_REASONS = {"level": gettext_lazy("its last level has been played"),
-                   "qualifiers": gettext_lazy("the announced qualifiers are all that remain")}
-
 
 # --- The forms' fields (``console.ACTIONS``) -------------------------------------------------------------
 
@@ -88,49 +81,15 @@ def parse_check_in(post, tournament) -> dict:
 # --- The pages ----------------------------------------------------------------------------------------
 
 
-def _tablet_tables(tournament: Tournament) -> set[int]:
-    """The tables whose hands a tablet dealt: their stacks are the counts (CC-09)."""
-    return set(TableHand.objects.filter(table__tournament=tournament).values_list("table__number", flat=True))
-
-
 @role_required(*FLOOR)
 @require_GET
 def flights_page(request, tournament_id: int):
-    """The series, the day's end (its counts per table) and the Final Stage's check-in."""
+    """The series, the day's end (its counts per table) and the Final Stage's check-in, live: its part below the
+    navigation is ``rendering.flights``'s fragment, pushed again by its socket at each change of the event."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
-    state = event_reads.tournament_state(tournament)
-    q = state.qualifying
-    names = console.entry_names(tournament)
-    structure = Structure.from_dict(state.setup.structure) if state.setup else None
-    due_why, due_level = None, None
-    if structure is not None and q is not None:
-        reading = clock.clock_at(structure, list(state.clock_events), timezone.now(),
-                                 hand_for_hand_seconds=state.setup.options.hand_for_hand_seconds)
-        due_why, due_level = day_end_due(state, structure, reading)
-    tablets = _tablet_tables(tournament)
-    tables = [{"table": t.table, "tablet": t.table in tablets,
-               "players": [{"seat": seat, "entry": n, "name": names.get(n, ""), "stack": state.entry(n).stack}
-                           for seat, n in t.players]} for t in state.tables]
-    series = []
-    if q is not None:
-        for s in q.series:
-            players = q.entries_of(s.number)
-            series.append({"number": s.number, "status": s.status, "end_level": s.end_level,
-                           "qualifiers": s.qualifiers, "players": len(players), "ended_level": s.ended_level})
-    unassigned = [e.entry for e in state.entries if e.status == "registered" and (q is None or q.series_of(e.entry)
-                                                                               is None)]
-    days = [e for e in event_reads.record_of(tournament) if e["type"] == "day_ended"]
-    to_check_in = []
-    if q is not None and q.final_stage:
-        to_check_in = [{"entry": e.entry, "name": names.get(e.entry, ""), "table": e.table, "seat": e.seat,
-                        "checked_in": q.has_checked_in(e.entry, q.day)}
-                       for e in state.entries if e.status == "seated" and q.bag_of(e.entry) is not None]
     return render(request, "tournaments/console_flights.html", {
-        **page_context(request, tournament, "flights"), "q": q, "series": series, "tables": tables,
-        "unassigned": unassigned, "due": DAY_END_REASONS.get(due_why) if due_why else None, "due_level": due_level,
-        "days": [{"seq": d["seq"], "day": d.get("day"), "series": d.get("series"), "level": d.get("level"),
-                  "bags": len(d.get("bags") or ())} for d in days],
-        "to_check_in": to_check_in, "registration": state.registration})
+        **page_context(request, tournament, "flights"),
+        "fragment": flights_screen.flights_fragment(tournament, request.user)})
 
 
 def _day_ended(tournament: Tournament, seq: int) -> dict:

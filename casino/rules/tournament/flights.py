@@ -34,6 +34,7 @@ import random
 from dataclasses import dataclass, replace
 
 from casino.rules.errors import N_, RuleViolation
+from casino.rules.tournament import clock
 
 #: How a player's bag was counted: from the stacks the tablet reported, or by the floor at a table without one.
 COUNTED_BY = ("tablet", "floor")
@@ -76,6 +77,7 @@ class Qualifying:
     day: int = 1  # the day in play: 1 for the flights, 2... for the Final Stage
     final_stage: bool = False
     final_level: int | None = None  # the level the Final Stage began at (CC-08)
+    day_level: int | None = None  # the level the current day of the Final Stage began at
     day_end_level: int | None = None  # the current day of the Final Stage ends after this level; None: the end
     last_level: int | None = None  # the level the last day (or series) ended at
     bags: tuple[Bag, ...] = ()  # every bag of every day
@@ -178,6 +180,28 @@ def level_played_out(levels_begun: int, on_break: bool, structure_ended: bool, l
     if on_break and levels_begun >= end_level:
         return True
     return structure_ended and level_number is not None and level_number >= end_level
+
+
+def day_end_due(state, structure, reading) -> tuple[str | None, int | None]:
+    """Why the day (or the series) may end now, and the level it ends at: ``level`` once the day's last level
+    is played out (CC-05), ``qualifiers`` once the series is down to its announced qualifiers; (None, None)
+    while it plays on. Read by the service, the flights page and the simulator."""
+    q = state.qualifying
+    if q is None or not q.series or not state.tables:
+        return None, None
+    begun = clock.levels_begun(structure, reading)
+    if q.playing is not None:
+        s = q.get(q.playing)
+        end_level, seated = s.end_level, sum(1 for e in state.entries if e.status == "seated")
+        if seated <= s.qualifiers:
+            return "qualifiers", max(1, min(begun, end_level))
+    elif q.final_stage and q.day_end_level is not None:
+        end_level = q.day_end_level
+    else:
+        return None, None
+    if level_played_out(begun, reading.on_break, reading.structure_ended, reading.level_number, end_level):
+        return "level", end_level
+    return None, None
 
 
 def counts_csv(day: int, series: int | None, bags: list[Bag] | tuple[Bag, ...]) -> str:
@@ -334,7 +358,7 @@ def on_stage_started(q: Qualifying | None, ev: dict) -> Qualifying:
     if day <= q.day:
         raise RuleViolation(N_("Day %(day)s has begun already"), "CC-08", day=day)
     end = ev.get("end_level")
-    return replace(q, final_stage=True, day=day, final_level=q.final_level or level,
+    return replace(q, final_stage=True, day=day, final_level=q.final_level or level, day_level=level,
                    day_end_level=int(end) if end is not None else None)
 
 

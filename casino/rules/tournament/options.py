@@ -19,6 +19,9 @@ CLOCK_EXPIRY = ("dead", "check")
 BOXED_CARDS = ("CC-100", "TDA-35-A")
 #: C-08: an act out of turn when the action changed before the player's turn.
 OOT_AFTER_CHANGE = ("call_or_fold", "all_options")
+#: A day (or a series) that ends at the break where the structure colours up (TDA-24, CC-68/69): the chip race is
+#: run before the chips are bagged (the default) or at each redrawn table before the next day's first hand.
+DAY_END_CHIP_RACE = ("before_bagging", "next_day")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +72,13 @@ class HouseOptions:
     #: CC-09: a qualifier who checks in to the Final Stage without his chip-count receipt is penalised but plays:
     #: the house's penalty, 0 a warning, else this many hands sat out (TDA-71)
     missing_receipt_penalty_hands: int = 0
+    #: A day that ends at the break where the structure removes a denomination (TDA-24-A, CC-68/69): the odd chips
+    #: are raced at each table before its chips are bagged ("before_bagging", the default: TDA-24-A's scheduled
+    #: colour-up runs at its break, with the players at their own table and chips; the bags and receipts then
+    #: hold only chips still in play, what the next day carries, CC-09/CC-10), or at each redrawn table before
+    #: the next day's first hand ("next_day": CC-68 changes the chips once the next level no longer needs them).
+    #: The documents do not say which (docs/tournaments.md, "The colour-up between days").
+    day_end_chip_race: str = "before_bagging"
 
     def __post_init__(self) -> None:
         if not isinstance(self.deck_change_on, tuple):  # stored as a JSON list
@@ -95,6 +105,9 @@ class HouseOptions:
         if self.clock_expiry_unfaced not in CLOCK_EXPIRY:
             raise RuleViolation(N_("When the clock runs out on a player not facing a bet, his hand is dead or he "
                                    "checks"), "C-05")
+        if self.day_end_chip_race not in DAY_END_CHIP_RACE:
+            raise RuleViolation(N_("A day ending at a colour-up races its odd chips before bagging or at the next "
+                                   "day's tables"), "TDA-24-A")
         if self.oot_after_change not in OOT_AFTER_CHANGE:
             raise RuleViolation(N_("When the action changes after an act out of turn, the player calls or folds, "
                                    "or has every option"), "C-08")

@@ -76,14 +76,26 @@ class Command(BaseCommand):
         parser.add_argument("--series-end-level", type=int, default=4, help="with --flights: each series' last level")
         parser.add_argument("--qualifiers", type=int, default=None,
                             help="with --flights: each series stops at this many players (a quarter by default)")
+        parser.add_argument("--starting-stack", type=int, default=10_000,
+                            help="each entry's chips (deeper stacks play longer days)")
+        parser.add_argument("--all-in-chance", type=float, default=None,
+                            help="a simulated hand's chance of an all-in (0.15 by default, 0.05 hand by hand): lower "
+                                 "plays longer days")
+        parser.add_argument("--day-end-chip-race", default="before_bagging", choices=("before_bagging", "next_day"),
+                            help="with --flights: a day ending at a colour-up races its odd chips before bagging "
+                                 "(the default) or at the redrawn tables of the next day (TDA-24-A)")
 
     def handle(self, *args, entries, seed, seats, ante_mode, final_table=10, out=None, quiet=False,
                hand_by_hand=False, penalty_chance=0.01, flights=0, days=2, series_end_level=4, qualifiers=None,
-               **options):
+               day_end_chip_race="before_bagging", starting_stack=10_000, all_in_chance=None, **options):
         if flights and (flights < 2 or entries < 2 * flights or days < 2):
             raise CommandError("Flights need 2 or more series, two entries a series, and 2 days or more.")
         if entries < 2:
             raise CommandError("A tournament needs at least two entries.")
+        if not 25 <= starting_stack <= 10**9 or starting_stack % 25:
+            raise CommandError("The starting stack is a whole number of the house structure's 25 chips, up to 10^9.")
+        if all_in_chance is not None and not 0 <= all_in_chance <= 1:
+            raise CommandError("The all-in chance is between 0 and 1.")
         if not 0 <= penalty_chance <= 1:
             raise CommandError("The penalty chance is between 0 and 1.")
         bar = _Bar(entries - 1, quiet)
@@ -93,7 +105,8 @@ class Command(BaseCommand):
                                          final_table_size=final_table, progress=bar, hand_by_hand=hand_by_hand,
                                          penalty_chance=penalty_chance if hand_by_hand else 0.0,
                                          flights=flights, days=days, series_end_level=series_end_level,
-                                         qualifiers=qualifiers)
+                                         qualifiers=qualifiers, day_end_chip_race=day_end_chip_race,
+                                         starting_stack=starting_stack, all_in_chance=all_in_chance)
         finally:
             bar.close()
         took = time.perf_counter() - began
