@@ -43,7 +43,8 @@ def table_for_phones(table: int, version: int, summary: dict | None, action_seco
                 "seat": clock["seat"], "ends_ms": epoch_ms(datetime.fromisoformat(clock["ends_at"])),
                 "seconds": clock["seconds"], "countdown": clock["countdown"]},
             "time_to_act": timed,
-            "out_of_turn": [{"seat": o["seat"], "act": o["act"], "to": o["to"]} for o in summary.get("out_of_turn", ())],
+            "out_of_turn": [{"seat": o["seat"], "act": o["act"], "to": o["to"]}
+                            for o in summary.get("out_of_turn", ())],
             "binding": summary.get("binding"),
             "skipped": summary.get("skipped"),
         }

@@ -60,7 +60,7 @@ def _drawn(page) -> str:
     return page.inner_text(DRAWN) if page.query_selector(DRAWN) else ""
 
 
-def test_his_phone_counts_his_time_to_act_and_shows_his_act_out_of_turn_and_its_ruling_to_him_alone_CC_114_TDA_53_CC_134(
+def test_his_phone_counts_his_time_to_act_and_shows_his_act_out_of_turn_and_its_ruling_to_him_alone_CC_114_TDA_53(
     daphne_servers, registering, director_dora, floor_fede, dealer_dana, screenshots, browser  # noqa: F811
 ):
     (server,) = daphne_servers(1)
