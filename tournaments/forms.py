@@ -284,6 +284,8 @@ def event_setup(post, *, editing: bool = False) -> dict:
                                 _("the face-up cards found in the deck")),
         "oot_after_change": a_choice(post.get("oot_after_change", "call_or_fold"), ("call_or_fold", "all_options"),
                                      _("the out-of-turn option")),
+        "oot_repeats_call_floor": whole(post.get("oot_repeats_call_floor", 2),
+                                        _("The acts out of turn that call the floor"), low=0, high=20),
     }
     if post.get("deck_change_shown") == "1":  # C-17 (issue #39): a form without it keeps the event's
         chosen = tuple(t for t in CHANGE_TRIGGERS if post.get(f"deck_change_{t}") == "1")

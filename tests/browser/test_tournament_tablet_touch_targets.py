@@ -7,6 +7,8 @@ flop's picker, 773 px in the betting)."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from tests.browser.conftest import off_the_browser_thread
@@ -94,4 +96,44 @@ def test_every_tap_of_the_tablet_is_44_px_at_each_step_of_a_hand_and_the_hand_sc
     assert _height(page) <= HEIGHT_BEFORE["the flop's picker"]
     assert _in_view(page, "#deal-table [data-step='board'] .picker-grid")
     assert _in_view(page, "#deal-table [data-step='board'] [data-chosen]")
+    assert _no_sideways_overflow(page)
+
+
+def _a_second_act_out_of_turn(table, dealer) -> int:
+    """A hand with a call out of turn by the next player, a misdeal, the hand again and his second call out of turn:
+    his seat."""
+    from tournaments.reads import hands as hand_reads
+    from tournaments.services import dealing
+
+    def tap_(fn, **kwargs):
+        table.refresh_from_db()
+        return fn(table=table, by=dealer, key=uuid.uuid4().hex, expected_version=table.version, **kwargs)
+
+    for again in (False, True):
+        if again:
+            tap_(dealing.act, record={"action": "misdeal"})
+        tap_(dealing.start_hand)
+        state = hand_reads.hand_state(hand_reads.latest_hand(table))
+        seat = state.call(state.to_act).to_act
+        tap_(dealing.act, record={"action": "out-of-turn", "seat": seat, "act": "call"})
+    return seat
+
+
+def test_a_repeated_act_out_of_turn_calls_the_floor_on_the_tablet_with_the_player_to_act_on_screen_CC_133(
+    daphne_servers, director_dora, floor_fede, dealer_dana_here, dealer_diego,  # noqa: F811
+    browser, screenshots
+):
+    (server,) = daphne_servers(1)
+    table = off_the_browser_thread(_ten_seats_a_rotation_and_a_deck, director_dora, floor_fede, dealer_dana_here,
+                                   dealer_diego)
+    seat = off_the_browser_thread(_a_second_act_out_of_turn, table, dealer_dana_here)
+    page = _in_spanish(browser, server, dealer_dana_here, TABLET)
+    page.goto(f"{server.url}/tournaments/{table.tournament_id}/tables/{table.number}/deal/")
+    page.wait_for_selector(f"#deal-table [data-oot-repeated='{seat}']")
+    page.screenshot(path=f"{screenshots}/tournament-tablet-oot-repeated-1024.png")
+    assert _in_view(page, f"#deal-table [data-oot-repeated='{seat}']")
+    assert _in_view(page, "#deal-table tr.to-act")
+    for choice in ("fold", "call", "raise"):
+        assert _in_view(page, f"#deal-table [data-step='betting'] button[data-action='{choice}']"), choice
+    assert _too_small(page) == []
     assert _no_sideways_overflow(page)

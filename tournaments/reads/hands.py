@@ -360,3 +360,22 @@ def hand_lines_with_deck(deck):
     for hand in hands.iterator(chunk_size=200):
         line = hand_line(hand, reads.effective_rows(hand.actions.all()))
         yield json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def out_of_turn_acts(tournament_id: int, entries) -> dict[int, int]:
+    """How many acts out of turn each of ``entries`` made in the event's dealt hands, at any table (CC-133): the
+    rows recorded "out-of-turn" and not undone. One query, only of those rows and the undos among the same hands."""
+    entries = set(entries)
+    rows = list(TableHandAction.objects.filter(hand__table__tournament_id=tournament_id, record__action="out-of-turn")
+                .values_list("pk", "hand_id", "record__seat"))
+    if not rows or not entries:
+        return {}
+    undone = set(TableHandAction.objects.filter(hand_id__in={hand for _pk, hand, _seat in rows}, undoes__isnull=False)
+                 .values_list("undoes_id", flat=True))
+    seated = dict(TableHand.objects.filter(pk__in={hand for _pk, hand, _seat in rows}).values_list("pk", "entries"))
+    counts: dict[int, int] = {}
+    for pk, hand, seat in rows:
+        entry = seated.get(hand, {}).get(str(seat))
+        if pk not in undone and entry in entries:
+            counts[entry] = counts.get(entry, 0) + 1
+    return counts

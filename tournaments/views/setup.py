@@ -57,6 +57,7 @@ def _setup_initial(tournament: Tournament | None) -> dict:
         "max_penalty_rounds": options.max_penalty_rounds,
         "boxed_cards": options.boxed_cards,
         "oot_after_change": options.oot_after_change,
+        "oot_repeats_call_floor": options.oot_repeats_call_floor,
         "deck_change_on": options.deck_change_on,
     }
 
