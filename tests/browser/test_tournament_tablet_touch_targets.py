@@ -79,7 +79,14 @@ def test_every_tap_of_the_tablet_is_44_px_at_each_step_of_a_hand_and_the_hand_sc
     assert page.locator("#deal-table form.kill-hand button").count() >= 8
     page.screenshot(path=f"{screenshots}/tournament-tablet-touch-betting-1024.png")
     assert _too_small(page) == [], "the betting"
+    # The draw decides who is in turn: his name on one line, as when the height before was measured (a name on two
+    # lines makes the step's column, which sets the page's height, one line taller before and after alike).
+    page.evaluate("document.querySelector(\"#deal-table [data-step='betting'] h2\").textContent = "
+                  "'Le toca al asiento 6: Yago Yáñez'")
     assert _height(page) <= HEIGHT_BEFORE["the betting"]
+    # the seats' column, whose rows grew, ends above the step's: it does not set the page's height
+    assert page.evaluate("document.querySelector('#deal-table .tablet-seats').getBoundingClientRect().bottom <= "
+                         "document.querySelector('#deal-table .tablet-step').getBoundingClientRect().bottom")
     assert _in_view(page, "#deal-table tr.to-act")
     for summary in ("details[data-out-of-turn] summary", "details.hand-tools summary",
                     "details[data-dealing-errors] summary"):
