@@ -35,6 +35,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
+from casino import dealer_home as dealer_home_sections
 from casino import player_links
 from casino.access import role_required
 from casino.bad_input import checks_its_own_nul_bytes, first_field_with_nul, nul_refusal
@@ -63,8 +64,11 @@ def dealer_home(request):
     """The dealer's tablet home: the tables they are on duty at."""
     tables = Table.objects.filter(dealer=request.user).select_related("pit").prefetch_related("boxes")
     # issue #38 item 5: where the pits' dealers' rotations put this dealer now and next (RP-07)
-    rotations = reads.dealer_rotations(request.user, timezone.now())
-    return render(request, "tables/dealer_home.html", {"tables": tables, "rotations": rotations})
+    now = timezone.now()
+    rotations = reads.dealer_rotations(request.user, now)
+    # ... and what the other games have for him (the tournament room's rotation: where and when he deals next)
+    return render(request, "tables/dealer_home.html", {"tables": tables, "rotations": rotations,
+                                                       "sections": dealer_home_sections.sections(request.user, now)})
 
 
 @role_required(Role.PIT_BOSS)

@@ -56,5 +56,10 @@ class TournamentsConfig(AppConfig):
 
         register_stock(Stock(find=event_of_deck_stock, may_sign=works_floor, name=lambda event: event.name,
                              places=event_tables_for_decks))
+        # issue #38's edges: a tournament dealer's home page says where the rotation puts him next (RP-07)
+        from casino.dealer_home import register_section
+        from tournaments.rendering.dealer_home import rotation_section
+
+        register_section(rotation_section)
         register_record_check(RecordCheck("Exclusion list: {count} entries checked against the digest of its last "
                                           "import.", verify_exclusion_list))

@@ -286,6 +286,8 @@ def event_setup(post, *, editing: bool = False) -> dict:
                                      _("the out-of-turn option")),
         "day_end_chip_race": a_choice(post.get("day_end_chip_race", "before_bagging"), ("before_bagging", "next_day"),
                                       _("when a day ending at a colour-up races its odd chips")),
+        "oot_repeats_call_floor": whole(post.get("oot_repeats_call_floor", 2),
+                                        _("The acts out of turn that call the floor"), low=0, high=20),
     }
     if post.get("deck_change_shown") == "1":  # C-17 (issue #39): a form without it keeps the event's
         chosen = tuple(t for t in CHANGE_TRIGGERS if post.get(f"deck_change_{t}") == "1")

@@ -420,7 +420,8 @@ class TableWrite(Write):
             written = KnownAtCommit(self.table, self.hand, tuple(rows), engine, last)
             key = (reads.identity(self.table), self.table.version)
             reads.at_commit(lambda: KNOWN.put(key, written))
-            SUMMARIES.leave(self.table, SummaryAt(self.table.version, summary_of(self.table, self.hand, engine)))
+            SUMMARIES.leave(self.table, SummaryAt(self.table.version,
+                                                  summary_of(self.table, self.hand, engine, rows, last)))
 
 
 def write_at_table(table: DealtTable, *, by, key: str, expected_version: int, action: str,

@@ -182,7 +182,7 @@ def test_the_phones_summary_of_a_hand_holds_the_street_pot_stacks_by_seat_and_wh
     shown = projections.table_for_phones(3, 41, _summary())
     assert shown == {"table": 3, "version": 41, "hand": {
         "hand": 12, "in_play": True, "street": "flop", "pot": 1_500, "to_act": 7, "stacks": {"4": 8_250, "7": 11_000},
-        "dealt": [4, 7], "clock": None}}
+        "dealt": [4, 7], "clock": None, "time_to_act": None, "out_of_turn": [], "binding": None, "skipped": None}}
     # no entry (who sits where is the seating list's), nothing of the dealer's tablet, never a card
     assert "entries" not in shown["hand"] and "board_held" not in shown["hand"] and "phase" not in shown["hand"]
     assert projections.table_for_phones(3, 2, None) == {"table": 3, "version": 2, "hand": None}  # before a hand

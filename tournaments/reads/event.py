@@ -241,6 +241,7 @@ class Board:
     clock_events: tuple[ClockEvent, ...] = ()
     hand_for_hand_seconds: int = 120
     ante_mode: str = "button"
+    action_seconds: int = 60  # the time to act (CC-114, C-04; 0: no base shot clock, TDA-29), for the phones
     entries: int = 0  # entries taken in the event, re-entries included
     players_left: int = 0
     chips_in_play: int = 0
@@ -329,6 +330,7 @@ def read_board(tournament: Tournament) -> Board:
         clock_events=tuple(state.clock_events),
         hand_for_hand_seconds=options.hand_for_hand_seconds,
         ante_mode=options.ante_mode,
+        action_seconds=options.action_seconds,
         entries=entries,
         players_left=state.players_left,
         chips_in_play=state.chips_in_play,

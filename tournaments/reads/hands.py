@@ -159,14 +159,21 @@ def time_to_act(hand: TableHand, engine: HoldemHand, rows: list[TableHandAction]
     """The time to act of the seat in turn (CC-114, C-04), from the moment the action reached it (the hand's
     last record), the same on every tablet and after a reload; None when nobody is to act, the house runs no
     base shot clock (TDA-29), or the clock is called on the seat (its own countdown then runs, CC-115)."""
+    since = acting_since(hand, engine, rows, last)
+    return None if since is None else acting.time_to_act(engine.to_act, since, options)
+
+
+def acting_since(hand: TableHand, engine: HoldemHand, rows: list[TableHandAction] | tuple[TableHandAction, ...],
+                 last: int) -> datetime | None:
+    """When the action reached the seat in turn (CC-114): the hand's last record, an act out of turn aside; None
+    when nobody is to act or the clock is called on the seat (its own countdown runs, CC-115)."""
     if engine.phase in ENDED or engine.to_act is None or "clock" in hand.level:
         return None
     if rows and rows[-1].seq == last and rows[-1].record.get("action") == "out-of-turn":
         # TDA-53-A: an act out of turn leaves the turn where it was: the time runs from the record before it
         before = [r for r in rows if r.record.get("action") != "out-of-turn"]
         rows, last = before, before[-1].seq if before else 0
-    since = acting.reached_at(hand.started_at, [last_record_at(hand, rows, last)])
-    return acting.time_to_act(engine.to_act, since, options)
+    return acting.reached_at(hand.started_at, [last_record_at(hand, rows, last)])
 
 
 def engine_rules(hand: TableHand) -> HouseRules:
@@ -188,8 +195,13 @@ class SummaryAt:
     summary: dict[str, Any] | None
 
 
-def summary_of(table: DealtTable, hand: TableHand, engine: HoldemHand) -> dict[str, Any]:
+def summary_of(table: DealtTable, hand: TableHand, engine: HoldemHand,
+               rows: list[TableHandAction] | tuple[TableHandAction, ...], last: int) -> dict[str, Any]:
+    """The table's latest hand as the console and the phones show it (``rows``, ``last``: its effective rows and
+    its last record's number, for when the action reached the seat in turn)."""
     in_play = engine.phase not in ENDED
+    since = acting_since(hand, engine, rows, last) if in_play and not table.paused_reason else None
+    status = engine.out_of_turn_status(engine.to_act) if in_play and engine.to_act is not None else None
     return {
         "number": table.number, "hand": hand.number, "phase": engine.phase.value,
         "paused": table.paused_reason,
@@ -207,6 +219,14 @@ def summary_of(table: DealtTable, hand: TableHand, engine: HoldemHand) -> dict[s
         # TDA-53: the acts out of turn waiting at their seats, and the skipped hand the director rules on
         "out_of_turn": [{"seat": o.seat, "act": o.act, "to": o.to} for o in engine.out_of_turn] if in_play else [],
         "skipped": engine.skipped_ruling if in_play else None,
+        # CC-114: when the action reached the seat in turn (its time to act runs from there); and TDA-53, CC-134,
+        # CC-135, C-08: what an act out of turn, or the director's ruling, leaves that seat, as the tablet says it
+        "acting_since": None if since is None else since.isoformat(),
+        "binding": None if status is None else {
+            "seat": engine.to_act, "clause": status.clause, "changed": status.changed,
+            "every_option": status.acts is None, "ruling": status.pending is None,
+            "act": None if status.pending is None else status.pending.act,
+            "to": None if status.pending is None else status.pending.to},
     }
 
 
@@ -214,7 +234,8 @@ def _read_summary(table: DealtTable) -> SummaryAt:
     hand = latest_hand(table)
     if hand is None:
         return SummaryAt(table.version, None)
-    return SummaryAt(table.version, summary_of(table, hand, replayed(hand)[0]))
+    engine, rows, last = replayed(hand)
+    return SummaryAt(table.version, summary_of(table, hand, engine, rows, last))
 
 
 #: The tables' summaries per version: the write that made a version leaves its summary at its commit, in
@@ -339,3 +360,22 @@ def hand_lines_with_deck(deck):
     for hand in hands.iterator(chunk_size=200):
         line = hand_line(hand, reads.effective_rows(hand.actions.all()))
         yield json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def out_of_turn_acts(tournament_id: int, entries) -> dict[int, int]:
+    """How many acts out of turn each of ``entries`` made in the event's dealt hands, at any table (CC-133): the
+    rows recorded "out-of-turn" and not undone. One query, only of those rows and the undos among the same hands."""
+    entries = set(entries)
+    rows = list(TableHandAction.objects.filter(hand__table__tournament_id=tournament_id, record__action="out-of-turn")
+                .values_list("pk", "hand_id", "record__seat"))
+    if not rows or not entries:
+        return {}
+    undone = set(TableHandAction.objects.filter(hand_id__in={hand for _pk, hand, _seat in rows}, undoes__isnull=False)
+                 .values_list("undoes_id", flat=True))
+    seated = dict(TableHand.objects.filter(pk__in={hand for _pk, hand, _seat in rows}).values_list("pk", "entries"))
+    counts: dict[int, int] = {}
+    for pk, hand, seat in rows:
+        entry = seated.get(hand, {}).get(str(seat))
+        if pk not in undone and entry in entries:
+            counts[entry] = counts.get(entry, 0) + 1
+    return counts

@@ -78,3 +78,24 @@ def clock_reading(tournament: Tournament, now: datetime | None = None):
     state = event_reads.tournament_state(Tournament.objects.get(pk=tournament.pk))
     return clock_at(Structure.from_dict(state.setup.structure), list(state.clock_events), now or timezone.now(),
                     hand_for_hand_seconds=state.setup.options.hand_for_hand_seconds)
+
+
+def dealer_plans(user, now: datetime) -> list[dict]:
+    """Where the running events' rotations put ``user`` now and next, for his home page (RP-07): [{"tournament",
+    "now": the table the rotation puts him at now (None: his break), "on_duty": whether he deals there already
+    (the table follows a change due during a hand when the hand ends), "next_at", "next": the table he goes to
+    then (None: his break)}]. One row a rotation he is in; nothing for an event that is not running."""
+    rows = (DealerRotation.objects.filter(dealers__contains=[user.pk], tournament__status=Tournament.Status.RUNNING)
+            .select_related("tournament").order_by("tournament__starts_at", "tournament_id"))
+    found = []
+    for row in rows:
+        plan = schedule_at(row.tournament, now)
+        if plan is None:
+            continue
+        here = plan.current.table_of(user.pk)
+        going = plan.next_for(user.pk)
+        on_duty = here is not None and DealtTable.objects.filter(
+            tournament_id=row.tournament_id, number=here, dealer_id=user.pk).exists()
+        found.append({"tournament": row.tournament, "now": here, "on_duty": on_duty,
+                      "next_at": going[0] if going else None, "next": going[1] if going else None})
+    return found

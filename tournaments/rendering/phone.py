@@ -65,7 +65,8 @@ def table_now(entry, link) -> str | None:
         return None
     # unordered: one row at most (as the tablet's read)
     table = DealtTable.objects.filter(tournament_id=board.tournament_id, number=seat.table).order_by().first()
-    return None if table is None else table_message(table, SUMMARIES.snapshot_anywhere(table, table.version))
+    return None if table is None else table_message(table, SUMMARIES.snapshot_anywhere(table, table.version),
+                                                    board.action_seconds)
 
 
 _watching: BoundedCache[dict] = BoundedCache(64)
@@ -135,12 +136,13 @@ def phone_news(entry, link, event: dict, shown: int):
 _messages: BoundedCache[str] = BoundedCache(1024)
 
 
-def table_message(table: DealtTable, at_version) -> str:
+def table_message(table: DealtTable, at_version, action_seconds: int = 60) -> str:
     """The phones' message of a dealt table at a version (``SummaryAt``): its public summary as JSON, made once
-    per table version and process, the same bytes for every phone there."""
-    key = (table.pk, table.created_at, at_version.version)
+    per table version and process, the same bytes for every phone there. ``action_seconds``: the event's time to
+    act (CC-114, C-04), from the board."""
+    key = (table.pk, table.created_at, at_version.version, action_seconds)
     return _messages.get_or_make(key, lambda: json.dumps(
-        {"table_summary": table_for_phones(table.number, at_version.version, at_version.summary)},
+        {"table_summary": table_for_phones(table.number, at_version.version, at_version.summary, action_seconds)},
         separators=(",", ":")))
 
 
@@ -244,4 +246,5 @@ def read_tap(tournament_id: int, table_pk: int, version: int) -> TapAtTable | No
     # the event's version moves with every hand's end at any table, and each new one was a board to build.
     board = board_since(tournament_id, 0) or board_at(Tournament(pk=tournament_id))
     at_table = {*dealt, *(number for number, seat in board.seats.items() if seat.table == table.number)}
-    return TapAtTable(table, table_message(table, at_version), watching_links(tournament_id, at_table))
+    return TapAtTable(table, table_message(table, at_version, board.action_seconds),
+                      watching_links(tournament_id, at_table))

@@ -157,6 +157,8 @@ def tablet_context(table: DealtTable, notice: dict | None = None,
             # issue #38 item 2: the dealing errors the hand can take now, and the next deal's burn when one changed it
             errors=tablet_errors.dealing_errors(engine) if in_play else None,
             time_to_act=acting,
+            # CC-133: the players of this hand whose acts out of turn in the event call the floor
+            repeated_out_of_turn=_repeated_out_of_turn(tournament, hand, records, state) if in_play else [],
             may_undo=in_play and any(not hand_reads.part_of_the_deal(r, hand) for r in records[-1:]),
             # the last hand's award, until the next deal (C-15), where nobody busted in it (the director's)
             may_undo_award=engine.phase is Phase.COMPLETE and hand.reported_seq is not None
@@ -197,6 +199,26 @@ def _binding_view(engine, seat: int) -> dict[str, Any] | None:
         return None
     return {"clause": status.clause, "changed": status.changed, "every_option": status.acts is None,
             "ruling": status.pending is None, "oot": _out_of_turn_view(status.pending)}
+
+
+def _repeated_out_of_turn(tournament, hand, records, state) -> list[dict[str, Any]]:
+    """CC-133 ("repeated and/or deliberate out-of-turn action is penalised"): the seats of this hand that acted out
+    of turn in it and whose acts out of turn in the whole event reach the house's count
+    (``HouseOptions.oot_repeats_call_floor``), or as many more after each penalty the floor gave them for it: the
+    tablet asks the dealer to call the floor, who rules the penalty as any other (TDA-71, infraction "out_of_turn").
+    Counted only when this hand has an act out of turn (one query then)."""
+    every = state.setup.options.oot_repeats_call_floor if state.setup is not None else 0
+    seats = {r.record["seat"] for r in records if r.record.get("action") == "out-of-turn"}
+    if not every or not seats:
+        return []
+    entries = {seat: hand.entries.get(str(seat)) for seat in seats}
+    made = hand_reads.out_of_turn_acts(tournament.pk, {e for e in entries.values() if e is not None})
+    called = []
+    for seat, entry in sorted(entries.items()):
+        penalised = sum(1 for p in state.penalties if p.entry == entry and p.infraction == "out_of_turn")
+        if made.get(entry, 0) >= every * (penalised + 1):
+            called.append({"seat": seat, "entry": entry, "acts": made[entry]})
+    return called
 
 
 def race_due_view(state, number: int, names: dict[int, str]) -> dict[str, Any] | None:

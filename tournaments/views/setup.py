@@ -58,6 +58,7 @@ def _setup_initial(tournament: Tournament | None) -> dict:
         "boxed_cards": options.boxed_cards,
         "oot_after_change": options.oot_after_change,
         "day_end_chip_race": options.day_end_chip_race,
+        "oot_repeats_call_floor": options.oot_repeats_call_floor,
         "deck_change_on": options.deck_change_on,
     }
 

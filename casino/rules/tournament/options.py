@@ -66,6 +66,11 @@ class HouseOptions:
     #: C-08: an act out of turn, and the action changed before the player's turn: he must call or fold
     #: (CC-134, the default), or every option is his, the chips returned (TDA-53-A, ``"all_options"``).
     oot_after_change: str = "call_or_fold"
+    #: CC-133: "repeated and/or deliberate out-of-turn action is penalised" (TDA-53-A: it "may be"), without
+    #: saying after how many: the tablet calls the floor when a player's acts out of turn in the event reach this
+    #: many (2: the first repeat, as "repeated" reads), and again each as many more after a penalty for them; the
+    #: floor rules the penalty as any other (TDA-71, infraction "out_of_turn"). 0: the tablet never counts them.
+    oot_repeats_call_floor: int = 2
     #: C-17: when the deck changes: at the level's end, at a dealer change, when the director says (TDA-26,
     #: CC-71); the house's default is CC-71's "level + director".
     deck_change_on: tuple[str, ...] = DEFAULT_CHANGE_ON
@@ -108,6 +113,9 @@ class HouseOptions:
         if self.day_end_chip_race not in DAY_END_CHIP_RACE:
             raise RuleViolation(N_("A day ending at a colour-up races its odd chips before bagging or at the next "
                                    "day's tables"), "TDA-24-A")
+        if self.oot_repeats_call_floor == 1 or not 0 <= self.oot_repeats_call_floor <= 20:  # one is not repeated
+            raise RuleViolation(N_("Repeated acts out of turn call the floor after 2 to 20 of them, or never (0)"),
+                                "CC-133")
         if self.oot_after_change not in OOT_AFTER_CHANGE:
             raise RuleViolation(N_("When the action changes after an act out of turn, the player calls or folds, "
                                    "or has every option"), "C-08")
