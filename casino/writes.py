@@ -5,15 +5,17 @@ Every command on an aggregate runs ``write(kind, pk=..., by=..., key=..., expect
 action=..., work=...)``, in one transaction, in this order:
 
 1. lock the aggregate's row (``select_for_update``): writes to one aggregate queue up, one at a time,
-   while others go on undisturbed; the same statement takes the audit stream's lock and asks whether
-   the idempotency key was used already (one round trip for the three);
+   while others go on undisturbed; the same statement takes the audit stream's lock and reads its tail,
+   asks whether the idempotency key was used already, and reads what the game asks to have with the lock
+   (``Aggregate.read_with_the_lock``): one round trip for all;
 2. idempotency: a key already used answers the stored result (``duplicate=True``) and applies nothing
    again (a double tap, a retry after a network drop); a key that is someone else's is refused, and one
    that was used for another action (``KeyUsedElsewhere``: 409) is never answered with that one's result;
 3. version: the screen acted on ``expected_version``; if the aggregate has moved on, ``StaleVersion``
    instead of silently overwriting what another screen did;
 4. ``work(w)``: the game's own part (who may act, the rules engine, its rows, its audit events through
-   ``w.audit``); a refusal raises and the transaction rolls back: nothing is half-recorded;
+   ``w.audit``, saved together when it is done); a refusal raises and the transaction rolls back: nothing is
+   half-recorded (a write made inside another's has no savepoint: its refusal rolls the outer one back);
 5. bump the version, keep the request under its key with its answer, then run the steps ``work`` left for
    the end (``w.at_the_end``: a write into another aggregate, whose lock is then held the least);
 6. ``w.before_announce()`` (what a game keeps of the version it made, at the commit), then announce the new
