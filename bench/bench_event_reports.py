@@ -472,6 +472,8 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true",
                         help="after the run, profile two reports in this process from the event's lock to the "
                              "commit: one after the other processes' writes, one after this process's own")
+    parser.add_argument("--port", type=int, default=8900,
+                        help="the first daphne's port (the next ones follow): another engineer's bench may hold 8900")
     parser.add_argument("--event", type=int, default=None,
                         help="reuse this event (made by an earlier run, its dealers on duty) instead of a new one")
     args = parser.parse_args()
@@ -487,11 +489,12 @@ def main() -> None:
     tables = tables_of(event)
     log_dealers_in(tables)
     print(f"event {event}: {len(tables)} tables, their dealers logged in; the lock's log: {lock_log}", flush=True)
-    for port in range(8900, 8900 + args.servers):  # start_servers' ports: another bench's daphne would be measured
+    # start_servers' ports: another bench's daphne would be measured
+    for port in range(args.port, args.port + args.servers):
         with socket.socket() as probe:
             if probe.connect_ex(("127.0.0.1", port)) == 0:
                 raise SystemExit(f"port {port} is taken (a daphne left by an interrupted bench?): stop it first")
-    servers = start_servers(args.servers, env)
+    servers = start_servers(args.servers, env, port_base=args.port)
     run = Run(event, tables, [f"http://127.0.0.1:{port}" for _proc, port in servers], lock_log,
               pids=[proc.pid for proc, _port in servers])
     try:

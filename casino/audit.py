@@ -49,9 +49,23 @@ def stream_lock(stream: str) -> dict:
     """Annotations that take ``stream``'s writer lock when the row they annotate is selected, for a
     write that selects (and locks) its object first anyway: the lock rides along that statement
     instead of costing a round trip of its own. Then ``record_event(..., locked=True)``.
+
+    The annotation ``_audit_stream_tail`` is the stream's last event as the lock found it (``stream_tail``):
+    read after the lock was taken, in a snapshot of its own (migration casino 0007), so it is the tail the
+    write's first event follows, with no read of its own.
     """
-    return {"_audit_stream_lock": Func(Value(_lock_key(stream)), function="pg_advisory_xact_lock",
+    return {"_audit_stream_tail": Func(Value(_lock_key(stream)), Value(stream), function="casino_audit_stream_tail",
                                        output_field=TextField())}
+
+
+def stream_tail(row, stream: str) -> AuditEvent | None:
+    """The stream's last event (its seq and hash only) as ``stream_lock``'s annotation on ``row`` read it; None
+    for an empty stream (its first event then reads the tail, and finds none)."""
+    tail = getattr(row, "_audit_stream_tail", None)
+    if not tail:
+        return None
+    seq, hash_ = tail.split(" ")
+    return AuditEvent(stream=stream, seq=int(seq), hash=hash_)
 
 
 def record_event(
@@ -72,6 +86,26 @@ def record_event(
     stream's last event, appended by this same transaction under that lock (its successor needs no
     read of the tail).
     """
+    event = chained_event(action=action, actor=actor, actor_label=actor_label, role=role, obj=obj, stream=stream,
+                          details=details, locked=locked, after=after)
+    append_events([event])
+    return event
+
+
+def chained_event(
+    *,
+    action: str,
+    actor=None,
+    actor_label: str = "",
+    role: str | None = None,
+    obj=None,
+    stream: str | None = None,
+    details: dict | None = None,
+    locked: bool = False,
+    after: AuditEvent | None = None,
+) -> AuditEvent:
+    """The event ``record_event`` appends, chained and hashed but not saved yet: a write that appends several
+    saves them together (``append_events``), one statement under its lock instead of one each."""
     if not connection.in_atomic_block:
         raise RuntimeError("record_event must run inside the transaction of the change it records")
     stream = stream or (object_label(obj) if obj is not None else CASINO_STREAM)
@@ -100,9 +134,21 @@ def record_event(
     )
     # Hash what the database will give back: JSON round-trips, datetimes keep microseconds.
     event.hash = event.compute_hash()
-    event.save(force_insert=True)
-    _anchor_when_due(event)
     return event
+
+
+def append_events(events: list[AuditEvent]) -> None:
+    """Save events made by ``chained_event``, in their order, in one statement; anchor the heads when due."""
+    if not events:
+        return
+    if not connection.in_atomic_block:
+        raise RuntimeError("record_event must run inside the transaction of the change it records")
+    if len(events) == 1:
+        events[0].save(force_insert=True)
+    else:
+        AuditEvent.objects.bulk_create(events)
+    for event in events:
+        _anchor_when_due(event)
 
 
 # --- Anchors -------------------------------------------------------------------------------------------

@@ -5,15 +5,17 @@ Every command on an aggregate runs ``write(kind, pk=..., by=..., key=..., expect
 action=..., work=...)``, in one transaction, in this order:
 
 1. lock the aggregate's row (``select_for_update``): writes to one aggregate queue up, one at a time,
-   while others go on undisturbed; the same statement takes the audit stream's lock and asks whether
-   the idempotency key was used already (one round trip for the three);
+   while others go on undisturbed; the same statement takes the audit stream's lock and reads its tail,
+   asks whether the idempotency key was used already, and reads what the game asks to have with the lock
+   (``Aggregate.read_with_the_lock``): one round trip for all;
 2. idempotency: a key already used answers the stored result (``duplicate=True``) and applies nothing
    again (a double tap, a retry after a network drop); a key that is someone else's is refused, and one
    that was used for another action (``KeyUsedElsewhere``: 409) is never answered with that one's result;
 3. version: the screen acted on ``expected_version``; if the aggregate has moved on, ``StaleVersion``
    instead of silently overwriting what another screen did;
 4. ``work(w)``: the game's own part (who may act, the rules engine, its rows, its audit events through
-   ``w.audit``); a refusal raises and the transaction rolls back: nothing is half-recorded;
+   ``w.audit``, saved together when it is done); a refusal raises and the transaction rolls back: nothing is
+   half-recorded (a write made inside another's has no savepoint: its refusal rolls the outer one back);
 5. bump the version, keep the request under its key with its answer, then run the steps ``work`` left for
    the end (``w.at_the_end``: a write into another aggregate, whose lock is then held the least);
 6. ``w.before_announce()`` (what a game keeps of the version it made, at the commit), then announce the new
@@ -48,7 +50,7 @@ from django.db import models, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from casino.audit import record_event, stream_lock
+from casino.audit import append_events, chained_event, stream_lock, stream_tail
 from casino.bad_input import has_nul
 from casino.models import AuditEvent
 from casino.realtime import announce_change
@@ -140,6 +142,9 @@ class Aggregate:
     groups: Callable[[models.Model], list[str]]
     answer_ids: tuple[str, ...] = ()
     saved_fields: tuple[str, ...] = ()
+    #: what the game reads of the aggregate in the lock's own statement (annotations on its row, by name), each
+    #: as the statement's snapshot saw it: before any write the lock waited for (a game checks what it reads)
+    read_with_the_lock: Callable[[], dict] | None = None
 
 
 @dataclass
@@ -167,13 +172,21 @@ class Write:
     groups: list[str]
     event: str = "changed"
     alerts: list[str] = field(default_factory=list)
-    last_event: AuditEvent | None = None  # the audit event this write appended last
+    last_event: AuditEvent | None = None  # the audit event this write appended last (first: the stream's tail)
     last_steps: list[Callable[[], None]] = field(default_factory=list)
+    unsaved_events: list[AuditEvent] = field(default_factory=list)  # this write's audit events, saved together
 
     def audit(self, action: str, obj=None, **details) -> None:
-        # ``write`` took the stream's lock with the row; each event follows the one before.
-        self.last_event = record_event(action=action, actor=self.by, obj=obj or self.row, stream=self.stream,
-                                       details=details, locked=True, after=self.last_event)
+        # ``write`` took the stream's lock with the row; each event follows the one before. They are saved
+        # together when ``work`` is done (``save_audit``): one statement under the lock, not one each.
+        self.last_event = chained_event(action=action, actor=self.by, obj=obj or self.row, stream=self.stream,
+                                        details=details, locked=True, after=self.last_event)
+        self.unsaved_events.append(self.last_event)
+
+    def save_audit(self) -> None:
+        """Save the audit events appended so far (in their chain's order), in one statement."""
+        events, self.unsaved_events = self.unsaved_events, []
+        append_events(events)
 
     def at_the_end(self, step: Callable[[], None]) -> None:
         """Run ``step`` after the rest of this write (its version, its request row), just before the commit:
@@ -285,13 +298,11 @@ def write(kind: Aggregate, *, pk: int, by, key: str, expected_version: int | Non
     pk = int(pk)
     stream = kind.stream(pk)
     held = _LOCKS_HELD.get()
-    if held is not None:  # a write inside another's (a hand's end into its event): its lock ends with that one's
-        before = len(held)
-        try:
-            return _write_locked(kind, pk, by, key, expected_version, action, work, write_class, stream, held)
-        except BaseException:
-            del held[before:]  # its savepoint rolled back, and its lock with it
-            raise
+    if held is not None:
+        # A write inside another's (a hand's end into its event): its lock ends with that one's, and so does a
+        # refusal: no savepoint of its own, the whole outer write rolls back (its caller cannot go on after it).
+        return _write_locked(kind, pk, by, key, expected_version, action, work, write_class, stream, held,
+                             nested=True)
     held = []
     token = _LOCKS_HELD.set(held)
     try:
@@ -306,13 +317,18 @@ def write(kind: Aggregate, *, pk: int, by, key: str, expected_version: int | Non
 
 def _write_locked(kind: Aggregate, pk: int, by, key: str, expected_version: int | None, action: str,
                   work: Callable[[Write], None], write_class: type[Write], stream: str,
-                  held: list[LockHeld]) -> Written:
+                  held: list[LockHeld], nested: bool = False) -> Written:
+    """``nested``: inside another write's transaction, which any exception here rolls back whole (Django marks it
+    for rollback: a caller that caught the refusal cannot run another statement), so no savepoint is needed.
+    Every statement between the lock and the commit holds the lock: a hand's end into its event holds the lock
+    every table's hand's end waits for (issue #37)."""
     requests = kind.requests.objects
-    with transaction.atomic():
+    with transaction.atomic(savepoint=not nested):
         asked_at = time.time()
         locked = (
             kind.model.objects.select_for_update()
-            .annotate(key_used=Exists(requests.filter(**{kind.owner: OuterRef("pk")}, key=key)), **stream_lock(stream))
+            .annotate(key_used=Exists(requests.filter(**{kind.owner: OuterRef("pk")}, key=key)), **stream_lock(stream),
+                      **(kind.read_with_the_lock() if kind.read_with_the_lock else {}))
             .get(pk=pk)
         )
         if not held:
@@ -335,9 +351,10 @@ def _write_locked(kind: Aggregate, pk: int, by, key: str, expected_version: int 
         if stale:
             raise StaleVersion(locked.version)
         w = write_class(row=locked, by=by, key=key, action=action, now=current_time(), role=primary_role(by) or "",
-                        stream=stream, groups=kind.groups(locked))
+                        stream=stream, groups=kind.groups(locked), last_event=stream_tail(locked, stream))
         with _asking_nothing():
             work(w)
+        w.save_audit()
         locked.version += 1
         locked.save(update_fields=["version", *kind.saved_fields])
         ids = w.answer_ids()
@@ -347,6 +364,7 @@ def _write_locked(kind: Aggregate, pk: int, by, key: str, expected_version: int 
         with _asking_nothing():
             for step in w.last_steps:
                 step()
+        w.save_audit()  # a last step's audit events, if any
         w.before_announce()
         announced = {kind.owner: locked.pk, **{name: value for name, value in ids.items() if value is not None}}
         announce_change(*w.groups, version=locked.version, event=w.event, **announced)
