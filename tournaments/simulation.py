@@ -323,20 +323,26 @@ def _flights(act, director, floor, state, play_on, documents, *, rng, flights: i
                 act(flight_services.check_in, floor, entry=e.entry,
                     receipt="" if rng.random() < 0.1 else bag.receipt)
         act(play.clock_command, director, kind="start")
-        for number in [t.table for t in state().tables]:
-            # TDA-24-A: where the house races a day's-end colour-up at the next day's tables ("next_day"), a chip
-            # the skipped break removed is raced off at each new table before its first hand, once the clock runs
-            # (the chips in play are the running level's)
-            try:
-                act(play.race_odd_chips, floor, table=number, rng=rng)
-            except RuleViolation as refused:
-                if refused.clause != "TDA-24-A":
-                    raise
-                continue
-            report.colour_ups += 1
+        # TDA-24-A: where the house races a day's-end colour-up at the next day's tables ("next_day"), a chip the
+        # skipped break removed is raced off at each new table before its first hand, once the clock runs (the
+        # chips in play are the running level's)
+        _race_every_table(act, floor, state, rng, report)
         play_on()
         if not last_day:
             _bag(act, floor, state, rng, tablets=tablets, report=report)
+
+
+def _race_every_table(act, floor, state, rng, report) -> None:
+    """The floor races each table's odd chips (TDA-24-A), where a colour-up left any: a table with nothing to
+    race refuses (TDA-24-A) and is passed."""
+    for number in [t.table for t in state().tables]:
+        try:
+            act(play.race_odd_chips, floor, table=number, rng=rng)
+        except RuleViolation as refused:
+            if refused.clause != "TDA-24-A":
+                raise
+            continue
+        report.colour_ups += 1
 
 
 def _bag(act, floor, state, rng, *, tablets: bool, report) -> None:
@@ -345,14 +351,7 @@ def _bag(act, floor, state, rng, *, tablets: bool, report) -> None:
     ends at the break where the structure colours up races each table's odd chips first, where the house races
     them before bagging (``day_end_chip_race``, TDA-24-A)."""
     if state().setup.options.day_end_chip_race == "before_bagging":
-        for number in [t.table for t in state().tables]:
-            try:
-                act(play.race_odd_chips, floor, table=number, rng=rng)
-            except RuleViolation as refused:
-                if refused.clause != "TDA-24-A":
-                    raise
-                continue  # nothing to race at this table, or no colour-up at this day's end
-            report.colour_ups += 1
+        _race_every_table(act, floor, state, rng, report)
     s = state()
     seated = {e.entry: e.stack for e in s.entries if e.status == "seated"}
     counts: dict[int, int] = {} if tablets else dict(seated)
