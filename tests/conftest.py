@@ -108,27 +108,29 @@ HAS_CHROMIUM = Path(CHROMIUM).exists()
 
 _flush_by_deleting_rows()
 
-_skip_reasons: dict[str, str] = {}
+#: Why a test marked with a need is skipped where the machine lacks it, by marker.
+NEEDS = {
+    "redis": (ON_REDIS, "needs Redis: set REDIS_URL (.ci/run does)"),
+    "browser": (HAS_CHROMIUM, f"needs Debian's chromium at {CHROMIUM} (apt-get install chromium)"),
+}
 
 
 def pytest_collection_modifyitems(config, items):
-    needs = {
-        "redis": (ON_REDIS, "needs Redis: set REDIS_URL (.ci/run does)"),
-        "browser": (HAS_CHROMIUM, f"needs Debian's chromium at {CHROMIUM} (apt-get install chromium)"),
-    }
     for item in items:
-        for marker, (available, reason) in needs.items():
+        for marker, (available, reason) in NEEDS.items():
             if item.get_closest_marker(marker) and not available:
                 item.add_marker(pytest.mark.skip(reason=reason))
-                _skip_reasons[reason] = reason
 
 
 def pytest_terminal_summary(terminalreporter):
-    skipped = terminalreporter.stats.get("skipped", [])
-    if _skip_reasons and skipped:
+    # Read from the skipped tests' reports, not noted at collection: under pytest-xdist (make test's -n 2) the
+    # workers collect, and this summary is the controller's.
+    skipped = [str(report.longrepr) for report in terminalreporter.stats.get("skipped", [])]
+    reasons = sorted({reason for _, reason in NEEDS.values() if any(reason in text for text in skipped)})
+    if reasons:
         tr = terminalreporter
         tr.write_sep("!", "NOT EVERYTHING WAS TESTED", red=True, bold=True)
-        for reason in sorted(_skip_reasons):
+        for reason in reasons:
             tr.write_line(f"  skipped: {reason}", red=True, bold=True)
         tr.write_line("  Run .ci/run (or set REDIS_URL and install chromium) to test it all.", bold=True)
 
