@@ -5,6 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8000
 HOST   ?= 127.0.0.1
+TEST_WORKERS ?= 2
 
 export DJANGO_SETTINGS_MODULE := casino.settings
 
@@ -46,10 +47,11 @@ run: $(VENV)/.installed
 
 # The whole suite but the slow tests: ruff, then pytest. Without DATABASE_URL it runs on the embedded
 # PostgreSQL; without REDIS_URL on the in-memory layer, and says loudly what it skipped (.ci/run sets both).
+# TEST_WORKERS: pytest-xdist's processes, one per core of the 2-core machine (TEST_WORKERS=0: one process).
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	DEBUG=1 $(BIN)/pytest
+	DEBUG=1 $(BIN)/pytest -n $(TEST_WORKERS)
 
 # The slow tests only (each has a fast version in `make test`): the base game's analyser on bigger
 # decks, the outage drills, the fuzzer.

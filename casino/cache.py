@@ -17,6 +17,7 @@ meanwhile (casino.sessions).
 from __future__ import annotations
 
 import itertools
+import re
 import threading
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
@@ -63,6 +64,25 @@ class ProcessRedisCache(RedisCache):
         # Django's check loops over every character of every key for memcached's sake; this cache is only
         # ever Redis, which takes any key (docs/decisions/2026-11-23-small-per-tap-savings.md).
         return None
+
+    def clear(self) -> bool:
+        """Empty this cache. Without a ``KEY_PREFIX`` (settings.CACHES) the Redis database is the casino's
+        alone and Django's FLUSHDB does it; with one, the database is shared (several casinos, or the test
+        suite's parallel workers, each with its prefix) and only the keys under this prefix are deleted: a
+        FLUSHDB would also take the others' sessions, snapshots and channel-layer messages."""
+        if not self.key_prefix:
+            return super().clear()
+        client = self._cache.get_client(None, write=True)
+        pattern = re.sub(r"([\\*?\[\]])", r"\\\1", self.key_prefix) + ":*"
+        batch = []
+        for key in client.scan_iter(match=pattern, count=1000):
+            batch.append(key)
+            if len(batch) == 1000:
+                client.delete(*batch)
+                batch.clear()
+        if batch:
+            client.delete(*batch)
+        return True
 
     @cached_property
     def _cache(self) -> RedisCacheClient:

@@ -257,6 +257,9 @@ if REDIS_URL:
             # Everything in this cache has the database behind it (sessions, shared snapshots): a Redis
             # that hangs costs a request at most this long per read or write, not redis-py's 5 s.
             "OPTIONS": {"socket_connect_timeout": REDIS_CACHE_TIMEOUT, "socket_timeout": REDIS_CACHE_TIMEOUT},
+            # Several casinos (or the test suite's parallel workers) on one Redis database: each its own keys,
+            # and clearing the cache deletes only its own (casino.cache.ProcessRedisCache.clear).
+            "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default=""),
         }
     }
     # Sessions stay in PostgreSQL; Redis answers their reads (every staff request reads its session).

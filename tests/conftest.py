@@ -74,6 +74,32 @@ def _is_superuser(connection) -> bool:
         return cursor.fetchone()[0]
 
 
+def _redis_keys_of_this_worker() -> None:
+    """Under pytest-xdist (``make test`` runs two workers, ``-n 2``) each worker has its own test database
+    (pytest-django names it after the worker) but shares the one Redis database of ``REDIS_URL``: here each
+    worker takes its own channel-layer prefix and cache key prefix (read by the daphne servers it starts, see
+    ``daphne_servers``), so that one worker's groups, pushes, sessions and shared snapshots never reach the
+    other's, and a test's ``caches["default"].clear()`` deletes its own worker's keys only (not FLUSHDB,
+    casino.cache.ProcessRedisCache.clear). Runs when this file is imported: before any test opens the cache
+    or the channel layer, which read these settings once."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker or not settings.REDIS_URL:
+        return
+    layer = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    layer["prefix"] = f"{layer['prefix']}_{worker}"
+    cache = settings.CACHES["default"]
+    cache["KEY_PREFIX"] = f"{cache.get('KEY_PREFIX') or 'casino'}_{worker}"
+
+    from channels.layers import get_channel_layer
+    from django.core.cache import caches
+
+    # Loudly, if something opened them before: two workers on one set of keys fail each other's tests at random.
+    assert caches["default"].key_prefix == cache["KEY_PREFIX"], "the cache was opened before its worker's prefix"
+    assert get_channel_layer().prefix == layer["prefix"], "the channel layer was opened before its worker's prefix"
+
+
+_redis_keys_of_this_worker()
+
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -82,27 +108,29 @@ HAS_CHROMIUM = Path(CHROMIUM).exists()
 
 _flush_by_deleting_rows()
 
-_skip_reasons: dict[str, str] = {}
+#: Why a test marked with a need is skipped where the machine lacks it, by marker.
+NEEDS = {
+    "redis": (ON_REDIS, "needs Redis: set REDIS_URL (.ci/run does)"),
+    "browser": (HAS_CHROMIUM, f"needs Debian's chromium at {CHROMIUM} (apt-get install chromium)"),
+}
 
 
 def pytest_collection_modifyitems(config, items):
-    needs = {
-        "redis": (ON_REDIS, "needs Redis: set REDIS_URL (.ci/run does)"),
-        "browser": (HAS_CHROMIUM, f"needs Debian's chromium at {CHROMIUM} (apt-get install chromium)"),
-    }
     for item in items:
-        for marker, (available, reason) in needs.items():
+        for marker, (available, reason) in NEEDS.items():
             if item.get_closest_marker(marker) and not available:
                 item.add_marker(pytest.mark.skip(reason=reason))
-                _skip_reasons[reason] = reason
 
 
 def pytest_terminal_summary(terminalreporter):
-    skipped = terminalreporter.stats.get("skipped", [])
-    if _skip_reasons and skipped:
+    # Read from the skipped tests' reports, not noted at collection: under pytest-xdist (make test's -n 2) the
+    # workers collect, and this summary is the controller's.
+    skipped = [str(report.longrepr) for report in terminalreporter.stats.get("skipped", [])]
+    reasons = sorted({reason for _, reason in NEEDS.values() if any(reason in text for text in skipped)})
+    if reasons:
         tr = terminalreporter
         tr.write_sep("!", "NOT EVERYTHING WAS TESTED", red=True, bold=True)
-        for reason in sorted(_skip_reasons):
+        for reason in reasons:
             tr.write_line(f"  skipped: {reason}", red=True, bold=True)
         tr.write_line("  Run .ci/run (or set REDIS_URL and install chromium) to test it all.", bold=True)
 
@@ -309,6 +337,7 @@ def daphne_servers(tmp_path):
         if settings.REDIS_URL:
             env["REDIS_URL"] = settings.REDIS_URL
             env["CHANNEL_PREFIX"] = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
+            env["CACHE_KEY_PREFIX"] = settings.CACHES["default"].get("KEY_PREFIX", "")
         # Its settings are the casino's but for the password hashers (tests/server_settings.py).
         env["DJANGO_SETTINGS_MODULE"] = "tests.server_settings"
         env.update(extra_env)  # last: a test may point the servers at a database or a Redis of its own

@@ -64,6 +64,25 @@ def test_a_key_is_not_checked_for_memcached_which_this_cache_never_is(settings):
     cache.delete(key)
 
 
+@pytest.mark.redis
+def test_a_cache_under_a_key_prefix_clears_only_its_own_keys(settings):
+    """Two casinos, or the suite's two workers (tests/conftest.py), on one Redis database: clearing one's cache
+    deletes its keys and leaves the other's, where Django's FLUSHDB took the whole database."""
+    settings.CACHES = {"default": {"BACKEND": REDIS, "LOCATION": settings.REDIS_URL, "KEY_PREFIX": "casino_t_ours"}}
+    ours = _backend_in_a_fresh_context()
+    settings.CACHES = {"default": {"BACKEND": REDIS, "LOCATION": settings.REDIS_URL, "KEY_PREFIX": "casino_t_theirs"}}
+    theirs = _backend_in_a_fresh_context()
+    ours.set_many({f"session-{n}": n for n in range(1500)}, 30)  # more than one batch of deletes
+    theirs.set("session-1", "theirs", 30)
+    try:
+        assert ours.clear() is True
+        assert ours.get_many([f"session-{n}" for n in range(1500)]) == {}
+        assert theirs.get("session-1") == "theirs"
+    finally:
+        ours.clear()
+        theirs.clear()
+
+
 @pytest.mark.django_db
 def test_a_session_is_read_from_the_cache_and_kept_in_the_database(settings):
     store = _session_in_the_cache_and_the_database(settings, player_link="abc")
