@@ -350,6 +350,10 @@ class TableHandAction(AppendOnly):
         ordering = ["hand", "seq"]
         verbose_name = _("tournament hand action")
         constraints = [models.UniqueConstraint(fields=["hand", "seq"], name="table_hand_action_seq_unique")]
+        # CC-133: a tablet counts a player's acts out of turn over the whole event (``reads.hands.out_of_turn_acts``);
+        # the few such rows found by an index of their own, not by reading every act of every hand of a big event
+        indexes = [models.Index(fields=["hand"], name="table_hand_action_oot",
+                                condition=models.Q(record__action="out-of-turn"))]
 
     def __str__(self) -> str:
         return f"{self.hand} {self.seq} {self.record.get('action')}"
