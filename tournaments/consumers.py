@@ -97,11 +97,13 @@ class TournamentConsoleConsumer(LiveConsumer):
 
 class FlightsConsumer(LiveConsumer):
     """The flights page of one event (issue #37 item 3's leftovers, CC-05..CC-10): whoever may open the page (the
-    floor's roles, ``access.FLOOR_ROLES``, as ``views.flights.flights_page``). It follows the event's group, whose
-    announcements (ids and the event's version) come at every series started, day ended with its bags, Final Stage
-    begun and receipt checked in, and at every hand's end (the tablets' stacks the counts are read from); a backlog
-    is rendered once (the fragment shows the event's version). Each push re-checks the viewer and renders his own
-    forms (``rendering.flights``)."""
+    floor's roles, ``access.FLOOR_ROLES``, as ``views.flights.flights_page``). It follows the event's screens' group
+    (``models.event_screens_group``), whose announcements (ids and the event's version) come at every series
+    started, day ended with its bags, Final Stage begun, receipt checked in and bust, but not at a plain hand's end:
+    the page lists every seated player for the day's end, and at a big event 1,112 tables' hands would re-render it
+    nine times a second (issue #37); its tablets' stacks are read again at the next announcement or reload, and the
+    day ends once every hand is played out. A backlog is rendered once (the fragment shows the event's version).
+    Each push re-checks the viewer and renders his own forms (``rendering.flights``)."""
 
     goodbye_template = "casino/fragments/staff_access_ended.html"
 
@@ -117,8 +119,9 @@ class FlightsConsumer(LiveConsumer):
         self.tournament = Tournament.objects.filter(pk=tournament_id).first()
         if self.tournament is None or not self._allowed():
             return None
-        self.coalesce_groups = frozenset({self.tournament.group_name})
-        return [self.tournament.group_name]
+        group = event_screens_group(self.tournament.pk)
+        self.coalesce_groups = frozenset({group})
+        return [group]
 
     def still_allowed(self, version: int | None = None) -> bool:
         # A person whose role was removed (or who was deactivated) stops receiving the page at once.

@@ -17,7 +17,7 @@ from casino.rules.tournament import chip_race, clock
 from casino.rules.tournament.flights import day_end_due
 from casino.rules.tournament.structure import Structure
 from tournaments.access import may_direct, may_work_floor
-from tournaments.models import TableHand, Tournament
+from tournaments.models import DealtTable, Tournament
 from tournaments.reads import event as event_reads
 from tournaments.rendering.console import entry_names
 
@@ -31,7 +31,8 @@ DAY_END_REASONS = {"level": gettext_lazy("its last level has been played"),
 
 def tablet_tables(tournament: Tournament) -> set[int]:
     """The tables whose hands a tablet dealt: their stacks are the counts (CC-09)."""
-    return set(TableHand.objects.filter(table__tournament=tournament).values_list("table__number", flat=True))
+    return set(DealtTable.objects.filter(tournament=tournament, hands__isnull=False).values_list("number", flat=True)
+               .distinct())
 
 
 def flights_context(tournament: Tournament, user) -> dict:
