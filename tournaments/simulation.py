@@ -190,7 +190,9 @@ def simulate_tournament(*, entries: int, seed: int, seats: int = 9, ante_mode: s
         if isinstance(step, Break):
             if step.removes and reading.step not in coloured:
                 coloured.add(reading.step)
-                _colour_up(act, floor, state, structure, reading.step, step, rng, report)
+                # TDA-24, CC-68/69: at the break that removes a denomination, the floor races each table's odd
+                # chips in one tap, as the console offers it (issue #36)
+                _race_every_table(act, floor, state, rng, report)
             now += timedelta(seconds=max(reading.seconds_left, 1))
             return
         qualifying = s.qualifying is not None and not s.qualifying.final_stage
@@ -378,17 +380,3 @@ def _hand_for_hand_due(state, paid: int) -> bool:
     if len(playing) < 2 or state.players_left <= paid:
         return False
     return state.hand_for_hand or state.players_left <= paid + len(playing)
-
-
-def _colour_up(act, floor, state, structure: Structure, index: int, step: Break, rng, report) -> None:
-    """TDA-24, CC-68/69: at the break that removes a denomination, the floor races each table's odd chips in
-    one tap (``services.race_odd_chips``: the race computed from the stacks, as the console offers it, issue
-    #36); a table whose stacks are whole chips of the smallest chip left has none to race."""
-    for number in [t.table for t in state().tables]:
-        try:
-            act(play.race_odd_chips, floor, table=number, rng=rng)
-        except RuleViolation as refused:
-            if refused.clause != "TDA-24-A":
-                raise
-            continue  # no odd chips at this table
-        report.colour_ups += 1
