@@ -19,7 +19,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 #: WCAG's contrast ratio of a large text's colour to its background's (3:1 is its least for large text; 4.5 asked).
 CONTRAST = """(sel) => {
   const rgb = c => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
-  const lum = c => { const [r, g, b] = rgb(c).map(v => v / 255).map(v => v <= .03928 ? v / 12.92 : ((v + .055) / 1.055) ** 2.4);
+  const lum = c => { const [r, g, b] = rgb(c).map(v => v / 255)
+                       .map(v => v <= .03928 ? v / 12.92 : ((v + .055) / 1.055) ** 2.4);
                      return .2126 * r + .7152 * g + .0722 * b; };
   const el = document.querySelector(sel);
   let back = el;
