@@ -126,3 +126,21 @@ def test_a_bagged_players_phone_shows_his_count_his_receipt_and_then_his_redrawn
     assert phone.inner_text("#player-view [data-role='seat-number']") == str(seat.seat)
     assert receipt in phone.inner_text("#player-view [data-role='check-in']")
     assert not browser.refusals
+
+
+def test_the_flights_page_taps_are_a_finger_wide_on_the_directors_tablet_CC_07_CC_09(
+        daphne_servers, registering, director_dora, floor_fede, browser):  # noqa: F811
+    """At 1024x768, in Spanish, once a day is bagged: the series' change (CC-07) and the counts sheets' links (CC-09)
+    are 44 px each way, as every tablet's tap (they measured 25 and 21 px). The event's pages' tabs, shared by the
+    console, are left out (40 px, docs/tournament-console.md)."""
+    from tests.browser.test_tournament_tablet_touch_targets import _too_small
+
+    off_the_browser_thread(_series_drawn, registering, director_dora, floor_fede)
+    off_the_browser_thread(lambda: act(flight_services.start_series, registering, director_dora, series=1))
+    off_the_browser_thread(_end_the_day, registering, director_dora, floor_fede)
+    (server,) = daphne_servers(1)
+    page = _login(browser, server, director_dora)
+    page.goto(f"{server.url}/tournaments/{registering.pk}/flights/")
+    page.wait_for_selector("#counts a[href*='/counts/']")
+    page.evaluate("document.querySelector('.tconsole-nav').remove()")  # the event's tabs, the console's
+    assert _too_small(page) == []

@@ -105,3 +105,32 @@ def test_the_day_ends_from_the_floors_counts_and_its_sheet_and_csv_match_the_rec
         assert bag["receipt"] in sheet
     one = floor.get(reverse("tournaments:counts_sheet", args=[registering.pk, day.seq]) + "?table=²")
     assert one.status_code == 404
+
+
+
+def test_the_start_form_offers_the_next_series_waiting_so_the_director_types_no_number_CC_05(
+        registering, director, director_dora, floor_fede):
+    """The series play one after the other (CC-05): the form to start one holds the lowest series waiting, and is gone
+    while one plays (an empty box the director had to fill, found in the review's browser pass)."""
+    import re
+
+    from tests.browser.test_flights_live import _end_the_day
+
+    page = reverse("tournaments:flights", args=[registering.pk])
+    post(director, registering, "series-set", series="2", end_level="1", qualifiers="2")
+    for i in range(4):
+        register(registering, floor_fede, i)
+    post(director, registering, "series-draw")
+
+    def offered() -> str | None:
+        form = re.search(r"series-start/\".*?</form>", director.get(page).content.decode(), re.S)
+        if form is None:
+            return None
+        value = re.search(r'name="series"[^>]*value="(\d*)"', form.group(0))
+        return value.group(1) if value else ""  # "": an empty box
+
+    assert offered() == "1"
+    assert post(director, registering, "series-start", series="1").status_code == 302
+    assert offered() is None  # a series plays: no other starts beside it
+    _end_the_day(registering, director_dora, floor_fede)
+    assert offered() == "2"

@@ -59,6 +59,8 @@ def flights_context(tournament: Tournament, user) -> dict:
             series.append({"number": s.number, "status": s.status, "end_level": s.end_level,
                            "qualifiers": s.qualifiers, "players": len(q.entries_of(s.number)),
                            "ended_level": s.ended_level})
+    # CC-05: the series play one after the other; the start form offers the lowest one still waiting
+    next_series = min((s.number for s in q.series if s.status == "waiting"), default=None) if q is not None else None
     unassigned = [e.entry for e in state.entries
                   if e.status == "registered" and (q is None or q.series_of(e.entry) is None)]
     # the record as far as the state read (a write committed since is the next push's): one version, never torn
@@ -71,6 +73,7 @@ def flights_context(tournament: Tournament, user) -> dict:
     return {
         "tournament": tournament, "screen_id": SCREEN_ID, "may_direct": may_direct(user, tournament),
         "may_work_floor": may_work_floor(user, tournament), "q": q, "series": series, "tables": tables,
+        "next_series": next_series,
         "unassigned": unassigned, "due": DAY_END_REASONS.get(due_why) if due_why else None, "due_level": due_level,
         "days": [{"seq": d["seq"], "day": d.get("day"), "series": d.get("series"), "level": d.get("level"),
                   "bags": len(d.get("bags") or ())} for d in days],
