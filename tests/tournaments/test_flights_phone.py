@@ -114,3 +114,28 @@ def test_at_the_redraw_the_phone_shows_his_seat_and_his_receipt_until_he_checks_
     assert mine not in board.bags
     html = phone_view(board, mine)
     assert receipt not in html and 'data-role="check-in"' not in html and 'data-role="seat"' in html
+
+
+def test_cc05_the_average_stack_counts_only_the_players_holding_chips_not_those_of_a_series_still_to_play(
+        series_drawn, director_dora, floor_fede):
+    """The screens' average stack (phones, clock displays, console) while the qualifying series run: the players of
+    a series still to play are in the event but hold no chips yet, and are not counted in it."""
+    act(flight_services.start_series, series_drawn, director_dora, series=1)
+    s = state_of(series_drawn)
+    seated = [e for e in s.entries if e.status == "seated"]
+    assert 0 < len(seated) < s.players_left  # series 2 still to play
+    board = board_of(series_drawn)
+    assert board.players_holding_chips == len(seated)
+    assert board.average_stack == sum(e.stack for e in seated) // len(seated)
+    counts = bag_series_started(series_drawn, director_dora, floor_fede)
+    board = board_of(series_drawn)
+    assert board.average_stack == sum(counts.values()) // len(counts)  # bagged players hold their chips
+
+
+def bag_series_started(tournament, director, floor) -> dict[int, int]:
+    act(services.clock_command, tournament, director, kind="start")
+    act(services.clock_command, tournament, director, kind="skip", step=1)
+    s = state_of(tournament)
+    counts = {e.entry: 10_000 + 25 * e.entry for e in s.entries if e.status == "seated"}
+    act(flight_services.end_day, tournament, floor, floor_counts=counts)
+    return counts

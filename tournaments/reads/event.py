@@ -245,6 +245,7 @@ class Board:
     entries: int = 0  # entries taken in the event, re-entries included
     players_left: int = 0
     chips_in_play: int = 0
+    players_holding_chips: int = 0  # of the players left, those seated or bagged (not one waiting for his series)
     prize_pool: int = 0
     prize_pool_fixed: bool = False  # registration closed: the pool is what it will be (CC-14)
     prizes: tuple[int, ...] = ()  # each place's prize, place 1 first
@@ -261,7 +262,9 @@ class Board:
 
     @property
     def average_stack(self) -> int | None:
-        return self.chips_in_play // self.players_left if self.players_left else None
+        """The chips in play over the players holding them: a player registered for a qualifying series still to
+        play is in the event (``players_left``) but holds no chips yet (CC-05)."""
+        return self.chips_in_play // self.players_holding_chips if self.players_holding_chips else None
 
     @property
     def money_stage(self) -> str:
@@ -313,7 +316,7 @@ def read_board(tournament: Tournament) -> Board:
     newest = _newest_boards.get(tournament.pk)
     if newest is not None and _only_plain_hands_since(newest, tournament, events):
         return replace(newest, version=tournament.version, read_to=len(events), players_left=state.players_left,
-                       chips_in_play=state.chips_in_play)
+                       chips_in_play=state.chips_in_play, players_holding_chips=state.players_holding_chips)
     setup = state.setup
     options = setup.options if setup is not None else HouseOptions.from_dict(tournament.house_options)
     entries = len(state.entries)
@@ -334,6 +337,7 @@ def read_board(tournament: Tournament) -> Board:
         entries=entries,
         players_left=state.players_left,
         chips_in_play=state.chips_in_play,
+        players_holding_chips=state.players_holding_chips,
         # CC-14: the pool is fixed when registration closes; until then, what the entries so far make.
         prize_pool=state.prize_pool if fixed else entries * (setup.buy_in if setup else tournament.buy_in),
         prize_pool_fixed=fixed,

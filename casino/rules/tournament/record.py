@@ -85,6 +85,9 @@ SEAT_CHANGES = ("seated", "bust", "withdrawal", "disqualification", "table_broke
 STATUSES = ("registered", "seated", "busted", "withdrawn", "disqualified", "bagged")
 #: The statuses of a player still in the event (``bagged``: his chips bagged at a day's end, CC-09).
 IN_PLAY = ("registered", "seated", "bagged")
+#: The statuses of the players in who hold chips: seated, or bagged between days. One registered for a qualifying
+#: series still to play is in the event but has no chips yet (CC-05).
+HOLDING_CHIPS = ("seated", "bagged")
 #: What a ``seated`` event with these reasons gives: a full starting stack (CC-32: no chips for empty seats).
 NEW_STACK_WHYS = ("draw", "late", "reentry")
 
@@ -147,10 +150,11 @@ class TournamentState:
     dealt_sitting_out: tuple[tuple[int, int, int, int], ...] = ()
     #: the qualifying series and the Final Stage (CC-05..CC-10); None for an event without series
     qualifying: flights.Qualifying | None = None
-    #: what the replay counted as it went (issue #37): (players still in, their chips), and the tables by number.
-    #: None for a state built by hand: then they are counted from ``entries`` and ``tables`` when asked. Not
-    #: part of the state's identity (they only say again what ``entries`` and ``tables`` say).
-    counted: tuple[int, int] | None = field(default=None, compare=False, repr=False)
+    #: what the replay counted as it went (issue #37): (players still in, their chips, those of them holding chips),
+    #: and the tables by number. None for a state built by hand: then they are counted from ``entries`` and
+    #: ``tables`` when asked. Not part of the state's identity (they only say again what ``entries`` and ``tables``
+    #: say).
+    counted: tuple[int, int, int] | None = field(default=None, compare=False, repr=False)
     tables_by_number: Mapping[int, TableSeats] | None = field(default=None, compare=False, repr=False)
     #: each table's last chip race (its ``colour_up`` event as it stands after the corrections), kept by the replay
     #: so that a table's screen finds it without reading the whole record (issue #37); None for a state built by
@@ -205,6 +209,14 @@ class TournamentState:
     @property
     def chips_in_play(self) -> int:
         return self.counted[1] if self.counted is not None else sum(e.stack for e in self.in_play)
+
+    @property
+    def players_holding_chips(self) -> int:
+        """The players in who hold chips (seated, or bagged): what the average stack divides by. During qualifying
+        series the players of a series still to play are in (``players_left``) but hold none yet."""
+        if self.counted is not None:
+            return self.counted[2]
+        return sum(1 for e in self.entries if e.status in HOLDING_CHIPS)
 
     def survivors(self) -> tuple[int, ...]:
         """Entries still in, the biggest stack first."""
@@ -369,6 +381,7 @@ class _Replay:
         # tables 1, 2, 3...), so that freezing them is one copy of their values, not a sort
         self.players_in = 0
         self.chips_in = 0
+        self.holding = 0  # of the players in, those holding chips (``HOLDING_CHIPS``)
         self.entries_in_order = True
         self.tables_in_order = True
         # table -> its last chip race (the effective ``colour_up`` event): what the dealer's tablet shows until the
@@ -402,6 +415,8 @@ class _Replay:
         if e.status in IN_PLAY:
             self.players_in += sign
             self.chips_in += sign * e.stack
+        if e.status in HOLDING_CHIPS:
+            self.holding += sign
 
     def add_entry(self, e: EntryState) -> None:
         if self.entries and e.entry < next(reversed(self.entries)):
@@ -451,7 +466,7 @@ class _Replay:
             pending_plan=self.pending, results=self.results, finished=self.finished, last_seq=self.last_seq,
             penalties=tuple(self.penalties), sitting_out=tuple(sorted(self.sitting_out.items())),
             dealt_sitting_out=tuple(self.dealt_sitting_out), qualifying=self.qualifying, voided=voided,
-            counted=(self.players_in, self.chips_in), tables_by_number={t.table: t for t in tables},
+            counted=(self.players_in, self.chips_in, self.holding), tables_by_number={t.table: t for t in tables},
             last_races=dict(self.last_races),
         )
 
