@@ -245,7 +245,8 @@ class Board:
     entries: int = 0  # entries taken in the event, re-entries included
     players_left: int = 0
     chips_in_play: int = 0
-    players_holding_chips: int = 0  # of the players left, those seated or bagged (not one waiting for his series)
+    #: of the players left, those seated or bagged (not one waiting for his series); None: as many as are left
+    players_holding_chips: int | None = None
     prize_pool: int = 0
     prize_pool_fixed: bool = False  # registration closed: the pool is what it will be (CC-14)
     prizes: tuple[int, ...] = ()  # each place's prize, place 1 first
@@ -264,7 +265,8 @@ class Board:
     def average_stack(self) -> int | None:
         """The chips in play over the players holding them: a player registered for a qualifying series still to
         play is in the event (``players_left``) but holds no chips yet (CC-05)."""
-        return self.chips_in_play // self.players_holding_chips if self.players_holding_chips else None
+        holding = self.players_left if self.players_holding_chips is None else self.players_holding_chips
+        return self.chips_in_play // holding if holding else None
 
     @property
     def money_stage(self) -> str:
