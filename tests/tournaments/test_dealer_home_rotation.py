@@ -70,3 +70,13 @@ def test_a_dealer_out_of_every_rotation_or_of_an_ended_event_is_shown_none(
     assert rotation_reads.dealer_plans(dealer_diego, timezone.now())
     Tournament.objects.filter(pk=event_in_play.pk).update(status=Tournament.Status.FINISHED)
     assert rotation_reads.dealer_plans(dealer_diego, timezone.now()) == []
+
+
+def test_a_resting_dealers_home_reloads_itself_just_after_his_break_ends_RP_07(
+        first_table, event_in_play, floor_fede, dealer_diego, dealer_dana_here):  # noqa: F811
+    rotate(event_in_play, floor_fede, [dealer_diego, dealer_dana_here], [first_table.number], down=20)
+    starts = DealerRotation.objects.get(tournament=event_in_play).starts_at
+    found = re.search(r'<meta http-equiv="refresh" content="(\d+)" data-reload-at-next-change>', home(dealer_dana_here))
+    assert found, "the page does not reload itself at the next change"
+    due = (starts + timedelta(minutes=20) - timezone.now()).total_seconds()
+    assert due + 1 <= int(found.group(1)) <= due + 4  # a few seconds after the change, not before it
