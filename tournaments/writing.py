@@ -171,8 +171,7 @@ def only_its_table_sees(w: EventWrite, before: TournamentState) -> bool:
     if len(w.appended) != 1:
         return False
     hand, after = w.events[w.appended[0] - 1], w.state
-    return (hand["type"] == "hand" and not (before.hand_for_hand or after.hand_for_hand)
-            and not any(p.get("penalty") for p in hand.get("players") or ())
+    return (record.plain_hand(hand) and not (before.hand_for_hand or after.hand_for_hand)
             and before.pending_plan is None and after.pending_plan is None
             and after.chips_in_play == before.chips_in_play and after.players_left == before.players_left)
 

@@ -366,8 +366,7 @@ def _only_plain_hands_since(board: Board, tournament: Tournament, events: list[d
         return False
     if (board.name, board.status) != (tournament.name, tournament.status):
         return False
-    return all(e["type"] == "hand" and not any(p.get("penalty") for p in e.get("players") or ())
-               for e in events[board.read_to:])
+    return all(record.plain_hand(e) for e in events[board.read_to:])
 
 
 def _bags(state: TournamentState) -> dict[int, BagNotice]:

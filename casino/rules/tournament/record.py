@@ -318,6 +318,14 @@ def voided_seqs(events: list[dict[str, Any]]) -> set[int]:
     return voided
 
 
+def plain_hand(event: dict[str, Any]) -> bool:
+    """Whether a record event is a hand's end that served no one's penalty (TDA-71-D): it moves chips between
+    the players of one table and nothing else the event's screens show. What a write that reports it announces
+    (``tournaments.writing.only_its_table_sees``) and what a process's board goes on from
+    (``tournaments.reads.event.read_board``) both ask."""
+    return event["type"] == "hand" and not any(p.get("penalty") for p in event.get("players") or ())
+
+
 def effective_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The events as they stand after the corrections: voided ones left out, replacements in their place
     (with the voided event's seq and time), corrections themselves left out."""
